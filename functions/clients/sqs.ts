@@ -1,0 +1,22 @@
+// The SQS client: one per process, built on first use; queue URLs come from settings by queue name.
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { settings, type Settings } from '../settings';
+import { queueUrlEnvName, type QueueName } from '../wiring';
+
+let client: SQSClient | undefined;
+
+export function sqs(): SQSClient {
+  if (!client) {
+    const s = settings();
+    client = new SQSClient({ region: s.AWS_REGION, endpoint: s.AWS_ENDPOINT_URL_SQS });
+  }
+  return client;
+}
+
+export function queueUrl(name: QueueName): string {
+  return settings()[queueUrlEnvName(name) as keyof Settings] as string;
+}
+
+export function resetSqs(): void {
+  client = undefined;
+}

@@ -1,0 +1,92 @@
+// Typed errors thrown by domain code. functions/http/api-handler.ts maps them to HTTP in one place;
+// domain code never builds HTTP responses.
+
+export abstract class AppError extends Error {
+  abstract readonly statusCode: number;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string> = {};
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is malformed or breaks a rule; the message says which. */
+export class ValidationError extends AppError {
+  readonly statusCode = 400;
+}
+
+/** 401: no API key. */
+export class MissingKeyError extends AppError {
+  readonly statusCode = 401;
+  constructor() {
+    super('Missing API key');
+  }
+}
+
+/** 403: unknown or revoked API key. */
+export class InvalidKeyError extends AppError {
+  readonly statusCode = 403;
+  constructor() {
+    super('Invalid API key');
+  }
+}
+
+/** 403: the key's creator lacks the permission a write needs. */
+export class ForbiddenError extends AppError {
+  readonly statusCode = 403;
+}
+
+export class NotFoundError extends AppError {
+  readonly statusCode = 404;
+}
+
+export class ConflictError extends AppError {
+  readonly statusCode = 409;
+}
+
+/** 429 with Retry-After. */
+export class TooManyRequestsError extends AppError {
+  readonly statusCode = 429;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.headers['retry-after'] = String(retryAfterSeconds);
+  }
+}
+
+export class RateLimitError extends TooManyRequestsError {
+  constructor() {
+    super('Rate limit exceeded', 1);
+  }
+}
+
+/** 503 with Retry-After: a dependency stayed throttled or unavailable after the SDK's retries. */
+export class ServiceUnavailableError extends AppError {
+  readonly statusCode = 503;
+  constructor(retryAfterSeconds = 2) {
+    super('Service temporarily unavailable');
+    this.headers['retry-after'] = String(retryAfterSeconds);
+  }
+}
+
+const throttlingNames = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'InternalServerError',
+  'SlowDown',
+  'TooManyRequestsException',
+  'LimitExceededException',
+]);
+
+/** True for an AWS SDK error that means "busy, try later" (after the SDK's own retries gave up). */
+export function isThrottlingError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const meta = (error as { $metadata?: { httpStatusCode?: number }; $retryable?: { throttling?: boolean } })
+    .$metadata;
+  if (throttlingNames.has(error.name)) return true;
+  if ((error as { $retryable?: { throttling?: boolean } }).$retryable?.throttling) return true;
+  return meta?.httpStatusCode === 503;
+}

@@ -1,0 +1,8 @@
+// API Gateway's $default route: any path or method the API does not define.
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { json } from '../http/api-handler';
+
+export const notFound = async (): Promise<APIGatewayProxyStructuredResultV2> => json(404, { error: 'Not found' });
+
+export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>().handler(notFound);

@@ -1,0 +1,80 @@
+// Every setting of every function, parsed once from process.env with zod. A missing or malformed
+// value fails at start-up with the variable's name, never later in the middle of a request.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const optionalUrl = z.url().optional();
+
+const schema = z.object({
+  TABLE_NAME: z.string().min(1),
+  BUCKET_NAME: z.string().min(1),
+  CHUNKS_QUEUE_URL: z.string().min(1),
+  WEBHOOKS_QUEUE_URL: z.string().min(1),
+  VALIDATIONS_QUEUE_URL: z.string().min(1),
+  INVITES_QUEUE_URL: z.string().min(1),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+
+  /** Local runtime only: endpoints of the emulators. Unset in AWS. */
+  AWS_ENDPOINT_URL_DYNAMODB: optionalUrl,
+  AWS_ENDPOINT_URL_S3: optionalUrl,
+  AWS_ENDPOINT_URL_SQS: optionalUrl,
+  /** Path-style S3 addressing, which the local S3 needs. */
+  S3_FORCE_PATH_STYLE: bool,
+
+  /** Requests per second per company over every API route. */
+  RATE_LIMIT_PER_SECOND: int(25, 1),
+  /** Lifetime of a job's presigned upload URL. */
+  UPLOAD_URL_TTL_SECONDS: int(300, 1),
+  DOWNLOAD_URL_TTL_SECONDS: int(3600, 1),
+  /** Base of the webhook backoff: attempt n waits base * 2^(n-1) seconds, with jitter. */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
+  WEBHOOK_TIMEOUT_MS: int(10000, 1),
+  /** Allow callbacks to private, loopback and link-local addresses (local runtime, tests). */
+  ALLOW_PRIVATE_CALLBACKS: bool,
+  /** Count MX hosts on private or loopback addresses as able to receive mail (local runtime, tests). */
+  ALLOW_PRIVATE_MX: bool,
+  /** Comma-separated host:port DNS servers for the validator's resolver; empty: the system's. */
+  DNS_SERVERS: z.string().default(''),
+  DNS_TIMEOUT_MS: int(5000, 1),
+  /** Time the sync endpoint waits for a verdict before answering 202 with a poll URL. */
+  SYNC_BUDGET_MS: int(30000, 0),
+  /** SMTP mailbox probing; off by default because most AWS accounts block outbound port 25. */
+  SMTP_PROBE: bool,
+  SMTP_PORT: int(25, 1),
+  SMTP_TIMEOUT_MS: int(10000, 1),
+  SMTP_HELO_NAME: z.string().default('mailvet.local'),
+  SMTP_MAIL_FROM: z.string().default('probe@mailvet.local'),
+  /** socks5://host:port to reach port 25 through a proxy. */
+  SMTP_SOCKS_PROXY: z.string().optional(),
+  /** Target size of one bulk chunk in bytes (small values exercise chunk boundaries in tests). */
+  CHUNK_SIZE_BYTES: int(4 * 1024 * 1024, 1),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Settings = z.infer<typeof schema>;
+
+let cached: Settings | undefined;
+
+/** The settings, parsed on first use. Throws naming each missing or malformed variable. */
+export function settings(): Settings {
+  if (!cached) cached = parseSettings(process.env);
+  return cached;
+}
+
+export function parseSettings(env: NodeJS.ProcessEnv): Settings {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid settings: ${problems}`);
+  }
+  return parsed.data;
+}
+
+/** Tests and the local runtime change process.env; this makes the next settings() read it again. */
+export function resetSettings(): void {
+  cached = undefined;
+}

@@ -1,0 +1,281 @@
+// The one table of functions, routes, queues and event sources. The CDK stack (lib/) and the local
+// runtime (local/) both read it, so what runs on this machine is what deploys.
+
+export type QueueName = 'chunks' | 'webhooks' | 'validations' | 'invites';
+
+export interface QueueSpec {
+  /** Physical name suffix: the queue is `mailvet-<name>` locally and `<stack>-<name>` in AWS. */
+  name: QueueName;
+  visibilityTimeoutSeconds: number;
+  /** Receives before a message moves to the queue's dead-letter queue. */
+  maxReceiveCount: number;
+  /** How long messages are kept, also on the DLQ. */
+  retentionSeconds: number;
+}
+
+/** What a function may touch. The stack grants exactly this and nothing more. */
+export interface FunctionAccess {
+  table: 'none' | 'read' | 'readwrite';
+  /** S3 key prefixes (with trailing slash) the function reads objects from. */
+  bucketRead?: string[];
+  /** S3 key prefixes the function writes (Put, multipart) objects to. */
+  bucketWrite?: string[];
+  /** Queues the function sends messages to. */
+  sendsTo?: QueueName[];
+}
+
+export interface FunctionSpec {
+  /** Logical name: the Lambda's id in the stack, `npm run invoke -- <name>`, and `events/<name>.json`. */
+  name: string;
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  entry: string;
+  description: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  access: FunctionAccess;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** API Gateway HTTP API route path, `{param}` style. */
+  path: string;
+  function: string;
+}
+
+export interface QueueConsumerSpec {
+  function: string;
+  queue: QueueName;
+  /** true: the consumer reads the queue's dead-letter queue instead of the queue itself. */
+  deadLetters?: boolean;
+  batchSize: number;
+  /** Most batches handled at once (Lambda's maximum concurrency of the event source mapping). */
+  maxConcurrency: number;
+}
+
+export interface BucketTriggerSpec {
+  function: string;
+  prefix: string;
+  events: 's3:ObjectCreated:*';
+}
+
+export const uploadsPrefix = 'uploads/';
+export const partsPrefix = 'parts/';
+export const resultsPrefix = 'results/';
+
+const apiDefaults = { timeoutSeconds: 29, memoryMb: 512 };
+const readApi: FunctionAccess = { table: 'readwrite' };
+
+/**
+ * Every function. API functions get `table: 'readwrite'` at the least because authentication and the
+ * per-company rate limit write a counter item for every request.
+ */
+export const functions: FunctionSpec[] = [
+  // Bulk validation (spec 4.1)
+  {
+    name: 'createJob',
+    entry: 'functions/handlers/create-job.ts',
+    description: 'POST /v1/email/validate-file: create a bulk job and its presigned upload URL',
+    ...apiDefaults,
+    access: { table: 'readwrite', bucketWrite: [uploadsPrefix] },
+  },
+  {
+    name: 'getJob',
+    entry: 'functions/handlers/get-job.ts',
+    description: 'GET /v1/email/validate-file/{jobId}: job status and progress',
+    ...apiDefaults,
+    access: readApi,
+  },
+  {
+    name: 'downloadJob',
+    entry: 'functions/handlers/download-job.ts',
+    description: 'GET /v1/email/validate-file/{jobId}/download: presigned GET of the results file',
+    ...apiDefaults,
+    access: { table: 'readwrite', bucketRead: [resultsPrefix] },
+  },
+  {
+    name: 'startProcessing',
+    entry: 'functions/handlers/start-processing.ts',
+    description: 'S3 ObjectCreated on uploads/: move the job to processing, chunk the file, fan out',
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+    access: { table: 'readwrite', bucketRead: [uploadsPrefix], sendsTo: ['chunks'] },
+  },
+  {
+    name: 'validateChunk',
+    entry: 'functions/handlers/validate-chunk.ts',
+    description: 'SQS chunks: validate one byte range of an upload, write its part, complete the job',
+    timeoutSeconds: 120,
+    memoryMb: 1024,
+    access: {
+      table: 'readwrite',
+      bucketRead: [uploadsPrefix, partsPrefix],
+      bucketWrite: [partsPrefix, resultsPrefix],
+      sendsTo: ['webhooks'],
+    },
+  },
+  {
+    name: 'failChunkJob',
+    entry: 'functions/handlers/fail-chunk-job.ts',
+    description: 'SQS chunks DLQ: a chunk that kept failing fails its job',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    access: { table: 'readwrite' },
+  },
+  {
+    name: 'sendWebhook',
+    entry: 'functions/handlers/send-webhook.ts',
+    description: 'SQS webhooks: deliver the signed completion webhook, backing off through the queue',
+    timeoutSeconds: 15,
+    memoryMb: 256,
+    access: { table: 'readwrite', sendsTo: ['webhooks'] },
+  },
+  // Single-email validation (spec 4.2, decisions.md)
+  {
+    name: 'validateEmail',
+    entry: 'functions/handlers/validate-email.ts',
+    description: 'POST /v1/email/validate: validate one address within the sync budget',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    access: { table: 'readwrite', sendsTo: ['validations'] },
+  },
+  {
+    name: 'validateEmailAsync',
+    entry: 'functions/handlers/validate-email-async.ts',
+    description: 'POST /v1/email/validate-async: accept one address and queue its validation',
+    ...apiDefaults,
+    access: { table: 'readwrite', sendsTo: ['validations'] },
+  },
+  {
+    name: 'getValidation',
+    entry: 'functions/handlers/get-validation.ts',
+    description: 'GET /v1/email/validate/{requestId}: poll a validation request',
+    ...apiDefaults,
+    access: readApi,
+  },
+  {
+    name: 'runValidation',
+    entry: 'functions/handlers/run-validation.ts',
+    description: 'SQS validations: validate one queued address and store the result',
+    timeoutSeconds: 60,
+    memoryMb: 512,
+    access: { table: 'readwrite' },
+  },
+  {
+    name: 'failValidation',
+    entry: 'functions/handlers/fail-validation.ts',
+    description: 'SQS validations DLQ: a validation that kept failing is marked failed (polling answers 500)',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    access: { table: 'readwrite' },
+  },
+  // Workspace data (spec 4.3)
+  ...(
+    [
+      ['listConnectedMailboxes', 'list-connected-mailboxes', 'GET /v1/connected-mailboxes'],
+      ['getConnectedMailbox', 'get-connected-mailbox', 'GET /v1/connected-mailboxes/{id}'],
+      ['listConnectedDomains', 'list-connected-domains', 'GET /v1/connected-domains'],
+      ['getConnectedDomain', 'get-connected-domain', 'GET /v1/connected-domains/{domainName}'],
+      ['listUsers', 'list-users', 'GET /v1/users'],
+      ['getUser', 'get-user', 'GET /v1/users/{id}'],
+      ['listSafetyNetMailboxes', 'list-safety-net-mailboxes', 'GET /v1/safety-net-mailboxes'],
+      ['getSafetyNetMailbox', 'get-safety-net-mailbox', 'GET /v1/safety-net-mailboxes/{id}'],
+      ['patchSafetyNetMailbox', 'patch-safety-net-mailbox', 'PATCH /v1/safety-net-mailboxes/{id}'],
+      ['listSafetyNetSequences', 'list-safety-net-sequences', 'GET /v1/safety-net-sequences'],
+      ['getSafetyNetSequence', 'get-safety-net-sequence', 'GET /v1/safety-net-sequences/{id}'],
+      ['patchSafetyNetSequence', 'patch-safety-net-sequence', 'PATCH /v1/safety-net-sequences/{id}'],
+    ] as const
+  ).map(([name, file, route]) => ({
+    name,
+    entry: `functions/handlers/${file}.ts`,
+    description: route,
+    ...apiDefaults,
+    access: readApi,
+  })),
+  {
+    name: 'inviteUser',
+    entry: 'functions/handlers/invite-user.ts',
+    description: 'POST /v1/users: invite a user (seat, outbox message)',
+    ...apiDefaults,
+    access: { table: 'readwrite', sendsTo: ['invites'] },
+  },
+  {
+    name: 'sendInvite',
+    entry: 'functions/handlers/send-invite.ts',
+    description: 'SQS invites: hand a stored invite email to the mail transport and mark it sent',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    access: { table: 'readwrite' },
+  },
+  {
+    name: 'notFound',
+    entry: 'functions/handlers/not-found.ts',
+    description: 'Any route the API does not define: 404 {"error":"Not found"}',
+    timeoutSeconds: 10,
+    memoryMb: 256,
+    access: { table: 'none' },
+  },
+];
+
+export const routes: RouteSpec[] = [
+  { method: 'POST', path: '/v1/email/validate-file', function: 'createJob' },
+  { method: 'GET', path: '/v1/email/validate-file/{jobId}', function: 'getJob' },
+  { method: 'GET', path: '/v1/email/validate-file/{jobId}/download', function: 'downloadJob' },
+  { method: 'POST', path: '/v1/email/validate', function: 'validateEmail' },
+  { method: 'POST', path: '/v1/email/validate-async', function: 'validateEmailAsync' },
+  { method: 'GET', path: '/v1/email/validate/{requestId}', function: 'getValidation' },
+  { method: 'GET', path: '/v1/connected-mailboxes', function: 'listConnectedMailboxes' },
+  { method: 'GET', path: '/v1/connected-mailboxes/{id}', function: 'getConnectedMailbox' },
+  { method: 'GET', path: '/v1/connected-domains', function: 'listConnectedDomains' },
+  { method: 'GET', path: '/v1/connected-domains/{domainName}', function: 'getConnectedDomain' },
+  { method: 'GET', path: '/v1/users', function: 'listUsers' },
+  { method: 'GET', path: '/v1/users/{id}', function: 'getUser' },
+  { method: 'POST', path: '/v1/users', function: 'inviteUser' },
+  { method: 'GET', path: '/v1/safety-net-mailboxes', function: 'listSafetyNetMailboxes' },
+  { method: 'GET', path: '/v1/safety-net-mailboxes/{id}', function: 'getSafetyNetMailbox' },
+  { method: 'PATCH', path: '/v1/safety-net-mailboxes/{id}', function: 'patchSafetyNetMailbox' },
+  { method: 'GET', path: '/v1/safety-net-sequences', function: 'listSafetyNetSequences' },
+  { method: 'GET', path: '/v1/safety-net-sequences/{id}', function: 'getSafetyNetSequence' },
+  { method: 'PATCH', path: '/v1/safety-net-sequences/{id}', function: 'patchSafetyNetSequence' },
+];
+
+/** The function behind API Gateway's `$default` route: anything `routes` does not match. */
+export const defaultRouteFunction = 'notFound';
+
+export const queues: QueueSpec[] = [
+  { name: 'chunks', visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
+  { name: 'webhooks', visibilityTimeoutSeconds: 90, maxReceiveCount: 6, retentionSeconds: 4 * 86400 },
+  { name: 'validations', visibilityTimeoutSeconds: 360, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
+  { name: 'invites', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, retentionSeconds: 4 * 86400 },
+];
+
+export const queueConsumers: QueueConsumerSpec[] = [
+  { function: 'validateChunk', queue: 'chunks', batchSize: 1, maxConcurrency: 20 },
+  { function: 'failChunkJob', queue: 'chunks', deadLetters: true, batchSize: 10, maxConcurrency: 2 },
+  { function: 'sendWebhook', queue: 'webhooks', batchSize: 10, maxConcurrency: 5 },
+  { function: 'runValidation', queue: 'validations', batchSize: 10, maxConcurrency: 10 },
+  { function: 'failValidation', queue: 'validations', deadLetters: true, batchSize: 10, maxConcurrency: 2 },
+  { function: 'sendInvite', queue: 'invites', batchSize: 10, maxConcurrency: 2 },
+];
+
+export const bucketTriggers: BucketTriggerSpec[] = [
+  { function: 'startProcessing', prefix: uploadsPrefix, events: 's3:ObjectCreated:*' },
+];
+
+export function functionByName(name: string): FunctionSpec {
+  const spec = functions.find((f) => f.name === name);
+  if (!spec) throw new Error(`No function named ${name} in functions/wiring.ts`);
+  return spec;
+}
+
+export function queueByName(name: QueueName): QueueSpec {
+  const spec = queues.find((q) => q.name === name);
+  if (!spec) throw new Error(`No queue named ${name} in functions/wiring.ts`);
+  return spec;
+}
+
+/** Environment variable that carries a queue's URL to every function, e.g. CHUNKS_QUEUE_URL. */
+export function queueUrlEnvName(name: QueueName): string {
+  return `${name.toUpperCase()}_QUEUE_URL`;
+}

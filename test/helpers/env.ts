@@ -1,0 +1,14 @@
+// Default settings for tests that do not start the local runtime (handler tests mock the SDK).
+const defaults: Record<string, string> = {
+  TABLE_NAME: 'mailvet-test',
+  BUCKET_NAME: 'mailvet-test-bucket',
+  CHUNKS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-chunks',
+  WEBHOOKS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-webhooks',
+  VALIDATIONS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-validations',
+  INVITES_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-invites',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  LOG_LEVEL: 'silent',
+};
+for (const [name, value] of Object.entries(defaults)) if (process.env[name] === undefined) process.env[name] = value;
