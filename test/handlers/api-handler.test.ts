@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import { apiHandler, type Route } from '../../functions/http/api-handler';
 import { NotFoundError } from '../../functions/errors';
-import { apiEvent, lambdaContext } from '../helpers/api-events';
+import { apiEvent, lambdaContext } from '../../local/events';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const key = 'mv_live_test';

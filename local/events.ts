@@ -1,4 +1,4 @@
-// API Gateway HTTP API (payload 2.0) event builders, shared by handler tests and the local runtime.
+// AWS-shaped event and context builders, shared by the local runtime, `npm run invoke` and the tests.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 export interface ApiEventInput {

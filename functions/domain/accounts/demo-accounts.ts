@@ -1,0 +1,83 @@
+// The demo companies, users and API keys of decisions.md, seeded by the local runtime on first start.
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { userKey } from '../../store/keys';
+import { createApiKey, createCompany, type AccountUser } from './accounts';
+
+export const demoIds = {
+  acme: '0a0c3e00-0000-4000-8000-000000000001',
+  globex: '0b10be00-0000-4000-8000-000000000002',
+  acmeAdmin: '0a0c3e00-0000-4000-8000-0000000000a1',
+  acmeMember: '0a0c3e00-0000-4000-8000-0000000000a2',
+  globexAdmin: '0b10be00-0000-4000-8000-0000000000b1',
+} as const;
+
+/** Fixed, documented keys (not random): they exist only in a local runtime's seeded data. */
+export const demoKeys = {
+  admin: 'demo-admin-key',
+  member: 'demo-member-key',
+  other: 'demo-other-key',
+} as const;
+
+export interface DemoAccounts {
+  acmeId: string;
+  globexId: string;
+  users: AccountUser[];
+}
+
+const demoUsers: AccountUser[] = [
+  {
+    companyId: demoIds.acme,
+    userId: demoIds.acmeAdmin,
+    email: 'ada.admin@acme.example',
+    name: 'Ada Admin',
+    role: 'admin',
+    permissions: { inviteUsers: true, toggleSequences: true },
+  },
+  {
+    companyId: demoIds.acme,
+    userId: demoIds.acmeMember,
+    email: 'max.member@acme.example',
+    name: 'Max Member',
+    role: 'member',
+    permissions: { inviteUsers: false, toggleSequences: false },
+  },
+  {
+    companyId: demoIds.globex,
+    userId: demoIds.globexAdmin,
+    email: 'gina.admin@globex.example',
+    name: 'Gina Admin',
+    role: 'admin',
+    permissions: { inviteUsers: true, toggleSequences: true },
+  },
+];
+
+/** An active user item in the workspace's user format (the workspace issue reads the same item). */
+export async function putAccountUser(user: AccountUser, createdAt = new Date().toISOString()): Promise<void> {
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...userKey(user.companyId, user.email),
+        type: 'user',
+        ...user,
+        email: user.email.toLowerCase(),
+        status: 'active',
+        createdAt,
+      },
+    }),
+  );
+}
+
+export async function seedDemoAccounts(): Promise<DemoAccounts> {
+  await createCompany({ companyId: demoIds.acme, name: 'Acme', seats: 25 });
+  await createCompany({ companyId: demoIds.globex, name: 'Globex', seats: 10 });
+  for (const user of demoUsers) await putAccountUser(user, '2026-01-05T09:00:00.000Z');
+  const [adminUser, memberUser, globexUser] = demoUsers as [AccountUser, AccountUser, AccountUser];
+  const keyOf = (user: AccountUser, rawKey: string) =>
+    createApiKey({ companyId: user.companyId, userId: user.userId, userEmail: user.email, name: 'demo', rawKey });
+  await keyOf(adminUser, demoKeys.admin);
+  await keyOf(memberUser, demoKeys.member);
+  await keyOf(globexUser, demoKeys.other);
+  return { acmeId: demoIds.acme, globexId: demoIds.globex, users: demoUsers };
+}
