@@ -35,3 +35,15 @@ export const userKey = (companyId: string, email: string): ItemKey => ({
   pk: `COMPANY#${companyId}`,
   sk: `USER#${email.toLowerCase()}`,
 });
+
+/** A bulk validation job. */
+export const jobKey = (companyId: string, jobId: string): ItemKey => ({
+  pk: `COMPANY#${companyId}`,
+  sk: `JOB#${jobId}`,
+});
+
+/** A single-email validation request and its result (TTL 30 days). */
+export const validationRequestKey = (companyId: string, requestId: string): ItemKey => ({
+  pk: `COMPANY#${companyId}`,
+  sk: `VALIDATION#${requestId}`,
+});
