@@ -1,11 +1,11 @@
-// One decision for ESM-only dependencies (@middy/core 6): swc transforms TypeScript and those
-// packages to CommonJS, so Jest runs in its ordinary CommonJS mode.
+// One decision for ESM-only dependencies (@middy/core 6, request-filtering-agent 3): swc transforms
+// TypeScript and those packages to CommonJS, so Jest runs in its ordinary CommonJS mode.
 const transform = {
   '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 const common = {
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|request-filtering-agent)/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
