@@ -1,4 +1,5 @@
 // AWS-shaped event and context builders, shared by the local runtime, `npm run invoke` and the tests.
+import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 export interface ApiEventInput {
@@ -41,15 +42,15 @@ export function apiEvent(input: ApiEventInput): APIGatewayProxyEventV2 {
   };
 }
 
-export function lambdaContext(functionName = 'test'): Context {
-  const deadline = Date.now() + 30_000;
+export function lambdaContext(functionName = 'test', timeoutMs = 30_000, memoryMb = 512): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: `aws-${Math.random().toString(36).slice(2)}`,
+    memoryLimitInMB: String(memoryMb),
+    awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),

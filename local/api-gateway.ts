@@ -1,0 +1,189 @@
+// A local stand-in for the HTTP API: matches the routes of functions/wiring.ts, builds the payload 2.0
+// event the stack's Lambda integration sends, invokes the route's function and writes its response.
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { RouteSpec } from '../functions/wiring';
+import { listen } from './ports';
+
+/** API Gateway's payload limit. */
+const maxBodyBytes = 10 * 1024 * 1024;
+
+export type InvokeFunction = (functionName: string, event: unknown) => Promise<unknown>;
+
+interface CompiledRoute {
+  spec: RouteSpec;
+  pattern: RegExp;
+  names: string[];
+}
+
+export function compileRoutes(routes: RouteSpec[]): CompiledRoute[] {
+  return routes.map((spec) => {
+    const names: string[] = [];
+    const source = spec.path
+      .split('/')
+      .map((segment) => {
+        const param = /^\{(\w+)\}$/.exec(segment);
+        if (!param) return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+        names.push(param[1]!);
+        return '([^/]+)';
+      })
+      .join('/');
+    return { spec, pattern: new RegExp(`^${source}$`), names };
+  });
+}
+
+export interface RouteMatch {
+  spec: RouteSpec;
+  pathParameters: Record<string, string>;
+}
+
+/** The route for a method and path, or undefined (the $default route answers those). */
+export function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch | undefined {
+  for (const route of routes) {
+    if (route.spec.method !== method) continue;
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    const pathParameters: Record<string, string> = {};
+    route.names.forEach((name, i) => {
+      const raw = match[i + 1] ?? '';
+      try {
+        pathParameters[name] = decodeURIComponent(raw);
+      } catch {
+        pathParameters[name] = raw;
+      }
+    });
+    return { spec: route.spec, pathParameters };
+  }
+  return undefined;
+}
+
+const textTypes = /^(text\/|application\/(json|xml|x-www-form-urlencoded|javascript)|[^;]*\+json)/i;
+
+export function buildApiEvent(
+  request: http.IncomingMessage,
+  body: Buffer,
+  match: RouteMatch | undefined,
+  requestId: string,
+): APIGatewayProxyEventV2 {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (name === 'cookie') cookies.push(...String(value).split(/;\s*/));
+    else headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const method = (request.method ?? 'GET').toUpperCase();
+  const routeKey = match ? `${match.spec.method} ${match.spec.path}` : '$default';
+  const isText = textTypes.test(headers['content-type'] ?? 'application/json');
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    ...(cookies.length ? { cookies } : {}),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(match && Object.keys(match.pathParameters).length ? { pathParameters: match.pathParameters } : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: isText ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function readBody(request: http.IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > maxBodyBytes ? 'too-large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function writeResult(response: http.ServerResponse, result: unknown, requestId: string): void {
+  response.setHeader('apigw-requestid', requestId);
+  const structured = (result ?? {}) as APIGatewayProxyStructuredResultV2;
+  if (typeof result !== 'object' || result === null || structured.statusCode === undefined) {
+    // Payload 2.0: a result without statusCode is a 200 with the result as its JSON body.
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(typeof result === 'string' ? result : JSON.stringify(result ?? null));
+    return;
+  }
+  for (const [name, value] of Object.entries(structured.headers ?? {})) response.setHeader(name, String(value));
+  if (structured.cookies?.length) response.setHeader('set-cookie', structured.cookies);
+  response.statusCode = structured.statusCode;
+  const body = structured.body ?? '';
+  response.end(structured.isBase64Encoded ? Buffer.from(body, 'base64') : body);
+}
+
+export interface ApiGateway {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startApiGateway(options: {
+  routes: RouteSpec[];
+  defaultFunction: string;
+  invoke: InvokeFunction;
+  port: number;
+  host: string;
+}): Promise<ApiGateway> {
+  const compiled = compileRoutes(options.routes);
+  const server = http.createServer(async (request, response) => {
+    const requestId = randomUUID();
+    try {
+      const body = await readBody(request);
+      if (body === 'too-large') {
+        response.writeHead(413, { 'content-type': 'application/json' });
+        response.end('{"message":"Request Entity Too Large"}');
+        return;
+      }
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const match = matchRoute(compiled, (request.method ?? 'GET').toUpperCase(), url.pathname);
+      const event = buildApiEvent(request, body, match, requestId);
+      const result = await options.invoke(match ? match.spec.function : options.defaultFunction, event);
+      writeResult(response, result, requestId);
+    } catch {
+      // What API Gateway answers when the integration fails (a crash or timeout of the function).
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end('{"message":"Internal Server Error"}');
+    }
+  });
+  server.keepAliveTimeout = 5000;
+  const port = await listen(server, options.port, options.host, 'the local API');
+  return {
+    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}`,
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

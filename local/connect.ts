@@ -1,0 +1,57 @@
+// How the command-line tools (keys, invoke, imports) reach the services: a running `npm start`
+// (its runtime.json), a deployed stack (TABLE_NAME etc. in the environment), or, failing both, the
+// local emulators started just for this command.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { resetDynamoDb } from '../functions/clients/dynamodb';
+import { resetS3 } from '../functions/clients/s3';
+import { resetSqs } from '../functions/clients/sqs';
+import { resetSettings } from '../functions/settings';
+import { runtimeFile, startLocalRuntime, type LocalRuntime } from './runtime';
+
+export interface Connection {
+  /** Where the tool is working, for its output. */
+  target: string;
+  /** Set when this command started the emulators itself. */
+  runtime?: LocalRuntime;
+  close(): Promise<void>;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function connect(): Promise<Connection> {
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
+  const file = runtimeFile(dataDir);
+  if (existsSync(file)) {
+    const running = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; env: Record<string, string> };
+    if (isAlive(running.pid)) {
+      Object.assign(process.env, running.env);
+      resetAll();
+      return { target: `the running local runtime (${dataDir})`, close: async () => undefined };
+    }
+  }
+  if (process.env.TABLE_NAME && !process.env.MAILVET_LOCAL) {
+    // A deployed stack: AWS credentials and region from the usual environment. Queue URLs and the
+    // bucket are only needed by tools that use them; give placeholders so settings parse.
+    for (const name of ['BUCKET_NAME', 'CHUNKS_QUEUE_URL', 'WEBHOOKS_QUEUE_URL', 'VALIDATIONS_QUEUE_URL', 'INVITES_QUEUE_URL'])
+      process.env[name] ??= 'unset';
+    resetAll();
+    return { target: `the deployed table ${process.env.TABLE_NAME}`, close: async () => undefined };
+  }
+  const runtime = await startLocalRuntime({ port: 0, dataDir, serve: false, env: { LOG_LEVEL: 'warn' } });
+  return { target: `the local data in ${dataDir}`, runtime, close: () => runtime.stop() };
+}
+
+function resetAll(): void {
+  resetSettings();
+  resetDynamoDb();
+  resetS3();
+  resetSqs();
+}

@@ -1,0 +1,256 @@
+// The local runtime: DynamoDB Local, the local S3 (presigned URLs, events) and the local SQS (with
+// pollers standing in for Lambda's event source mappings), plus the local API, all wired from
+// functions/wiring.ts and running the very handlers the stack deploys.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { S3Event } from 'aws-lambda';
+import { resetDynamoDb } from '../functions/clients/dynamodb';
+import { resetS3 } from '../functions/clients/s3';
+import { resetSqs } from '../functions/clients/sqs';
+import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
+import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
+import { resetSettings } from '../functions/settings';
+import {
+  bucketTriggers,
+  defaultRouteFunction,
+  functionByName,
+  functions,
+  queueConsumers,
+  queues,
+  queueUrlEnvName,
+  routes,
+  type QueueName,
+} from '../functions/wiring';
+import { startApiGateway, type ApiGateway } from './api-gateway';
+import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
+import { lambdaContext } from './events';
+import { startLocalS3, type LocalS3 } from './s3/local-s3';
+import { startQueuePoller } from './sqs/poller';
+import { startSqsServer, type SqsServer } from './sqs/server';
+
+export const repositoryRoot = path.resolve(__dirname, '..');
+
+export interface LocalRuntimeOptions {
+  /** API port; 0 picks a free one. */
+  port: number;
+  host?: string;
+  /** Everything the emulators store lives here and survives a restart. */
+  dataDir: string;
+  /** Settings for the handlers on top of process.env (e.g. DNS_SERVERS, CHUNK_SIZE_BYTES). */
+  env?: Record<string, string>;
+  /** Seed the demo workspace when the data directory is new (default true). */
+  seed?: boolean;
+  /** Start the API and the queue pollers (default true); `npm run invoke` needs only the services. */
+  serve?: boolean;
+}
+
+export interface LocalRuntime {
+  baseUrl: string;
+  endpoints: { dynamoDb: string; s3: string; sqs: string };
+  /** The settings the handlers run with. */
+  env: Record<string, string>;
+  /** True when this start created the data (and seeded the demo workspace). */
+  seeded: boolean;
+  invoke(functionName: string, event: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const region = 'us-east-1';
+const tableName = 'mailvet';
+const bucketName = 'mailvet-local';
+
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+/** The local runtime's description of itself, for `npm run invoke` and `npm run keys` to connect to. */
+export function runtimeFile(dataDir: string): string {
+  return path.join(dataDir, 'runtime.json');
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const dataDir = path.resolve(options.dataDir);
+  const host = options.host ?? '127.0.0.1';
+  mkdirSync(dataDir, { recursive: true });
+  const dynamoDir = path.join(dataDir, 'dynamodb');
+  const fresh = !hasData(dynamoDir);
+  const stoppers: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stoppers.reverse()) await stopOne().catch(() => undefined);
+    stoppers.length = 0;
+  };
+  try {
+    const dynamo: DynamoDbLocal = await startDynamoDbLocal({ dataDir: dynamoDir });
+    stoppers.push(() => dynamo.stop());
+    const sqsServer: SqsServer = await startSqsServer({ host, port: 0, dataDir: path.join(dataDir, 'sqs') });
+    stoppers.push(() => sqsServer.close());
+
+    // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.
+    const handlers = new Map<string, Handler>();
+    const invoke = (name: string, event: unknown) => invokeFunction(handlers, name, event);
+    const s3: LocalS3 = await startLocalS3({
+      dataDir: path.join(dataDir, 's3'),
+      host,
+      port: 0,
+      buckets: [bucketName],
+      region,
+      ...localCredentials,
+      onObjectCreated: (event) => dispatchS3Event(invoke, event),
+    });
+    stoppers.push(() => s3.close());
+
+    const env: Record<string, string> = {
+      AWS_REGION: region,
+      AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_ENDPOINT_URL_S3: s3.url,
+      AWS_ENDPOINT_URL_SQS: sqsServer.url,
+      S3_FORCE_PATH_STYLE: 'true',
+      TABLE_NAME: tableName,
+      BUCKET_NAME: bucketName,
+      // decisions.md: the local runtime delivers webhooks to local receivers.
+      ALLOW_PRIVATE_CALLBACKS: process.env.ALLOW_PRIVATE_CALLBACKS ?? 'true',
+      ...options.env,
+    };
+    const sqsClient = new SQSClient({ region, endpoint: sqsServer.url, credentials: localCredentials });
+    stoppers.push(async () => sqsClient.destroy());
+    const queueArns = new Map<string, string>();
+    for (const queue of queues) {
+      const dlq = await createQueue(sqsClient, `mailvet-${queue.name}-dlq`, {
+        MessageRetentionPeriod: String(queue.retentionSeconds),
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+      });
+      queueArns.set(`${queue.name}-dlq`, dlq.arn);
+      const main = await createQueue(sqsClient, `mailvet-${queue.name}`, {
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(queue.retentionSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: queue.maxReceiveCount }),
+      });
+      queueArns.set(queue.name, main.arn);
+      env[queueUrlEnvName(queue.name)] = main.url;
+      env[`${queue.name.toUpperCase()}_DLQ_URL`] = dlq.url;
+    }
+
+    // Handlers read their settings from process.env, exactly as in Lambda.
+    Object.assign(process.env, env);
+    resetSettings();
+    resetDynamoDb();
+    resetS3();
+    resetSqs();
+    await ensureTable(dynamo.endpoint, tableName);
+    for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
+
+    let seeded = false;
+    if (fresh && options.seed !== false) {
+      const accounts = await seedDemoAccounts();
+      await seedDemoWorkspace(accounts);
+      seeded = true;
+    }
+
+    let baseUrl = '';
+    if (options.serve !== false) {
+      for (const consumer of queueConsumers) {
+        const queueKey = consumer.deadLetters ? `${consumer.queue}-dlq` : consumer.queue;
+        const url = env[consumer.deadLetters ? `${consumer.queue.toUpperCase()}_DLQ_URL` : queueUrlEnvName(consumer.queue)];
+        const poller = startQueuePoller({
+          client: sqsClient,
+          queueUrl: url!,
+          queueArn: queueArns.get(queueKey)!,
+          batchSize: consumer.batchSize,
+          maxConcurrency: consumer.maxConcurrency,
+          functionName: consumer.function,
+          timeoutSeconds: functionByName(consumer.function).timeoutSeconds,
+          handler: (event) => invoke(consumer.function, event) as never,
+        });
+        stoppers.push(() => poller.stop());
+      }
+      const api: ApiGateway = await startApiGateway({
+        routes,
+        defaultFunction: defaultRouteFunction,
+        invoke,
+        port: options.port,
+        host,
+      });
+      stoppers.push(() => api.close());
+      baseUrl = api.url;
+      writeFileSync(
+        runtimeFile(dataDir),
+        JSON.stringify({ pid: process.pid, baseUrl, env }, null, 2),
+      );
+      stoppers.push(async () => rmSync(runtimeFile(dataDir), { force: true }));
+    }
+
+    return {
+      baseUrl,
+      endpoints: { dynamoDb: dynamo.endpoint, s3: s3.url, sqs: sqsServer.url },
+      env,
+      seeded,
+      invoke,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function createQueue(
+  client: SQSClient,
+  name: string,
+  attributes: Record<string, string>,
+): Promise<{ url: string; arn: string }> {
+  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  return { url: QueueUrl!, arn: Attributes!.QueueArn! };
+}
+
+function loadHandler(entry: string): Handler {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = require(path.join(repositoryRoot, entry)) as { handler?: Handler };
+  if (typeof module.handler !== 'function') throw new Error(`${entry} does not export a handler`);
+  return module.handler;
+}
+
+/** Runs a function once with a Lambda-like context, failing like Lambda when it outlives its timeout. */
+async function invokeFunction(handlers: Map<string, Handler>, name: string, event: unknown): Promise<unknown> {
+  const handler = handlers.get(name);
+  if (!handler) throw new Error(`Function ${name} is not loaded`);
+  const { timeoutSeconds, memoryMb } = functionByName(name);
+  const context = lambdaContext(name, timeoutSeconds * 1000, memoryMb);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
+  });
+  try {
+    return await Promise.race([handler(event, context), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** S3 invokes subscribed functions asynchronously and, like Lambda's async invoke, retries twice. */
+async function dispatchS3Event(invoke: (name: string, event: unknown) => Promise<unknown>, event: S3Event) {
+  for (const record of event.Records) {
+    for (const trigger of bucketTriggers) {
+      if (!record.s3.object.key.startsWith(trigger.prefix)) continue;
+      const single: S3Event = { Records: [record] };
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        try {
+          await invoke(trigger.function, single);
+          break;
+        } catch (error) {
+          if (attempt === 3) {
+            process.stderr.write(
+              JSON.stringify({ level: 'error', message: 'S3 event handler failed 3 times', function: trigger.function, error: String(error) }) + '\n',
+            );
+          } else await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        }
+      }
+    }
+  }
+}
+
+export type { QueueName };

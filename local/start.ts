@@ -1,0 +1,42 @@
+// `npm start`: the whole service on this machine, no AWS account needed.
+import path from 'node:path';
+import { demoKeys } from '../functions/domain/accounts/demo-accounts';
+import { PortInUseError } from './ports';
+import { startLocalRuntime } from './runtime';
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const port = Number(process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
+  const runtime = await startLocalRuntime({ port, dataDir, host: process.env.HOST ?? '127.0.0.1' });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const lines = [
+    `mailvet local runtime ready in ${seconds} s`,
+    `  API:       ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}`,
+    `  data:      ${dataDir}${runtime.seeded ? ' (new: demo workspace seeded)' : ''}`,
+    `  demo keys: ${demoKeys.admin} (Acme, may invite and toggle sequences)`,
+    `             ${demoKeys.member} (Acme, no write permissions)`,
+    `             ${demoKeys.other} (Globex)`,
+    `  try:       curl -s -H 'x-api-key: ${demoKeys.admin}' ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}/v1/users`,
+    '  Ctrl-C stops everything.',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping the local runtime...\n`);
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof PortInUseError) process.stderr.write(`mailvet: ${error.message}\n`);
+  else process.stderr.write(`mailvet: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,31 @@
+// Starts a whole local runtime (emulators + API + pollers) in a fresh temporary data directory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { demoKeys, demoIds } from '../../functions/domain/accounts/demo-accounts';
+import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+
+export interface TestRuntime {
+  baseUrl: string;
+  keys: typeof demoKeys;
+  ids: typeof demoIds;
+  runtime: LocalRuntime;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-test-'));
+  const runtime = await startLocalRuntime({ port: 0, dataDir, env: { LOG_LEVEL: 'warn', ...env } });
+  return {
+    baseUrl: runtime.baseUrl,
+    keys: demoKeys,
+    ids: demoIds,
+    runtime,
+    dataDir,
+    stop: async () => {
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
