@@ -47,3 +47,15 @@ export const validationRequestKey = (companyId: string, requestId: string): Item
   pk: `COMPANY#${companyId}`,
   sk: `VALIDATION#${requestId}`,
 });
+
+// --- Bulk jobs (functions/domain/bulk) -------------------------------------------------------------
+// job slot        COMPANY#<companyId>         JOBSLOT#<n>             n in 0..4: one per active job
+
+/**
+ * One of a company's five active-job slots. Creating a job claims a free slot with a conditional put,
+ * so the limit holds under any concurrency; a slot whose `holdUntil` has passed is free again.
+ */
+export const jobSlotKey = (companyId: string, slot: number): ItemKey => ({
+  pk: `COMPANY#${companyId}`,
+  sk: `JOBSLOT#${slot}`,
+});
