@@ -1,0 +1,610 @@
+// The local S3: s3rver (objects on disk) behind a streaming front proxy that verifies presigned-URL
+// SigV4 signatures, and s3rver's events turned into AWS-shaped S3 event records for the subscriber.
+//
+//   client ──> front (public port: auth decision, streams bodies) ──> s3rver (ephemeral port, data dir)
+//                                                                        └─ 'event' ─> onObjectCreated
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { S3Event, S3EventRecord } from 'aws-lambda';
+import S3rver, { type FilesystemStore, type S3rverEventRecord } from 's3rver';
+import { DUMMY_ACCOUNT } from 's3rver/lib/models/account';
+import { encodeS3EventKey } from '../../functions/domain/s3-keys';
+import { logger } from '../../functions/log';
+import { listen } from '../ports';
+
+export interface LocalS3Options {
+  /** Objects, buckets and their configuration live here and survive a restart. */
+  dataDir: string;
+  host?: string;
+  /** Public port; 0 picks an ephemeral one (read it from `url`). */
+  port?: number;
+  /** Created on start if missing. */
+  buckets: string[];
+  /** Region written into event records. Presigned URLs are verified with the region of their credential. */
+  region?: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /**
+   * Called once per created object (Put, Copy, CompleteMultipartUpload) with a one-record S3Event, after
+   * the object is complete on disk and without holding up the upload's response, as S3 does. A throw
+   * or rejection is logged and dropped, never crashes the server.
+   */
+  onObjectCreated?: (event: S3Event) => Promise<void> | void;
+  /**
+   * Deliver only keys (plain, not encoded) starting with this, like a bucket notification's prefix
+   * filter; e.g. `uploadsPrefix` from functions/wiring.ts. Without it every created object is delivered.
+   */
+  prefix?: string;
+  /** Origins allowed to PUT/GET from a browser (bucket CORS rules); none: no CORS configuration. */
+  corsOrigins?: string[];
+}
+
+export interface LocalS3 {
+  /** The endpoint for SDK clients and presigned URLs, e.g. http://127.0.0.1:4569. */
+  url: string;
+  port: number;
+  /** Resolves when every subscriber delivery started so far has settled (tests, orderly shutdown). */
+  drain(): Promise<void>;
+  /** Stops both servers, cutting open connections. Deliveries in flight are not awaited: see drain(). */
+  close(): Promise<void>;
+}
+
+const PRESIGNED_ALGORITHM = 'AWS4-HMAC-SHA256';
+const MAX_PRESIGNED_TTL_SECONDS = 7 * 24 * 3600;
+/** How far in the future X-Amz-Date may lie (clock skew between signer and server). */
+const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
+const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'expect'];
+
+export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
+  const host = options.host ?? '127.0.0.1';
+  const region = options.region ?? 'us-east-1';
+  const keys = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey };
+  await mkdir(options.dataDir, { recursive: true });
+
+  // s3rver only knows its own dummy key and answers InvalidAccessKeyId to any other; it checks no V4
+  // signature with it, but needs the key to accept response-* overrides (Content-Disposition).
+  DUMMY_ACCOUNT.createKeyPair(keys.accessKeyId, keys.secretAccessKey);
+
+  const backend = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: options.dataDir,
+    vhostBuckets: false,
+    resetOnClose: false,
+    configureBuckets: options.buckets.map((name) => ({
+      name,
+      configs: options.corsOrigins?.length ? [corsConfiguration(options.corsOrigins)] : [],
+    })),
+  });
+  // The front sets X-Forwarded-For, so event records carry the real client address.
+  backend.proxy = true;
+  patchStore(backend.store);
+
+  const deliveries = new Set<Promise<void>>();
+  backend.on('event', (raw) => {
+    for (const record of raw.Records) {
+      const eventName = createdEventName(record.eventName);
+      if (!eventName || !options.onObjectCreated) continue;
+      if (options.prefix !== undefined && !record.s3.object.key.startsWith(options.prefix)) continue;
+      const delivery = deliver(record, eventName, region, backend.store, options.onObjectCreated);
+      deliveries.add(delivery);
+      void delivery.finally(() => deliveries.delete(delivery));
+    }
+  });
+
+  const backendAddress = await backend.run();
+  const agent = new http.Agent({ keepAlive: true });
+  const front = http.createServer((req, res) => handle(req, res, false));
+  // With Expect: 100-continue the decision comes before the body: a refused 100 MB upload is never sent.
+  front.on('checkContinue', (req, res) => handle(req, res, true));
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean): void {
+    const denial = authorize(req, keys, new Date());
+    if (denial) {
+      sendError(res, denial, corsOrigin(req, options.corsOrigins));
+      // Discard an unread body so the connection stays usable; with 100-continue it never comes.
+      if (!expectsContinue) req.resume();
+      return;
+    }
+    if (expectsContinue) res.writeContinue();
+    forward(req, res, backendAddress.port, agent);
+  }
+
+  let port: number;
+  try {
+    port = await listen(front, options.port ?? 0, host, 'local S3');
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    async drain() {
+      while (deliveries.size) await Promise.allSettled([...deliveries]);
+    },
+    async close() {
+      const frontClosed = new Promise<void>((resolve) => front.close(() => resolve()));
+      front.closeAllConnections();
+      await frontClosed;
+      agent.destroy();
+      const backendClosed = backend.close();
+      backend.httpServer?.closeAllConnections();
+      await backendClosed;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Authorization: the front's one decision per request.
+
+interface S3ErrorReply {
+  status: number;
+  code: string;
+  message: string;
+  detail?: Record<string, string>;
+}
+
+/** Undefined: pass the request to s3rver. Otherwise the error to answer with. */
+export function authorize(
+  req: Pick<http.IncomingMessage, 'method' | 'url' | 'headers'>,
+  keys: { accessKeyId: string; secretAccessKey: string },
+  now: Date,
+): S3ErrorReply | undefined {
+  // CORS preflights never carry credentials; s3rver answers them from the bucket's CORS rules.
+  if (req.method === 'OPTIONS') return undefined;
+  const url = req.url ?? '/';
+  const queryStart = url.indexOf('?');
+  const rawPath = queryStart < 0 ? url : url.slice(0, queryStart);
+  const rawQuery = queryStart < 0 ? '' : url.slice(queryStart + 1);
+  let query: [string, string][];
+  try {
+    query = parseQuery(rawQuery);
+  } catch {
+    return { status: 400, code: 'InvalidArgument', message: 'The query string is not validly URL-encoded.' };
+  }
+  if (query.some(([name]) => name === 'X-Amz-Algorithm')) {
+    return verifyPresignedV4(
+      { method: req.method ?? 'GET', rawPath, query, headers: req.headers },
+      keys,
+      now,
+    );
+  }
+  // Header-signed requests are the SDK's own calls (handlers, the CLI, tests): the SDK signs correctly
+  // and they come from this machine, so they pass unverified. The threat model is the presigned URL
+  // handed to the public. s3rver itself verifies V2 query signatures (`Signature=`) and knows the key.
+  if (req.headers.authorization !== undefined || query.some(([name]) => name === 'Signature'))
+    return undefined;
+  // The bucket blocks public access: nothing is readable or writable anonymously.
+  return { status: 403, code: 'AccessDenied', message: 'Access Denied' };
+}
+
+interface PresignedRequest {
+  method: string;
+  rawPath: string;
+  /** Decoded name/value pairs in wire order. */
+  query: [string, string][];
+  headers: http.IncomingHttpHeaders;
+}
+
+/**
+ * Verifies query-string SigV4 the way S3 does for presigned URLs: the canonical request of the request as
+ * received (URI-encoded path, sorted canonical query without X-Amz-Signature, the signed headers with the
+ * values this request carries, UNSIGNED-PAYLOAD), signed with the configured secret for the credential's
+ * date and region. Agrees with @smithy/signature-v4's presign byte for byte.
+ */
+export function verifyPresignedV4(
+  request: PresignedRequest,
+  keys: { accessKeyId: string; secretAccessKey: string },
+  now: Date,
+): S3ErrorReply | undefined {
+  const param = (name: string): string | undefined => request.query.find(([n]) => n === name)?.[1];
+  const authError = (message: string): S3ErrorReply => ({
+    status: 400,
+    code: 'AuthorizationQueryParametersError',
+    message,
+  });
+
+  const algorithm = param('X-Amz-Algorithm');
+  const credential = param('X-Amz-Credential');
+  const amzDate = param('X-Amz-Date');
+  const expires = param('X-Amz-Expires');
+  const signedHeaders = param('X-Amz-SignedHeaders');
+  const signature = param('X-Amz-Signature');
+  if (algorithm !== PRESIGNED_ALGORITHM) return authError('X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"');
+  if (!credential || !amzDate || !expires || !signedHeaders || !signature) {
+    return authError(
+      'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, ' +
+        'X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.',
+    );
+  }
+
+  const [accessKeyId, scopeDate, scopeRegion, scopeService, terminator, ...extra] = credential.split('/');
+  if (
+    !accessKeyId ||
+    !scopeDate ||
+    !scopeRegion ||
+    scopeService !== 's3' ||
+    terminator !== 'aws4_request' ||
+    extra.length
+  ) {
+    return authError(
+      `Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".`,
+    );
+  }
+  if (accessKeyId !== keys.accessKeyId) {
+    return {
+      status: 403,
+      code: 'InvalidAccessKeyId',
+      message: 'The AWS Access Key Id you provided does not exist in our records.',
+      detail: { AWSAccessKeyId: accessKeyId },
+    };
+  }
+  const signedAt = parseAmzDate(amzDate);
+  if (signedAt === undefined) {
+    return authError(`X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd'T'HHmmss'Z'"`);
+  }
+  if (scopeDate !== amzDate.slice(0, 8)) {
+    return authError('Invalid credential date. Date is not the same as X-Amz-Date.');
+  }
+  if (!/^\d+$/.test(expires)) return authError('X-Amz-Expires should be a number');
+  const ttlSeconds = Number(expires);
+  if (ttlSeconds > MAX_PRESIGNED_TTL_SECONDS) {
+    return authError(
+      'X-Amz-Expires must be less than a week (in seconds); that is, the given X-Amz-Expires must be ' +
+        'less than 604800 seconds',
+    );
+  }
+  const expiresAt = signedAt + ttlSeconds * 1000;
+  if (now.getTime() > expiresAt) {
+    return {
+      status: 403,
+      code: 'AccessDenied',
+      message: 'Request has expired',
+      detail: { 'X-Amz-Expires': expires, Expires: iso(expiresAt), ServerTime: iso(now.getTime()) },
+    };
+  }
+  if (signedAt - now.getTime() > MAX_CLOCK_SKEW_MS) {
+    return { status: 403, code: 'AccessDenied', message: 'Request is not valid yet' };
+  }
+
+  const headerNames = signedHeaders.split(';');
+  if (!headerNames.includes('host')) return authError('X-Amz-SignedHeaders must include host');
+  // An x-amz-* header the signature does not cover could change what the request does (x-amz-copy-source
+  // turns an upload into a copy of someone else's object): S3 refuses it, and so do we.
+  const unsigned = Object.keys(request.headers).filter(
+    (h) => h.startsWith('x-amz-') && !headerNames.includes(h),
+  );
+  if (unsigned.length) {
+    return {
+      status: 403,
+      code: 'AccessDenied',
+      message: 'There were headers present in the request which were not signed',
+      detail: { HeadersNotSigned: unsigned.join(', ') },
+    };
+  }
+
+  let canonicalPath: string;
+  try {
+    canonicalPath = canonicalUri(request.rawPath);
+  } catch {
+    return { status: 400, code: 'InvalidURI', message: "Couldn't parse the specified URI." };
+  }
+  const canonicalRequest = [
+    request.method,
+    canonicalPath,
+    canonicalQuery(request.query),
+    headerNames.map((name) => `${name}:${canonicalHeaderValue(request.headers[name])}`).join('\n'),
+    '',
+    signedHeaders,
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const scope = `${scopeDate}/${scopeRegion}/s3/aws4_request`;
+  const stringToSign = [
+    PRESIGNED_ALGORITHM,
+    amzDate,
+    scope,
+    createHash('sha256').update(canonicalRequest, 'utf8').digest('hex'),
+  ].join('\n');
+  let signingKey: Buffer = hmac(`AWS4${keys.secretAccessKey}`, scopeDate);
+  for (const part of [scopeRegion, 's3', 'aws4_request']) signingKey = hmac(signingKey, part);
+  const expected = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
+
+  if (!constantTimeEquals(expected, signature)) {
+    return {
+      status: 403,
+      code: 'SignatureDoesNotMatch',
+      message:
+        'The request signature we calculated does not match the signature you provided. ' +
+        'Check your key and signing method.',
+      detail: {
+        AWSAccessKeyId: accessKeyId,
+        StringToSign: stringToSign,
+        SignatureProvided: signature,
+        CanonicalRequest: canonicalRequest,
+      },
+    };
+  }
+  return undefined;
+}
+
+/** Query pairs decoded; a name without `=` has the empty value, as S3 (and the signer) treat it. */
+function parseQuery(rawQuery: string): [string, string][] {
+  return rawQuery
+    .split('&')
+    .filter((part) => part.length > 0)
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq < 0 ? part : part.slice(0, eq);
+      const value = eq < 0 ? '' : part.slice(eq + 1);
+      return [decodeURIComponent(name), decodeURIComponent(value)];
+    });
+}
+
+/** RFC 3986 encoding as the SDK's escapeUri: encodeURIComponent plus !'()*. */
+function uriEscape(value: string): string {
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/**
+ * S3 signs the path each segment URI-encoded once (the S3 signer does not double-encode). Decoding and
+ * re-encoding the received path makes a client's equivalent spelling (`~` vs `%7E`) agree, while any
+ * change to the key changes the signature.
+ */
+function canonicalUri(rawPath: string): string {
+  return rawPath
+    .split('/')
+    .map((segment) => uriEscape(decodeURIComponent(segment)))
+    .join('/');
+}
+
+function canonicalQuery(query: [string, string][]): string {
+  return query
+    .filter(([name]) => name !== 'X-Amz-Signature')
+    .map(([name, value]) => [uriEscape(name), uriEscape(value)] as const)
+    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+}
+
+function canonicalHeaderValue(value: string | string[] | undefined): string {
+  const joined = Array.isArray(value) ? value.join(',') : (value ?? '');
+  return joined
+    .replace(/[\r\n]/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/^ | $/g, '');
+}
+
+function parseAmzDate(value: string): number | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(value);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
+  const time = Date.UTC(y, mo - 1, d, h, mi, s);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+function hmac(key: string | Buffer, data: string): Buffer {
+  return createHmac('sha256', key).update(data, 'utf8').digest();
+}
+
+function constantTimeEquals(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function iso(time: number): string {
+  return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The proxy: streams both ways, never buffers a body (uploads reach 100 MB).
+
+function forward(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  backendPort: number,
+  agent: http.Agent,
+): void {
+  const headers: http.OutgoingHttpHeaders = { ...req.headers };
+  for (const name of HOP_BY_HOP) delete headers[name];
+  // Replaces, never appends: a client must not choose the address the event records show.
+  headers['x-forwarded-for'] = req.socket.remoteAddress ?? '127.0.0.1';
+  const upstream = http.request({
+    host: '127.0.0.1',
+    port: backendPort,
+    method: req.method,
+    path: req.url,
+    headers,
+    agent,
+  });
+  upstream.on('response', (upstreamRes) => {
+    const out: http.OutgoingHttpHeaders = { ...upstreamRes.headers };
+    for (const name of HOP_BY_HOP) delete out[name];
+    res.writeHead(upstreamRes.statusCode ?? 502, out);
+    // A client that goes away mid-download tears the upstream response down with it.
+    pipeline(upstreamRes, res).catch(() => undefined);
+  });
+  // A client that goes away mid-upload aborts the upstream request; s3rver then stores nothing.
+  pipeline(req, upstream).catch((error: unknown) => {
+    if (!res.headersSent) {
+      sendError(res, {
+        status: 503,
+        code: 'ServiceUnavailable',
+        message: 'The local S3 backend did not answer.',
+      });
+      logger.warn('local S3: request to s3rver failed', { method: req.method, error: String(error) });
+    } else {
+      res.destroy();
+    }
+  });
+}
+
+function sendError(res: http.ServerResponse, error: S3ErrorReply, allowOrigin?: string): void {
+  const requestId = randomBytes(8).toString('hex').toUpperCase();
+  const fields = { Code: error.code, Message: error.message, ...error.detail, RequestId: requestId };
+  const body =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Error>' +
+    Object.entries(fields)
+      .map(([name, value]) => `<${name}>${escapeXml(value)}</${name}>`)
+      .join('') +
+    '</Error>';
+  res.writeHead(error.status, {
+    'content-type': 'application/xml',
+    'content-length': Buffer.byteLength(body),
+    'x-amz-request-id': requestId,
+    ...(allowOrigin ? { 'access-control-allow-origin': allowOrigin, vary: 'Origin' } : {}),
+  });
+  res.end(body);
+}
+
+function escapeXml(value: string): string {
+  return value.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A browser must be able to read a 403 body too, when its origin is allowed. */
+function corsOrigin(req: http.IncomingMessage, origins: string[] | undefined): string | undefined {
+  const origin = req.headers.origin;
+  if (!origin || !origins?.length) return undefined;
+  return origins.includes('*') ? '*' : origins.includes(origin) ? origin : undefined;
+}
+
+function corsConfiguration(origins: string[]): string {
+  const rule =
+    origins.map((o) => `<AllowedOrigin>${escapeXml(o)}</AllowedOrigin>`).join('') +
+    ['GET', 'PUT', 'HEAD'].map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('') +
+    '<AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds>';
+  return `<CORSConfiguration><CORSRule>${rule}</CORSRule></CORSConfiguration>`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Events: s3rver's records to AWS's.
+
+type CreatedEventName = 'ObjectCreated:Put' | 'ObjectCreated:Copy' | 'ObjectCreated:CompleteMultipartUpload';
+
+function createdEventName(s3rverName: string): CreatedEventName | undefined {
+  switch (s3rverName) {
+    case 'ObjectCreated:Put':
+      return 'ObjectCreated:Put';
+    case 'ObjectCreated:Copy':
+      return 'ObjectCreated:Copy';
+    // s3rver names both browser form POSTs and multipart completion `Post`. The front refuses form
+    // POSTs (they carry no Authorization header nor query signature), so `Post` is always a completion.
+    case 'ObjectCreated:Post':
+      return 'ObjectCreated:CompleteMultipartUpload';
+    default:
+      return undefined;
+  }
+}
+
+let lastSequencer = 0n;
+/** Increasing per process, like S3's per-key sequencer, so consumers can order events on one key. */
+function nextSequencer(): string {
+  let value = BigInt(Date.now()) << 16n;
+  if (value <= lastSequencer) value = lastSequencer + 1n;
+  lastSequencer = value;
+  return value.toString(16).toUpperCase().padStart(16, '0');
+}
+
+async function deliver(
+  record: S3rverEventRecord,
+  eventName: CreatedEventName,
+  region: string,
+  store: FilesystemStore,
+  subscriber: (event: S3Event) => Promise<void> | void,
+): Promise<void> {
+  const bucket = record.s3.bucket.name;
+  const key = record.s3.object.key;
+  try {
+    let { size, eTag } = record.s3.object;
+    if (size === undefined || eTag === undefined) {
+      // s3rver leaves the ETag out of Copy records; the stored metadata has it.
+      const metadata = await store.getMetadata(bucket, key);
+      size ??= Number(metadata['content-length']);
+      eTag ??= String(JSON.parse(metadata.etag ?? '""'));
+    }
+    const awsRecord: S3EventRecord = {
+      eventVersion: '2.1',
+      eventSource: 'aws:s3',
+      awsRegion: region,
+      eventTime: record.eventTime,
+      eventName,
+      userIdentity: record.userIdentity,
+      requestParameters: record.requestParameters,
+      responseElements: record.responseElements,
+      s3: {
+        s3SchemaVersion: '1.0',
+        configurationId: 'mailvet-local',
+        bucket: {
+          name: bucket,
+          ownerIdentity: record.s3.bucket.ownerIdentity,
+          arn: `arn:aws:s3:::${bucket}`,
+        },
+        // s3rver has no versioning, so no versionId.
+        object: { key: encodeS3EventKey(key), size, eTag, sequencer: nextSequencer() },
+      },
+    };
+    await subscriber({ Records: [awsRecord] });
+  } catch (error) {
+    logger.error('local S3: ObjectCreated delivery failed', error, { bucket, key, eventName });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// s3rver 3.7.1's store resolves a write when its hashing stream finishes, before the file stream has
+// flushed (a GET or the event subscriber right after a PUT can read a short file), and on an aborted
+// upload it hangs and leaves a partial object. These replacements write to a temporary file, wait for
+// it to be flushed, and rename it into place only when the whole body arrived.
+
+function patchStore(store: FilesystemStore): void {
+  store.putObject = async (object) => {
+    const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
+    const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
+    if (!content) throw new Error(`No content for ${object.bucket}/${object.key}`);
+    const { size, md5 } = await writeAtomically(objectPath, content);
+    await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+    return { size, md5 };
+  };
+  store.putPart = async (bucket, uploadId, partNumber, content) => {
+    const partPath = path.join(
+      store.getResourcePath(bucket, undefined, 'uploads'),
+      uploadId,
+      String(partNumber),
+    );
+    const { size, md5 } = await writeAtomically(partPath, content);
+    await writeFile(`${partPath}.md5`, md5);
+    return { size, md5 };
+  };
+}
+
+async function writeAtomically(target: string, content: Readable): Promise<{ size: number; md5: string }> {
+  await mkdir(path.dirname(target), { recursive: true });
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
+  const hash = createHash('md5');
+  let size = 0;
+  const measure = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      size += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(content, measure, createWriteStream(temporary));
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return { size, md5: hash.digest('hex') };
+}

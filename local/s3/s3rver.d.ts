@@ -1,0 +1,76 @@
+// The slice of s3rver 3.7.1 (untyped, pinned) that the local S3 uses: the server, its event stream,
+// its filesystem store (patched in local-s3.ts) and the access-key registry it checks keys against.
+
+declare module 's3rver' {
+  import type { EventEmitter } from 'node:events';
+  import type { Server } from 'node:http';
+  import type { AddressInfo } from 'node:net';
+  import type { Readable } from 'node:stream';
+
+  export interface S3rverOptions {
+    address?: string;
+    port?: number;
+    silent?: boolean;
+    directory?: string;
+    resetOnClose?: boolean;
+    allowMismatchedSignatures?: boolean;
+    vhostBuckets?: boolean;
+    configureBuckets?: { name: string; configs?: (string | Buffer)[] }[];
+  }
+
+  /** One record of what s3rver emits as `event` (its own shape, close to but not quite AWS's). */
+  export interface S3rverEventRecord {
+    eventTime: string;
+    /** `ObjectCreated:Put`, `ObjectCreated:Copy`, `ObjectCreated:Post` (also multipart completion), `ObjectRemoved:Delete`. */
+    eventName: string;
+    userIdentity: { principalId: string };
+    requestParameters: { sourceIPAddress: string };
+    responseElements: { 'x-amz-request-id': string; 'x-amz-id-2': string };
+    s3: {
+      bucket: { name: string; ownerIdentity: { principalId: string } };
+      /** key is the plain (decoded) key; eTag is missing on Copy, size on Delete. */
+      object: { key: string; size?: number; eTag?: string; sequencer: string };
+    };
+  }
+
+  export interface S3rverObject {
+    bucket: string;
+    key: string;
+    content: Readable | Buffer | null;
+    metadata: Record<string, string>;
+  }
+
+  export interface FilesystemStore {
+    getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+    getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
+    putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
+    putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+    putPart(
+      bucket: string,
+      uploadId: string,
+      partNumber: string | number,
+      content: Readable,
+    ): Promise<{ size: number; md5: string }>;
+  }
+
+  class S3rver extends EventEmitter {
+    constructor(options: S3rverOptions);
+    store: FilesystemStore;
+    /** Koa's flag: trust X-Forwarded-For for the client address. */
+    proxy: boolean;
+    /** Set by run(). */
+    httpServer?: Server;
+    run(): Promise<AddressInfo>;
+    close(): Promise<void>;
+    on(event: 'event', listener: (event: { Records: S3rverEventRecord[] }) => void): this;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+  export default S3rver;
+}
+
+declare module 's3rver/lib/models/account' {
+  interface AWSAccount {
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+  }
+  export const DUMMY_ACCOUNT: AWSAccount;
+}
