@@ -1,0 +1,18 @@
+// The CDK app (`npx cdk synth|deploy`): mailvet's stacks with cdk-nag's AwsSolutions checks applied.
+import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { createMailvet, featureFlags } from '../lib/mailvet';
+
+const app = new App({ context: featureFlags });
+// `cdk deploy -c mailvet:prefix=mailvet-dev -c mailvet:removalPolicy=destroy` for a throwaway stage.
+const prefix = app.node.tryGetContext('mailvet:prefix') as string | undefined;
+const removal = app.node.tryGetContext('mailvet:removalPolicy') as string | undefined;
+if (removal !== undefined && removal !== 'retain' && removal !== 'destroy')
+  throw new Error(`mailvet:removalPolicy must be retain or destroy, not ${removal}`);
+
+createMailvet(app, {
+  prefix,
+  removalPolicy: removal === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -1,0 +1,239 @@
+// The stateless half: one Lambda per wiring entry with exactly the access the wiring gives it, the HTTP
+// API routes, the queue consumers and the upload trigger. Redeploying it never touches stored data.
+import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { globalIndexes } from '../functions/store/table';
+import * as wiring from '../functions/wiring';
+import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions/wiring';
+import { MailvetFunction, repoRoot } from './mailvet-function';
+import { addOutputs } from './outputs';
+import type { StatefulRefs } from './stateful-stack';
+import { checkWiring } from './wiring-checks';
+
+export interface ApiStackProps extends StackProps {
+  /** The stateful resources, as imports of StatefulStack's named exports. */
+  refs: StatefulRefs;
+  logRetention?: logs.RetentionDays;
+  /** Stage-wide throttling, above the per-company limit the functions enforce themselves. */
+  throttle?: apigwv2.ThrottleSettings;
+}
+
+interface QueueRefs {
+  queue: sqs.IQueue;
+  deadLetterQueue: sqs.IQueue;
+}
+
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+export class ApiStack extends Stack {
+  readonly functions: ReadonlyMap<string, MailvetFunction>;
+  readonly api: apigwv2.HttpApi;
+  readonly stage: apigwv2.HttpStage;
+  private readonly table: dynamodb.ITable;
+  private readonly bucket: s3.IBucket;
+  private readonly queues: Record<QueueName, QueueRefs>;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    checkWiring(wiring, repoRoot);
+    const { refs } = props;
+
+    // Imported references: grants on them land on the functions' roles in this stack, and the S3
+    // notification below is added from this stack too, so nothing in StatefulStack points back here.
+    this.table = dynamodb.Table.fromTableAttributes(this, 'Table', {
+      tableArn: refs.tableArn,
+      globalIndexes: globalIndexes.map((i) => i.name),
+    });
+    this.bucket = s3.Bucket.fromBucketAttributes(this, 'Bucket', {
+      bucketArn: refs.bucketArn,
+      bucketName: refs.bucketName,
+    });
+    const queues: Partial<Record<QueueName, QueueRefs>> = {};
+    for (const spec of wiring.queues) {
+      const q = refs.queues[spec.name];
+      const name = pascal(spec.name);
+      queues[spec.name] = {
+        queue: sqs.Queue.fromQueueAttributes(this, `${name}Queue`, {
+          queueArn: q.queueArn,
+          queueUrl: q.queueUrl,
+        }),
+        deadLetterQueue: sqs.Queue.fromQueueArn(this, `${name}DeadLetterQueue`, q.deadLetterQueueArn),
+      };
+    }
+    this.queues = queues as Record<QueueName, QueueRefs>;
+
+    const environment: Record<string, string> = { TABLE_NAME: refs.tableName, BUCKET_NAME: refs.bucketName };
+    for (const spec of wiring.queues)
+      environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;
+
+    const functions = new Map<string, MailvetFunction>();
+    for (const spec of wiring.functions) {
+      const fn = new MailvetFunction(this, spec.name, {
+        spec,
+        environment,
+        logRetention: props.logRetention,
+      });
+      this.grantAccess(fn, spec);
+      this.acknowledgeWildcards(fn, spec, refs);
+      functions.set(spec.name, fn);
+    }
+    this.functions = functions;
+    const fn = (name: string): MailvetFunction => {
+      const found = functions.get(name);
+      if (!found) throw new Error(`No function named ${name} in functions/wiring.ts`);
+      return found;
+    };
+
+    // Consume rights come with the event source and only with it.
+    for (const c of wiring.queueConsumers) {
+      const q = this.queues[c.queue];
+      fn(c.function).addEventSource(
+        new SqsEventSource(c.deadLetters ? q.deadLetterQueue : q.queue, {
+          batchSize: c.batchSize,
+          maxConcurrency: c.maxConcurrency,
+          reportBatchItemFailures: true,
+        }),
+      );
+    }
+
+    // Subscribing from StatefulStack would make it reference these functions while this stack
+    // references its bucket: a cycle. On an imported bucket CDK adds the notification from this stack
+    // with a custom resource that merges into the bucket's configuration instead of owning it.
+    for (const t of wiring.bucketTriggers)
+      this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new LambdaDestination(fn(t.function)), {
+        prefix: t.prefix,
+      });
+    this.acknowledgeNotificationsHandler();
+
+    this.api = new apigwv2.HttpApi(this, 'HttpApi', {
+      apiName: `${this.stackName}`,
+      description: 'mailvet email validation API',
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('DefaultIntegration', fn(wiring.defaultRouteFunction)),
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Callers authenticate with an x-api-key checked inside every function (hashed key lookup in the ' +
+        'table, 401/403 texts from decisions.md); API Gateway has no authorizer for such company keys.',
+    });
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+    });
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle ?? { rateLimit: 200, burstLimit: 400 },
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        // No headers: the x-api-key must never reach a log.
+        format: apigw.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            time: '$context.requestTime',
+            ip: '$context.identity.sourceIp',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationLatencyMs: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const r of wiring.routes) {
+      let integration = integrations.get(r.function);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${r.function}Integration`, fn(r.function));
+        integrations.set(r.function, integration);
+      }
+      this.api.addRoutes({ path: r.path, methods: [apigwv2.HttpMethod[r.method]], integration });
+    }
+
+    addOutputs(this, { apiUrl: this.stage.url, tableName: refs.tableName, bucketName: refs.bucketName });
+  }
+
+  /** Exactly what the wiring's `access` says; nothing is granted anywhere else. */
+  private grantAccess(fn: MailvetFunction, spec: FunctionSpec): void {
+    const { access } = spec;
+    if (access.table === 'read') this.table.grantReadData(fn);
+    if (access.table === 'readwrite') this.table.grantReadWriteData(fn);
+    if (access.bucketRead?.length)
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:GetObject', 's3:GetObjectVersion'],
+          resources: access.bucketRead.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
+        }),
+      );
+    if (access.bucketWrite?.length)
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+          resources: access.bucketWrite.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
+        }),
+      );
+    for (const queue of access.sendsTo ?? []) this.queues[queue].queue.grantSendMessages(fn);
+  }
+
+  /** The wildcards each role needs, acknowledged one by one so that any other wildcard still fails nag. */
+  private acknowledgeWildcards(fn: MailvetFunction, spec: FunctionSpec, refs: StatefulRefs): void {
+    const role = fn.role;
+    if (!role) return;
+    const exportName = (token: string): string => {
+      const resolved = this.resolve(token) as { 'Fn::ImportValue'?: string };
+      const name = resolved['Fn::ImportValue'];
+      if (typeof name !== 'string')
+        throw new Error(`Expected an imported value, got ${JSON.stringify(resolved)}`);
+      return name;
+    };
+    const acknowledge = (finding: string, reason: string) =>
+      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+
+    acknowledge(
+      'Resource::*',
+      'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+    );
+    if (spec.access.table !== 'none')
+      acknowledge(
+        `Resource::${exportName(refs.tableArn)}/index/*`,
+        'Queries on the single table go through its generic GSIs (gsi1, gsi2); the wildcard covers only ' +
+          "this table's indexes.",
+      );
+    const prefixes = new Set([...(spec.access.bucketRead ?? []), ...(spec.access.bucketWrite ?? [])]);
+    for (const prefix of prefixes)
+      acknowledge(
+        `Resource::${exportName(refs.bucketArn)}/${prefix}*`,
+        `Object keys under ${prefix} carry job ids that are only known at run time; access is limited to ` +
+          'this prefix, as functions/wiring.ts grants it.',
+      );
+  }
+
+  /** CDK's singleton Lambda that writes the bucket's notification configuration. */
+  private acknowledgeNotificationsHandler(): void {
+    const handler = this.node.tryFindChild('BucketNotificationsHandler050a0587b7544547bf325f094a3db834');
+    if (!handler) return;
+    Validations.of(handler).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason:
+        "CDK's BucketNotificationsHandler custom resource runs only during deploys; its role is built by " +
+        'aws-cdk-lib and cannot be replaced, and the managed policy gives it nothing beyond writing logs.',
+    });
+  }
+}

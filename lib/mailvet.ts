@@ -1,0 +1,49 @@
+// Builds mailvet's two stacks into an app; bin/app.ts and the CDK tests both call it, so the tests check
+// what deploys.
+//
+// Two stacks, as STYLE.md suggests: StatefulStack (table, buckets, queues) can be kept while ApiStack
+// (functions, API) is torn down and redeployed freely. References only run from ApiStack to
+// StatefulStack, through named exports; the one place that would reverse them, the S3 upload
+// notification, is added from ApiStack on the imported bucket (see api-stack.ts). One stack would have
+// avoided that workaround, but then every deploy of a handler would also update the stack that owns the
+// data.
+import { RemovalPolicy, type App, type Environment } from 'aws-cdk-lib';
+import { ApiStack } from './api-stack';
+import { StatefulStack } from './stateful-stack';
+
+/**
+ * Feature flags the stacks need; pass them as the App's context (bin/app.ts and the tests both do).
+ * serverAccessLogsUseBucketPolicy: the access-log bucket admits S3's log delivery with a bucket policy
+ * instead of the LogDeliveryWrite ACL, which ACL-less (BucketOwnerEnforced) buckets cannot carry.
+ */
+export const featureFlags: Record<string, unknown> = {
+  '@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy': true,
+};
+
+export interface MailvetOptions {
+  /** Stack name prefix: `<prefix>-data` and `<prefix>-api`; queues are named `<prefix>-data-<queue>`. */
+  prefix?: string;
+  env?: Environment;
+  removalPolicy?: RemovalPolicy;
+}
+
+export interface MailvetStacks {
+  stateful: StatefulStack;
+  api: ApiStack;
+}
+
+export function createMailvet(app: App, options: MailvetOptions = {}): MailvetStacks {
+  const prefix = options.prefix ?? 'mailvet';
+  const stateful = new StatefulStack(app, `${prefix}-data`, {
+    env: options.env,
+    description: 'mailvet stateful resources: table, bucket, queues',
+    removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
+  });
+  const api = new ApiStack(app, `${prefix}-api`, {
+    env: options.env,
+    description: 'mailvet functions and HTTP API',
+    refs: stateful.refs,
+  });
+  api.addStackDependency(stateful);
+  return { stateful, api };
+}

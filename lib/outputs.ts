@@ -1,0 +1,17 @@
+// What an operator needs after `cdk deploy`: the API's base URL and the names `npm run keys` works against.
+import { CfnOutput, type Stack } from 'aws-cdk-lib';
+
+export interface MailvetOutputs {
+  apiUrl: string;
+  tableName: string;
+  bucketName: string;
+}
+
+export function addOutputs(stack: Stack, outputs: MailvetOutputs): void {
+  new CfnOutput(stack, 'ApiUrl', { value: outputs.apiUrl, description: 'Base URL of the mailvet HTTP API' });
+  new CfnOutput(stack, 'TableName', { value: outputs.tableName, description: 'The single DynamoDB table' });
+  new CfnOutput(stack, 'BucketName', {
+    value: outputs.bucketName,
+    description: 'Uploads, parts and results',
+  });
+}

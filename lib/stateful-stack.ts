@@ -1,0 +1,195 @@
+// Everything that holds data and outlives a deploy: the table, the bucket (and its access-log bucket), the
+// queues with their dead-letter queues and alarms. The functions that use them live in ApiStack.
+import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { globalIndexes, tableKeys, ttlAttribute } from '../functions/store/table';
+import * as wiring from '../functions/wiring';
+import type { QueueName } from '../functions/wiring';
+import { checkWiring, deadLetterVisibilityTimeoutSeconds } from './wiring-checks';
+import { repoRoot } from './mailvet-function';
+
+export interface QueuePair {
+  queue: sqs.Queue;
+  deadLetterQueue: sqs.Queue;
+}
+
+/**
+ * What ApiStack needs, as `Fn::ImportValue`s of exports named `<stack>-<what>`. Named exports instead of
+ * CDK's automatic cross-stack references keep the names stable and readable, in templates, in the tests
+ * and in the cdk-nag findings acknowledged on them.
+ */
+export interface StatefulRefs {
+  tableArn: string;
+  tableName: string;
+  bucketArn: string;
+  bucketName: string;
+  queues: Record<QueueName, { queueArn: string; queueUrl: string; deadLetterQueueArn: string }>;
+}
+
+export interface StatefulStackProps extends StackProps {
+  /** RETAIN (the default) keeps table and buckets when the stack is deleted; DESTROY suits throwaway stages. */
+  removalPolicy?: RemovalPolicy;
+  /** Origins allowed to PUT uploads and GET results through presigned URLs from a browser. */
+  corsAllowedOrigins?: string[];
+  /** A main queue whose oldest message is older than this is stuck: its consumer is failing or throttled. */
+  oldestMessageAlarmAfter?: Duration;
+}
+
+const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+export class StatefulStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly bucket: s3.Bucket;
+  readonly queues: Record<QueueName, QueuePair>;
+  readonly refs: StatefulRefs;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
+    super(scope, id, props);
+    checkWiring(wiring, repoRoot);
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: tableKeys.partition, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: tableKeys.sort, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: ttlAttribute,
+      // The AWS managed key: encrypted with an auditable key, and no key policy for grants to maintain.
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
+      removalPolicy,
+    });
+    for (const index of globalIndexes)
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partition, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sort, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+
+    this.bucket = this.createBucket(removalPolicy, props.corsAllowedOrigins ?? ['*']);
+
+    const oldestMessageAlarmAfter = props.oldestMessageAlarmAfter ?? Duration.hours(1);
+    const pairs: Partial<Record<QueueName, QueuePair>> = {};
+    for (const spec of wiring.queues) pairs[spec.name] = this.createQueue(spec, oldestMessageAlarmAfter);
+    this.queues = pairs as Record<QueueName, QueuePair>;
+
+    const queueRefs: Partial<StatefulRefs['queues']> = {};
+    for (const spec of wiring.queues) {
+      const pair = this.queues[spec.name];
+      const id = pascal(spec.name);
+      queueRefs[spec.name] = {
+        queueArn: this.share(pair.queue.queueArn, `${id}QueueArn`),
+        queueUrl: this.share(pair.queue.queueUrl, `${id}QueueUrl`),
+        deadLetterQueueArn: this.share(pair.deadLetterQueue.queueArn, `${id}DeadLetterQueueArn`),
+      };
+    }
+    this.refs = {
+      tableArn: this.share(this.table.tableArn, 'TableArn'),
+      tableName: this.share(this.table.tableName, 'TableName'),
+      bucketArn: this.share(this.bucket.bucketArn, 'BucketArn'),
+      bucketName: this.share(this.bucket.bucketName, 'BucketName'),
+      queues: queueRefs as StatefulRefs['queues'],
+    };
+  }
+
+  private share(value: string, name: string): string {
+    return this.exportValue(value, { name: `${this.stackName}-${name}` });
+  }
+
+  private createBucket(removalPolicy: RemovalPolicy, corsAllowedOrigins: string[]): s3.Bucket {
+    const accessLogs = new s3.Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
+      removalPolicy,
+    });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the server access log bucket itself; logging its own access would log the logging.',
+    });
+
+    return new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Bulk jobs pin the version of the upload they chunk, so a re-upload under the same key cannot
+      // change a job halfway through.
+      versioned: true,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'bucket/',
+      // Browsers PUT uploads and GET results straight to S3 through presigned URLs; the signature, not
+      // the origin, is the authorization.
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+          allowedOrigins: corsAllowedOrigins,
+          allowedHeaders: ['content-type'],
+          exposedHeaders: ['etag'],
+          maxAge: 3600,
+        },
+      ],
+      lifecycleRules: [
+        { id: 'expire-uploads', prefix: wiring.uploadsPrefix, expiration: Duration.days(2) },
+        { id: 'expire-parts', prefix: wiring.partsPrefix, expiration: Duration.days(2) },
+        { id: 'expire-results', prefix: wiring.resultsPrefix, expiration: Duration.days(30) },
+        { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Expiring a current version only hides it behind a delete marker; this removes the bytes.
+        {
+          id: 'expire-noncurrent',
+          noncurrentVersionExpiration: Duration.days(1),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
+      removalPolicy,
+    });
+  }
+
+  private createQueue(spec: wiring.QueueSpec, oldestMessageAlarmAfter: Duration): QueuePair {
+    const id = pascal(spec.name);
+    const common = {
+      retentionPeriod: Duration.seconds(spec.retentionSeconds),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    };
+    const deadLetterQueue = new sqs.Queue(this, `${id}DeadLetterQueue`, {
+      ...common,
+      queueName: `${this.stackName}-${spec.name}-dlq`,
+      visibilityTimeout: Duration.seconds(deadLetterVisibilityTimeoutSeconds(wiring, spec.name)),
+    });
+    const queue = new sqs.Queue(this, `${id}Queue`, {
+      ...common,
+      queueName: `${this.stackName}-${spec.name}`,
+      visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: spec.maxReceiveCount },
+    });
+
+    // Any message on a DLQ means work was given up on: alarm on the first one.
+    deadLetterQueue
+      .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' })
+      .createAlarm(this, `${id}DeadLetterAlarm`, {
+        alarmDescription: `mailvet ${spec.name}: messages on the dead-letter queue`,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    queue
+      .metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' })
+      .createAlarm(this, `${id}OldestMessageAlarm`, {
+        alarmDescription: `mailvet ${spec.name}: oldest message waits longer than expected`,
+        threshold: oldestMessageAlarmAfter.toSeconds(),
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    return { queue, deadLetterQueue };
+  }
+}
