@@ -1,0 +1,70 @@
+// The webhook's trail on its job item: one record per attempt and the overall webhookStatus.
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { isConditionFailure } from '../../store/conditions';
+import { jobKey } from '../../store/keys';
+
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'refused';
+export type WebhookStatus = 'delivered' | 'retrying' | 'failed';
+
+/** One element of the job's `webhookAttempts` list. */
+export interface AttemptRecord {
+  /** 1-based; the message's ApproximateReceiveCount. */
+  attempt: number;
+  /** ISO time the attempt started. */
+  at: string;
+  outcome: AttemptOutcome;
+  statusCode?: number;
+  error?: string;
+}
+
+export interface JobRef {
+  companyId: string;
+  jobId: string;
+}
+
+export function statusAfter(outcome: AttemptOutcome): WebhookStatus {
+  if (outcome === 'delivered') return 'delivered';
+  if (outcome === 'retry') return 'retrying';
+  return 'failed';
+}
+
+/**
+ * Appends the attempt and sets webhookStatus. Returns false when the job item does not exist (nothing
+ * to record on; the attempt still happened), so a webhook never creates a half-empty job item.
+ */
+export async function recordAttempt(job: JobRef, record: AttemptRecord): Promise<boolean> {
+  try {
+    await dynamoDb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression:
+          'SET webhookAttempts = list_append(if_not_exists(webhookAttempts, :empty), :attempt), webhookStatus = :status',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':empty': [],
+          ':attempt': [record],
+          ':status': statusAfter(record.outcome),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** The job's webhookStatus, if the job and a status exist. */
+export async function currentWebhookStatus(job: JobRef): Promise<WebhookStatus | undefined> {
+  const { Item } = await dynamoDb().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      ProjectionExpression: 'webhookStatus',
+    }),
+  );
+  const status: unknown = Item?.webhookStatus;
+  return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : undefined;
+}
