@@ -1,4 +1,13 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// POST /v1/email/validate-file: validate the body, create the job, answer 202 with its upload URL.
+import { createJob } from '../domain/bulk/jobs';
+import { parseCreateJobRequest } from '../domain/bulk/create-job-request';
+import { apiHandler, type Route } from '../http/api-handler';
 
-export const handler = apiHandler(notImplemented);
+export const createJobRoute: Route = async (request) => {
+  const body = parseCreateJobRequest(request.body);
+  const created = await createJob(request.principal.companyId, body);
+  request.log.info('bulk job created', { jobId: created.jobId });
+  return { statusCode: 202, body: created };
+};
+
+export const handler = apiHandler(createJobRoute);

@@ -1,4 +1,10 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// GET /v1/email/validate-file/{jobId}/download: presigned GET of a completed job's results file.
+import { describeDownload } from '../domain/bulk/jobs';
+import { apiHandler, type Route } from '../http/api-handler';
 
-export const handler = apiHandler(notImplemented);
+export const downloadJobRoute: Route = async (request) => ({
+  statusCode: 200,
+  body: await describeDownload(request.principal.companyId, request.pathParameters.jobId ?? ''),
+});
+
+export const handler = apiHandler(downloadJobRoute);

@@ -1,4 +1,10 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// GET /v1/email/validate-file/{jobId}: the job's status and progress (404 for unknown or foreign jobs).
+import { readJob } from '../domain/bulk/jobs';
+import { apiHandler, type Route } from '../http/api-handler';
 
-export const handler = apiHandler(notImplemented);
+export const getJobRoute: Route = async (request) => ({
+  statusCode: 200,
+  body: await readJob(request.principal.companyId, request.pathParameters.jobId ?? ''),
+});
+
+export const handler = apiHandler(getJobRoute);

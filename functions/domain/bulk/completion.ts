@@ -1,0 +1,94 @@
+// Completing a job once its last chunk is counted: assemble the results file, move the job to
+// completed exactly once, free its slot and hand the completion webhook to the webhook queue.
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { queueUrl, sqs } from '../../clients/sqs';
+import { sortedJson } from '../../json';
+import type { Logger } from '../../log';
+import { assembleResults } from './assemble';
+import {
+  allChunksDone,
+  claimAssembly,
+  getJobItem,
+  markCompleted,
+  markWebhookQueued,
+  releaseSlot,
+  type JobItem,
+} from './job-store';
+import { assemblyLeaseSeconds } from './limits';
+import { emptyStatistics, type Statistics } from './statuses';
+
+/** The message the webhook sender consumes (contract with functions/handlers/send-webhook.ts). */
+export interface WebhookMessage {
+  callbackUrl: string;
+  companyId: string;
+  jobId: string;
+  payload: {
+    event: 'bulk_validation.completed';
+    jobId: string;
+    statistics: Statistics;
+    status: 'completed';
+    totalEmails: number;
+  };
+  /** Stable for the job: the receiver's idempotency key across retries and redeliveries. */
+  webhookId: string;
+}
+
+export function webhookMessage(
+  job: JobItem & { callbackUrl: string; statistics: Statistics },
+): WebhookMessage {
+  return {
+    callbackUrl: job.callbackUrl,
+    companyId: job.companyId,
+    jobId: job.jobId,
+    payload: {
+      event: 'bulk_validation.completed',
+      jobId: job.jobId,
+      statistics: job.statistics,
+      status: 'completed',
+      totalEmails: job.totalEmails,
+    },
+    webhookId: `msg_${job.jobId}`,
+  };
+}
+
+/**
+ * Primary course: when every chunk is counted, claim the assembly, write the results file, mark the job
+ * completed (conditional: once), free its slot, enqueue the webhook. Safe to call any number of times,
+ * from any chunk: a redelivered message finishes what a crashed run left undone.
+ */
+export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
+  if (job.status === 'completed') return finishCompleted(job, log);
+  if (job.status !== 'processing' || !allChunksDone(job)) return;
+  const now = Date.now();
+  if (!(await claimAssembly(job, now, now + assemblyLeaseSeconds * 1000))) return;
+  const resultKey = await assembleResults(job);
+  const statistics: Statistics = { ...emptyStatistics(), ...job.counts };
+  const totalEmails = Object.values(statistics).reduce((sum, n) => sum + n, 0);
+  const completedAt = new Date().toISOString();
+  if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey })) {
+    log.info('bulk job completed', { totalEmails, chunks: job.chunkCount });
+    await finishCompleted(
+      { ...job, status: 'completed', completedAt, statistics, totalEmails, resultKey },
+      log,
+    );
+  }
+}
+
+/** The steps after the transition, repeated harmlessly when a crash interrupted them. */
+async function finishCompleted(job: JobItem, log: Logger): Promise<void> {
+  await releaseSlot(job.companyId, job.slot, job.jobId);
+  if (job.callbackUrl === undefined || job.webhookQueuedAt !== undefined || job.statistics === undefined)
+    return;
+  const message = webhookMessage({ ...job, callbackUrl: job.callbackUrl, statistics: job.statistics });
+  await sqs().send(
+    new SendMessageCommand({ QueueUrl: queueUrl('webhooks'), MessageBody: sortedJson(message) }),
+  );
+  await markWebhookQueued(job, new Date().toISOString());
+  log.info('completion webhook queued', { webhookId: message.webhookId });
+}
+
+/** Re-reads a job and completes it if it is done (finalize messages, redelivered chunks). */
+export async function completeJobById(companyId: string, jobId: string, log: Logger): Promise<void> {
+  const job = await getJobItem(companyId, jobId, true);
+  if (job) await completeIfDone(job, log);
+}

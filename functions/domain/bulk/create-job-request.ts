@@ -1,0 +1,53 @@
+// The body of POST /v1/email/validate-file (spec 4.1) with the exact error texts of spec 7.1.
+import { z } from 'zod';
+import { ValidationError } from '../../errors';
+import { maxEmailColumn, maxFileNameLength } from './limits';
+
+const emailColumnInvalid = 'emailColumn must be a non-negative integer';
+const fileNameEmpty = 'fileName must be a non-empty string';
+const callbackInvalid = 'Invalid callbackUrl';
+
+/** An absolute http(s) URL with a host: anything else cannot receive a webhook. */
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+}
+
+export const createJobRequestSchema = z.preprocess(
+  // A body that is not a JSON object has no emailColumn.
+  (body) => (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}),
+  z.object({
+    emailColumn: z
+      .number({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null ? 'emailColumn is required' : emailColumnInvalid,
+      })
+      .int({ error: emailColumnInvalid })
+      .min(0, { error: emailColumnInvalid })
+      // The spec gives the limit but not its text; this one follows the wording of the fileName rule.
+      .max(maxEmailColumn, { error: `emailColumn must be ${maxEmailColumn} or less` }),
+    fileName: z
+      .string({ error: fileNameEmpty })
+      .refine((name) => name.trim().length > 0, { error: fileNameEmpty, abort: true })
+      .refine((name) => name.length <= maxFileNameLength, {
+        error: `fileName must be ${maxFileNameLength} characters or less`,
+        abort: true,
+      })
+      .refine((name) => /\.csv$/i.test(name), { error: 'fileName must end in .csv' })
+      .optional(),
+    callbackUrl: z
+      .string({ error: callbackInvalid })
+      .refine(isHttpUrl, { error: callbackInvalid })
+      .optional(),
+  }),
+);
+
+export type CreateJobRequest = z.infer<typeof createJobRequestSchema>;
+
+/** The parsed body; ValidationError with the first rule broken, in field order. */
+export function parseCreateJobRequest(body: unknown): CreateJobRequest {
+  const parsed = createJobRequestSchema.safeParse(body);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid request body');
+  return parsed.data;
+}

@@ -1,0 +1,30 @@
+// Limits and lifetimes of bulk jobs (spec 8 and decisions.md), in one place.
+
+/** Most active jobs (awaiting_upload unexpired, or processing) per company. */
+export const maxActiveJobs = 5;
+export const maxEmailColumn = 1000;
+export const maxFileNameLength = 255;
+/** 100 MB (decisions.md: a file over 104,857,600 bytes fails the job). */
+export const maxFileBytes = 104_857_600;
+/** Seconds a client waits before creating a job again after a 429. */
+export const activeJobsRetryAfterSeconds = 60;
+
+/**
+ * A processing job that has not completed this long after its upload reads as (and is then stored as)
+ * failed, and stops counting against the limit. A chunk that keeps failing fails the job much sooner
+ * (through the chunks DLQ: 3 receives x 720 s visibility); this backstop covers lost messages and
+ * crashes nothing else notices, so no job stays in processing forever.
+ */
+export const processingDeadlineSeconds = 2 * 3600;
+
+/** A start-processing or assembly run holds its lease this long (above the function timeouts). */
+export const scanLeaseSeconds = 330;
+export const assemblyLeaseSeconds = 150;
+
+/** S3's smallest multipart part (every part but the last). */
+export const minMultipartPartBytes = 5 * 1024 * 1024;
+/** Parts the assembler uploads when it has to concatenate small chunk parts. */
+export const assemblyPartBytes = 8 * 1024 * 1024;
+
+/** Job items and their slots are kept this long after the job ends (then DynamoDB's TTL removes them). */
+export const jobRetentionSeconds = 30 * 86400;

@@ -1,0 +1,218 @@
+// An upload arrived: move its job to processing exactly once, scan the file in one streaming pass and
+// fan its chunks out to the chunks queue.
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { Readable } from 'node:stream';
+import { bucketName, s3 } from '../../clients/s3';
+import { queueUrl, sqs } from '../../clients/sqs';
+import { logger, type Logger } from '../../log';
+import { settings } from '../../settings';
+import type { ChunkMessage } from './chunk-messages';
+import type { Dialect } from './csv/dialect';
+import { scanCsv, type ChunkRange } from './csv/scan';
+import {
+  allChunksDone,
+  getJobItem,
+  holdSlot,
+  markFailed,
+  markProcessing,
+  recordScan,
+  releaseSlot,
+  takeScanLease,
+  type JobItem,
+  type ObjectPin,
+} from './job-store';
+import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
+import { parseUploadObjectKey } from './object-keys';
+
+/** One ObjectCreated record, key already URL-decoded. */
+export interface UploadedObject {
+  key: string;
+  size: number;
+}
+
+export const tooLargeError = 'File exceeds the 100 MB limit';
+export const emptyFileError =
+  'The file has no data rows. Upload a CSV with one email address per row (a header row is optional).';
+export const lateUploadError =
+  'The upload finished as its URL expired and the job could not be started. Create a new job and upload the file again.';
+
+/**
+ * Primary course: check the job awaits this upload; keep its slot for the processing deadline; move it
+ * to processing (the conditional write makes duplicate events no-ops); scan and fan out; record the
+ * chunk count and the email total.
+ */
+export async function startProcessing(upload: UploadedObject, log: Logger = logger): Promise<void> {
+  const ids = parseUploadObjectKey(upload.key);
+  if (!ids) return log.warn('upload key is not a job upload; ignored', { key: upload.key });
+  const job = await getJobItem(ids.companyId, ids.jobId, true);
+  if (!job) return log.warn('upload for an unknown job; ignored', ids);
+  const jobLog = log.child({ jobId: job.jobId, companyId: job.companyId });
+  const now = Date.now();
+
+  if (job.status === 'awaiting_upload') {
+    if (upload.size > maxFileBytes) return failBeforeStart(job, tooLargeError, jobLog);
+    const deadlineAtMs = now + processingDeadlineSeconds * 1000;
+    if (!(await holdSlot(job.companyId, job.slot, job.jobId, deadlineAtMs))) {
+      return failBeforeStart(job, lateUploadError, jobLog);
+    }
+    const started = await markProcessing(job, {
+      now: new Date(now).toISOString(),
+      deadlineAtMs,
+      scanLeaseUntilMs: now + scanLeaseSeconds * 1000,
+    });
+    if (!started) return jobLog.info('duplicate upload event; job already started');
+  } else if (job.status === 'processing' && job.chunkCount === undefined) {
+    // A scan that crashed before recording its outcome: take it over once its lease ran out.
+    if (!(await takeScanLease(job, now, now + scanLeaseSeconds * 1000))) {
+      return jobLog.info('upload event for a job being scanned; ignored');
+    }
+  } else {
+    return jobLog.info('upload event for a job not awaiting one; ignored', { status: job.status });
+  }
+
+  try {
+    await scanAndFanOut(job, upload.key, jobLog);
+  } catch (error) {
+    // Give the lease back so a retried event can scan again at once.
+    await takeScanLease(job, Number.MAX_SAFE_INTEGER, 0).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function failBeforeStart(job: JobItem, error: string, log: Logger): Promise<void> {
+  if (await markFailed(job, error, ['awaiting_upload'], new Date().toISOString())) {
+    await releaseSlot(job.companyId, job.slot, job.jobId);
+    log.info('job failed before processing', { error });
+  }
+}
+
+async function failDuringScan(job: JobItem, error: string, log: Logger): Promise<void> {
+  if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
+    await releaseSlot(job.companyId, job.slot, job.jobId);
+    log.info('job failed during the scan', { error });
+  }
+}
+
+async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<void> {
+  const object = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+  // The version (or ETag) read here is the one every chunk reads: a second PUT cannot mix two files.
+  const pin: ObjectPin = {
+    key,
+    etag: object.ETag ?? '',
+    size: object.ContentLength ?? 0,
+    ...(object.VersionId && object.VersionId !== 'null' ? { versionId: object.VersionId } : {}),
+  };
+  if (pin.size > maxFileBytes) {
+    (object.Body as Readable | undefined)?.destroy();
+    return failDuringScan(job, tooLargeError, log);
+  }
+  const sender = new ChunkSender(job, pin);
+  const scan = await scanCsv(object.Body as AsyncIterable<Uint8Array>, {
+    emailColumn: job.emailColumn,
+    chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
+    onChunks: (chunks, dialect) => sender.add(chunks, dialect),
+  });
+  if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
+  await sender.finish();
+  const recorded = await recordScan(job, {
+    pin,
+    dialect: scan.dialect,
+    chunkCount: scan.chunks,
+    totalEmails: scan.dataRows,
+  });
+  log.info('upload scanned', {
+    bytes: scan.bytes,
+    rows: scan.dataRows,
+    chunks: scan.chunks,
+    ...scan.dialect,
+  });
+  // Every chunk may have finished before the count was known: then nobody else completes the job.
+  if (recorded && allChunksDone(recorded)) await sendFinalize(job);
+}
+
+function sendFinalize(job: JobItem): Promise<unknown> {
+  const message: ChunkMessage = { kind: 'finalize', companyId: job.companyId, jobId: job.jobId };
+  return sqs().send(
+    new SendMessageCommand({ QueueUrl: queueUrl('chunks'), MessageBody: JSON.stringify(message) }),
+  );
+}
+
+/** Most SendMessageBatch calls in flight while the scan goes on. */
+const maxBatchesInFlight = 4;
+
+/**
+ * Sends chunk descriptors while the scan is still running, so validators start on the first chunks at
+ * once. Nothing is sent before a data row has been seen: a file without data rows fans nothing out.
+ */
+class ChunkSender {
+  private pending: ChunkMessage[] = [];
+  private sawData = false;
+  private inFlight = new Set<Promise<void>>();
+  private failure: unknown;
+
+  constructor(
+    private readonly job: JobItem,
+    private readonly pin: ObjectPin,
+  ) {}
+
+  add(chunks: ChunkRange[], dialect: Dialect): void {
+    for (const chunk of chunks) {
+      if (chunk.dataRows > 0) this.sawData = true;
+      this.pending.push({
+        kind: 'chunk',
+        companyId: this.job.companyId,
+        jobId: this.job.jobId,
+        index: chunk.index,
+        start: chunk.start,
+        end: chunk.end,
+        dataRows: chunk.dataRows,
+        headerRow: chunk.headerRow,
+        delimiter: dialect.delimiter,
+        emailColumn: this.job.emailColumn,
+        object: this.pin,
+      });
+    }
+    if (this.sawData) while (this.pending.length >= 10) this.sendBatch(this.pending.splice(0, 10));
+    // Start the first chunk immediately; later ones go in full batches.
+    if (this.sawData && this.inFlight.size === 0 && this.pending.length > 0)
+      this.sendBatch(this.pending.splice(0));
+  }
+
+  async finish(): Promise<void> {
+    while (this.pending.length > 0) this.sendBatch(this.pending.splice(0, 10));
+    await Promise.all(this.inFlight);
+    if (this.failure) throw this.failure;
+  }
+
+  private sendBatch(batch: ChunkMessage[]): void {
+    const sent: Promise<void> = this.waitForRoom()
+      .then(() => sendBatchWithRetry(batch))
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => this.inFlight.delete(sent));
+    this.inFlight.add(sent);
+  }
+
+  private async waitForRoom(): Promise<void> {
+    while (this.inFlight.size > maxBatchesInFlight) await Promise.race(this.inFlight);
+  }
+}
+
+async function sendBatchWithRetry(batch: ChunkMessage[]): Promise<void> {
+  let entries = batch.map((message) => ({
+    Id: `c${(message as { index: number }).index}`,
+    MessageBody: JSON.stringify(message),
+  }));
+  for (let attempt = 1; entries.length > 0; attempt++) {
+    const out = await sqs().send(
+      new SendMessageBatchCommand({ QueueUrl: queueUrl('chunks'), Entries: entries }),
+    );
+    const failed = new Set((out.Failed ?? []).map((f) => f.Id));
+    entries = entries.filter((e) => failed.has(e.Id));
+    if (entries.length > 0 && attempt >= 5)
+      throw new Error(`SendMessageBatch kept failing for ${entries.length} chunks`);
+    if (entries.length > 0) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
+}

@@ -1,0 +1,135 @@
+// One chunk of an upload: read its byte range of the pinned object, classify each row's email cell,
+// write the chunk's part of the results file, and add its counts to the job exactly once.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { bucketName, s3 } from '../../clients/s3';
+import type { Logger } from '../../log';
+import type { ChunkMessage, ChunkWork } from './chunk-messages';
+import type { ClassifyChunk } from './classifier';
+import { completeIfDone, completeJobById } from './completion';
+import { annotateChunk, readChunkRows } from './csv/annotate';
+import { getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
+import { partObjectKey } from './object-keys';
+import { countStatuses, type BulkStatus } from './statuses';
+
+export const replacedFileError =
+  'The uploaded file was replaced by a second upload while it was being processed. Create a new job and upload the file once.';
+
+/** The error a job gets when one of its chunks kept failing (chunks DLQ). */
+export function chunkFailedError(chunk: Pick<ChunkWork, 'start' | 'end'>): string {
+  return `Part of the file (bytes ${chunk.start}-${chunk.end - 1}) could not be validated after several attempts. Create a new job and upload the file again; if it fails again, contact support with this job ID.`;
+}
+
+class ObjectReplacedError extends Error {}
+
+const stripQuotes = (etag: string) => etag.replace(/"/g, '');
+
+async function readRange(work: ChunkWork): Promise<Buffer> {
+  try {
+    const out = await s3().send(
+      new GetObjectCommand({
+        Bucket: bucketName(),
+        Key: work.object.key,
+        Range: `bytes=${work.start}-${work.end - 1}`,
+        IfMatch: work.object.etag,
+        ...(work.object.versionId ? { VersionId: work.object.versionId } : {}),
+      }),
+    );
+    // Checked here too: not every S3 implementation honours If-Match.
+    if (out.ETag && stripQuotes(out.ETag) !== stripQuotes(work.object.etag)) {
+      (out.Body as Readable | undefined)?.destroy();
+      throw new ObjectReplacedError();
+    }
+    const body = Buffer.from(await out.Body!.transformToByteArray());
+    if (body.length !== work.end - work.start) throw new ObjectReplacedError();
+    return body;
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'PreconditionFailed' || name === 'InvalidRange') throw new ObjectReplacedError();
+    throw error;
+  }
+}
+
+/** Statuses for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
+async function classifyRows(emails: (string | undefined)[], classify: ClassifyChunk): Promise<BulkStatus[]> {
+  const present: string[] = [];
+  for (const email of emails) if (email !== undefined && email !== '') present.push(email);
+  const verdicts = await classify(present);
+  let next = 0;
+  return emails.map((email) =>
+    email === undefined || email === '' ? 'block_bounce_risk' : verdicts[next++]!,
+  );
+}
+
+/**
+ * Primary course: skip a chunk already counted (redelivery); ranged GET; classify; put the part under a
+ * key of this attempt; count it on the job (a single conditional update: once per chunk index); if it
+ * was the last, complete the job.
+ */
+export async function processChunkMessage(
+  message: ChunkMessage,
+  classify: ClassifyChunk,
+  log: Logger,
+): Promise<void> {
+  if (message.kind === 'finalize') return completeJobById(message.companyId, message.jobId, log);
+  const work = message;
+  const chunkLog = log.child({ jobId: work.jobId, companyId: work.companyId, chunk: work.index });
+  const job = await getJobItem(work.companyId, work.jobId, true);
+  if (!job || job.status !== 'processing') return chunkLog.info('chunk of a job not processing; dropped');
+  if (job.doneChunks?.has(work.index)) return completeIfDone(job, chunkLog);
+
+  let chunk: Buffer;
+  try {
+    chunk = await readRange(work);
+  } catch (error) {
+    if (!(error instanceof ObjectReplacedError)) throw error;
+    return failJob(job, replacedFileError, chunkLog);
+  }
+  const rows = readChunkRows(chunk, work.delimiter, work.emailColumn, work.start === 0, work.headerRow);
+  const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
+  const statuses = await classifyRows(emails, classify);
+  const part = annotateChunk(chunk, rows, work.delimiter, statuses);
+  const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
+  await s3().send(
+    new PutObjectCommand({ Bucket: bucketName(), Key: partKey, Body: part, ContentType: 'text/csv' }),
+  );
+
+  const counted = await recordChunk(
+    job,
+    { index: work.index, counts: countStatuses(statuses), partKey, partBytes: part.length },
+    new Date().toISOString(),
+  );
+  if (!counted) {
+    chunkLog.info('chunk already counted or job no longer processing');
+    return completeJobById(work.companyId, work.jobId, chunkLog);
+  }
+  await completeIfDone(counted, chunkLog);
+}
+
+export async function failJob(
+  job: Pick<JobItem, 'companyId' | 'jobId' | 'slot'>,
+  error: string,
+  log: Logger,
+): Promise<void> {
+  if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
+    await releaseSlot(job.companyId, job.slot, job.jobId);
+    log.warn('bulk job failed', { error });
+  }
+}
+
+/** A chunk message that landed in the DLQ: its job cannot complete, so it fails with a reason. */
+export async function failJobOfDeadChunk(message: ChunkMessage, log: Logger): Promise<void> {
+  const job = await getJobItem(message.companyId, message.jobId, true);
+  if (!job || job.status !== 'processing') return;
+  if (message.kind === 'chunk') {
+    // Counted after all (its last receive succeeded late): nothing to fail.
+    if (job.doneChunks?.has(message.index)) return;
+    return failJob(job, chunkFailedError(message), log.child({ jobId: job.jobId, chunk: message.index }));
+  }
+  return failJob(
+    job,
+    'The results file could not be assembled. Create a new job and upload the file again.',
+    log,
+  );
+}
