@@ -145,7 +145,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
 // ---------------------------------------------------------------------------------------------------
 // Authorization: the front's one decision per request.
 
-interface S3ErrorReply {
+export interface S3ErrorReply {
   status: number;
   code: string;
   message: string;
@@ -437,16 +437,15 @@ function forward(
   });
   // A client that goes away mid-upload aborts the upstream request; s3rver then stores nothing.
   pipeline(req, upstream).catch((error: unknown) => {
-    if (!res.headersSent) {
-      sendError(res, {
-        status: 503,
-        code: 'ServiceUnavailable',
-        message: 'The local S3 backend did not answer.',
-      });
-      logger.warn('local S3: request to s3rver failed', { method: req.method, error: String(error) });
-    } else {
-      res.destroy();
-    }
+    // Once the response has started, its own pipeline decides how it ends.
+    if (res.headersSent) return;
+    // Either s3rver is unreachable or the client left (then nobody reads this answer).
+    logger.debug('local S3: request to s3rver failed', { method: req.method, error: String(error) });
+    sendError(res, {
+      status: 503,
+      code: 'ServiceUnavailable',
+      message: 'The local S3 backend did not answer.',
+    });
   });
 }
 
