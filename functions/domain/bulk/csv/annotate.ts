@@ -30,12 +30,17 @@ export function readChunkRows(
   headerRow: boolean,
 ): ChunkRow[] {
   const rows: ChunkRow[] = [];
+  let headerPending = headerRow;
   const tokenizer = new RowTokenizer(
     delimiter.charCodeAt(0),
     emailColumn,
     (row) => {
-      const kind: ChunkRowKind =
-        rows.length === 0 && headerRow ? 'header' : row.contentEnd === row.start ? 'empty' : 'data';
+      // The header is the first non-empty row of the file (empty lines before it stay empty lines).
+      let kind: ChunkRowKind = row.contentEnd === row.start ? 'empty' : 'data';
+      if (kind === 'data' && headerPending) {
+        kind = 'header';
+        headerPending = false;
+      }
       rows.push({
         kind,
         start: row.start,

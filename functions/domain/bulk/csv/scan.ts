@@ -61,6 +61,7 @@ class ChunkCutter {
   private chunkStart = 0;
   private chunkRows = 0;
   private chunkHasHeader = false;
+  /** Non-empty rows so far. */
   private rowsSeen = 0;
   private dataRows = 0;
   private lastEnd = 0;
@@ -96,12 +97,16 @@ class ChunkCutter {
   }
 
   private row(row: RowBounds): void {
-    const isHeader = this.rowsSeen === 0 && this.dialect.hasHeader;
-    if (isHeader) this.chunkHasHeader = true;
-    this.rowsSeen++;
-    if (!isHeader && row.contentEnd > row.start) {
-      this.chunkRows++;
-      this.dataRows++;
+    if (row.contentEnd > row.start) {
+      // The header is the first non-empty row, as in detection.
+      const isHeader = this.rowsSeen === 0 && this.dialect.hasHeader;
+      this.rowsSeen++;
+      if (isHeader) {
+        this.chunkHasHeader = true;
+      } else {
+        this.chunkRows++;
+        this.dataRows++;
+      }
     }
     this.lastEnd = row.end;
     if (row.end - this.chunkStart >= this.options.chunkSizeBytes) this.cut(row.end);
