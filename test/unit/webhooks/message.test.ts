@@ -1,3 +1,4 @@
+import sendWebhookEvent from '../../../events/sendWebhook.json';
 import { parseWebhookMessage } from '../../../functions/domain/webhooks/message';
 import { companyId, jobId, webhookMessage } from './helpers';
 
@@ -40,5 +41,11 @@ describe('parseWebhookMessage', () => {
   it('handles JSON that is not an object', () => {
     expect(parseWebhookMessage('null')).toMatchObject({ ok: false });
     expect(parseWebhookMessage('[1]')).toMatchObject({ ok: false });
+  });
+});
+
+describe('events/sendWebhook.json', () => {
+  it('carries a message the handler accepts', () => {
+    expect(sendWebhookEvent.Records.map((r) => parseWebhookMessage(r.body).ok)).toEqual([true]);
   });
 });

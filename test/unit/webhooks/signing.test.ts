@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { generateWebhookSecret } from '../../../functions/domain/accounts/secrets';
 import { signWebhook } from '../../../functions/domain/webhooks/signing';
@@ -52,5 +55,32 @@ describe('signWebhook', () => {
     expect(() =>
       signWebhook({ secret: 'whsec_not base64!', webhookId: 'msg_1', body, at: new Date() }),
     ).toThrow();
+  });
+});
+
+describe('docs/webhooks.md', () => {
+  const docBody =
+    '{"event":"bulk_validation.completed","jobId":"7d9f0c2e-1b2a-4c3d-8e4f-5a6b7c8d9e01",' +
+    '"statistics":{"block_bounce_risk":3,"dead_email":1,"do_not_mail_abuse":1,"safe":40,"some_risk":5},' +
+    '"status":"completed","totalEmails":50}';
+  const docHeaders = signWebhook({
+    secret,
+    webhookId: 'msg_7d9f0c2e1b2a4c3d8e4f5a6b7c8d9e01',
+    body: docBody,
+    at: new Date(1767225600 * 1000),
+  });
+
+  it('shows the signature mailvet really sends for its example', () => {
+    expect(readFileSync(path.join(__dirname, '../../../docs/webhooks.md'), 'utf8')).toContain(
+      `webhook-signature: ${docHeaders['webhook-signature']}`,
+    );
+  });
+
+  it('gives a by-hand recipe that computes the same signature', () => {
+    const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+    const expected = createHmac('sha256', key)
+      .update(`${docHeaders['webhook-id']}.${docHeaders['webhook-timestamp']}.${docBody}`)
+      .digest('base64');
+    expect(docHeaders['webhook-signature']).toBe(`v1,${expected}`);
   });
 });
