@@ -1,0 +1,131 @@
+// The synchronous per-address verdict, given the domain's cached verdict: syntax of the local part,
+// lengths, roles, list flags and (single-email path) the mailbox probe. The bulk hot path: no I/O,
+// no regular expressions, no allocation (ranges are checked and hashed in place).
+import { ABUSE_ROLE, NOT_ROLE, ROLE, roleKindOf, roleKindOfRange } from './lists';
+import {
+  LOCAL_OCTETS,
+  LOCAL_QUOTED,
+  LOCAL_UNICODE,
+  checkLocalPart,
+  checkLocalPartRange,
+  localError,
+  type SyntaxErrorCode,
+} from './syntax';
+import type { DomainVerdict, KnownFlags, MailboxProbe, Verdict } from './types';
+import { verdict } from './verdicts';
+
+export const V = {
+  blank: verdict('blank'),
+  missingAt: verdict('invalid_syntax', 'missing_at'),
+  addressTooLong: verdict('invalid_syntax', 'address_too_long'),
+  domainNotResolved: verdict('domain_not_resolved'),
+  complainer: verdict('known_complainer'),
+  abuseRole: verdict('role_abuse'),
+  knownDead: verdict('known_dead'),
+  knownDeadBounces: verdict('known_dead_non_catch_all'),
+  notFound: verdict('mailbox_not_found', '5.1.1'),
+  notFoundCatchAll: verdict('mailbox_not_found_catch_all'),
+  full: verdict('mailbox_full'),
+  greylisted: verdict('greylisted'),
+  smtpTimeout: verdict('smtp_timeout'),
+  quoted: verdict('quoted_local_part'),
+  smtputf8: verdict('smtputf8_local_part'),
+  role: verdict('role_account'),
+  accepted: verdict('accepted'),
+  validationError: verdict('validation_error'),
+} as const;
+
+export function syntaxVerdict(code: SyntaxErrorCode | string): Verdict {
+  return verdict('invalid_syntax', code);
+}
+
+const LOCAL_VERDICTS = [-1, -2, -3, -4].map((c) => syntaxVerdict(localError(c)));
+
+/** Whitespace at either end: the hot path trims only then (String.prototype.trim allocates). */
+function needsTrim(s: string): boolean {
+  const a = s.charCodeAt(0);
+  const b = s.charCodeAt(s.length - 1);
+  return a <= 0x20 || b <= 0x20 || a >= 0x80 || b >= 0x80;
+}
+
+export function trimForClassify(address: string): string {
+  return address.length > 0 && needsTrim(address) ? address.trim() : address;
+}
+
+/** The per-address facts the result body reports beside the verdict. */
+export interface LocalFacts {
+  localPart: string;
+  isRoleAccount: boolean;
+  isAbuseRole: boolean;
+}
+
+export function localFactsOf(address: string): LocalFacts {
+  const at = address.lastIndexOf('@');
+  const localPart = at < 0 ? address : address.slice(0, at);
+  const code = checkLocalPart(localPart);
+  const kind = code < 0 || (code & LOCAL_QUOTED) !== 0 ? NOT_ROLE : roleKindOf(localPart);
+  return { localPart, isRoleAccount: kind !== NOT_ROLE, isAbuseRole: kind === ABUSE_ROLE };
+}
+
+/**
+ * The verdict for one address (trimmed by the caller, or raw: ends are trimmed here when needed).
+ * Precedence: blank, syntax, domain existence, disposable, complainer and abuse roles, known dead,
+ * inconclusive DNS, mailbox probe, quoted / SMTPUTF8 local parts, other roles, safe.
+ */
+export function classifyLocal(
+  rawAddress: string,
+  domain: DomainVerdict | undefined,
+  known?: KnownFlags,
+  probe?: MailboxProbe,
+): Verdict {
+  const address = trimForClassify(rawAddress);
+  if (address.length === 0) return V.blank;
+  const at = address.lastIndexOf('@');
+  if (at < 0) return V.missingAt;
+  return classifyParts(address, at, domain, known, probe);
+}
+
+/** classifyLocal for a trimmed address whose last "@" is at index at (the engine has found it already). */
+export function classifyParts(
+  address: string,
+  at: number,
+  domain: DomainVerdict | undefined,
+  known: KnownFlags | undefined,
+  probe: MailboxProbe | undefined,
+): Verdict {
+  const code = checkLocalPartRange(address, 0, at);
+  if (code < 0) return LOCAL_VERDICTS[-code - 1] ?? V.validationError;
+  if (domain === undefined) return V.domainNotResolved;
+  const v = domain.verdicts;
+  // a syntax error of the domain part outranks everything the domain could otherwise say
+  if (domain.syntaxError !== null && v.gate !== null) return v.gate;
+  if ((code - (code % LOCAL_OCTETS)) / LOCAL_OCTETS + 1 + domain.name.length > 254) return V.addressTooLong;
+  if (v.gate !== null) return v.gate;
+  const role = (code & LOCAL_QUOTED) !== 0 ? NOT_ROLE : roleKindOfRange(address, 0, at);
+  if (known !== undefined) {
+    if (known.complainer) return V.complainer;
+    if (role === ABUSE_ROLE) return V.abuseRole;
+    if (known.dead) return domain.isCatchAll === false ? V.knownDeadBounces : V.knownDead;
+  } else if (role === ABUSE_ROLE) return V.abuseRole;
+  if (v.risk !== null) return v.risk;
+  if (probe !== undefined) {
+    switch (probe) {
+      case 'not_found':
+        return domain.isCatchAll === true ? V.notFoundCatchAll : V.notFound;
+      case 'full':
+        return V.full;
+      case 'greylisted':
+        return V.greylisted;
+      case 'timeout':
+        return V.smtpTimeout;
+      default:
+        // accepted, or the probe could not tell (unreachable, policy block): the DNS verdict stands
+        break;
+    }
+  } else if (v.smtpRisk !== null) return v.smtpRisk;
+  if ((code & LOCAL_QUOTED) !== 0) return V.quoted;
+  if ((code & LOCAL_UNICODE) !== 0) return V.smtputf8;
+  if (role === ROLE) return V.role;
+  if (probe === 'accepted' && domain.isCatchAll !== true) return V.accepted;
+  return v.ok;
+}

@@ -1,0 +1,136 @@
+// Can this domain receive mail? MX records (RFC 5321 5.1), A/AAAA as the implicit MX, null MX
+// (RFC 7505), and NXDOMAIN, SERVFAIL and timeout told apart so a slow resolver never means "invalid".
+import { Resolver } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import type { DnsOutcome, MailHost, MxRecord } from './types';
+
+/** The three queries the engine needs; node:dns Resolver satisfies it, tests and the benchmark fake it. */
+export interface DnsClient {
+  resolveMx(domain: string): Promise<MxRecord[]>;
+  resolve4(host: string): Promise<string[]>;
+  resolve6(host: string): Promise<string[]>;
+}
+
+export interface DnsFacts {
+  dns: DnsOutcome;
+  dnsDetail: string | null;
+  mxRecords: MxRecord[];
+  mailHost: MailHost | null;
+}
+
+/** A node:dns Resolver pointed at host:port servers (DNS_SERVERS), with a per-query timeout and tries. */
+export function createResolver(servers: readonly string[], timeoutMs: number, tries: number): DnsClient {
+  const resolver = new Resolver({ timeout: timeoutMs, tries });
+  if (servers.length > 0) resolver.setServers([...servers]);
+  return resolver;
+}
+
+/** "host:port,host:port" -> ["host:port", ...]; blanks dropped. */
+export function parseDnsServers(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+type HostLookup = { routable: string[]; privateOnly: boolean; failure: 'timeout' | 'error' | null };
+
+function errorCode(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'code' in e
+    ? String((e as { code: unknown }).code)
+    : 'UNKNOWN';
+}
+
+/** Public unicast addresses only, unless private and loopback ones are allowed (local runtime, tests). */
+export function isRoutable(address: string, allowPrivate: boolean): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return true;
+  return (
+    allowPrivate && ['private', 'loopback', 'uniqueLocal', 'linkLocal', 'carrierGradeNat'].includes(range)
+  );
+}
+
+async function lookupHost(client: DnsClient, host: string, allowPrivate: boolean): Promise<HostLookup> {
+  if (ipaddr.isValid(host)) {
+    // an MX pointing at an address literal breaks RFC 5321, but mail does flow to it
+    const ok = isRoutable(host, allowPrivate);
+    return { routable: ok ? [host] : [], privateOnly: !ok, failure: null };
+  }
+  const results = await Promise.allSettled([client.resolve4(host), client.resolve6(host)]);
+  const all: string[] = [];
+  let failure: HostLookup['failure'] = null;
+  for (const r of results) {
+    if (r.status === 'fulfilled') all.push(...r.value);
+    else {
+      const code = errorCode(r.reason);
+      if (code === 'ETIMEOUT') failure = 'timeout';
+      else if (code !== 'ENOTFOUND' && code !== 'ENODATA' && failure === null) failure = 'error';
+    }
+  }
+  const routable = all.filter((a) => isRoutable(a, allowPrivate));
+  return {
+    routable,
+    privateOnly: all.length > 0 && routable.length === 0,
+    failure: routable.length ? null : failure,
+  };
+}
+
+/** Where mail for the domain goes, or why it cannot go anywhere. Never throws. */
+export async function lookupMailDomain(
+  client: DnsClient,
+  domain: string,
+  allowPrivateMx: boolean,
+): Promise<DnsFacts> {
+  let mx: MxRecord[];
+  try {
+    mx = await client.resolveMx(domain);
+  } catch (e) {
+    const code = errorCode(e);
+    if (code === 'ENOTFOUND') return facts('no_such_domain', null);
+    if (code === 'ETIMEOUT') return facts('dns_timeout', 'mx_query');
+    if (code !== 'ENODATA') return facts('dns_error', code);
+    mx = [];
+  }
+  if (mx.length === 0) return implicitMx(client, domain, allowPrivateMx);
+  const isNull = (r: MxRecord) => r.exchange === '' || r.exchange === '.';
+  if (mx.length === 1 && mx[0] && isNull(mx[0])) return facts('null_mx', null, mx);
+  const records = mx
+    .filter((r) => !isNull(r))
+    .map((r) => ({ exchange: r.exchange.toLowerCase().replace(/\.$/, ''), priority: r.priority }))
+    .sort((a, b) => a.priority - b.priority || a.exchange.localeCompare(b.exchange));
+  let sawTimeout = false;
+  let sawError = false;
+  let sawPrivate = false;
+  // Stop at the first host with a routable address: one working MX is enough, and it saves queries.
+  for (const host of new Set(records.map((r) => r.exchange))) {
+    const h = await lookupHost(client, host, allowPrivateMx);
+    if (h.routable.length > 0)
+      return { dns: 'ok', dnsDetail: null, mxRecords: records, mailHost: { host, addresses: h.routable } };
+    sawTimeout ||= h.failure === 'timeout';
+    sawError ||= h.failure === 'error';
+    sawPrivate ||= h.privateOnly;
+  }
+  if (sawTimeout) return facts('dns_timeout', 'mx_host_query', records);
+  if (sawError) return facts('dns_error', 'mx_host_query', records);
+  return facts('no_mail_server', sawPrivate ? 'mx_private' : 'mx_unresolvable', records);
+}
+
+async function implicitMx(client: DnsClient, domain: string, allowPrivateMx: boolean): Promise<DnsFacts> {
+  const h = await lookupHost(client, domain, allowPrivateMx);
+  if (h.routable.length > 0) {
+    return {
+      dns: 'ok',
+      dnsDetail: 'implicit_mx',
+      mxRecords: [],
+      mailHost: { host: domain, addresses: h.routable },
+    };
+  }
+  if (h.failure === 'timeout') return facts('dns_timeout', 'address_query');
+  if (h.failure === 'error') return facts('dns_error', 'address_query');
+  return facts('no_mail_server', h.privateOnly ? 'implicit_mx_private' : 'no_mx_no_address');
+}
+
+function facts(dns: DnsOutcome, dnsDetail: string | null, mxRecords: MxRecord[] = []): DnsFacts {
+  return { dns, dnsDetail, mxRecords, mailHost: null };
+}

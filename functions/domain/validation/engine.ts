@@ -1,0 +1,432 @@
+// The validation engine: one per process, shared by the single-email endpoints and the bulk
+// validators. Domains are resolved asynchronously and cached; addresses are classified synchronously.
+//
+// Primary course (single email, validate):
+//   1. normalise (trim, last "@", IDN to ASCII, lower-case domain)
+//   2. resolve the domain (cache, single-flight): syntax, DNS, lists, typo, catch-all probe
+//   3. look the address up in the known-dead / known-complainer lists
+//   4. probe the mailbox over SMTP when enabled and the verdict could still change
+//   5. classifyLocal -> { status, reason, subStatus } plus the facts of the result body
+// Bulk: prepare(emails) (steps 2 and 3 for a whole chunk at once), then statusOf(email) per row.
+import type { Settings } from '../../settings';
+import { V, classifyLocal, classifyParts, localFactsOf, syntaxVerdict, trimForClassify } from './classify';
+import {
+  createResolver,
+  lookupMailDomain,
+  parseDnsServers,
+  type DnsClient,
+  type DnsFacts,
+} from './dns-lookup';
+import { FlightCache } from './flight-cache';
+import { fnv1a } from './hash';
+import { NO_KNOWN_LISTS, type KnownAddressLists } from './known-lists';
+import { listEmail } from './list-keys';
+import { isDisposableDomain, isFreeProviderDomain, registrableDomainOf } from './lists';
+import { mxProviderOf } from './mx-provider';
+import { normalizeEmail, rawDomainOf } from './normalize';
+import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
+import { parseDomain } from './syntax';
+import { suggestDomain } from './typos';
+import type {
+  CatchAllProbe,
+  DomainVerdict,
+  KnownFlags,
+  MailboxProbe,
+  Status,
+  ValidationResult,
+  Verdict,
+} from './types';
+import { verdict } from './verdicts';
+
+export interface EngineOptions {
+  /** host:port resolvers; empty: the system's. */
+  dnsServers?: readonly string[];
+  dnsTimeoutMs?: number;
+  dnsTries?: number;
+  /** MX hosts on private or loopback addresses count as mail servers (local runtime, tests). */
+  allowPrivateMx?: boolean;
+  /** Replaces the node:dns resolver (benchmarks, tests that count queries). */
+  dnsClient?: DnsClient;
+  /** SMTP catch-all and mailbox probes; off by default (port 25 is blocked from most of AWS). */
+  smtpProbe?: boolean;
+  smtp?: Partial<SmtpProbeOptions>;
+  knownLists?: KnownAddressLists;
+  /** Lifetime of a settled domain verdict, and of an inconclusive one (timeout, SERVFAIL, greylisting). */
+  cacheTtlMs?: number;
+  transientCacheTtlMs?: number;
+  maxCachedDomains?: number;
+  /** Domain resolutions (DNS + catch-all probe) in flight at once. */
+  maxConcurrentLookups?: number;
+  now?: () => number;
+}
+
+/** The engine's options from the process settings (DNS_SERVERS, ALLOW_PRIVATE_MX, SMTP_*). */
+export function engineOptionsFromSettings(s: Settings, extra: EngineOptions = {}): EngineOptions {
+  return {
+    dnsServers: parseDnsServers(s.DNS_SERVERS),
+    dnsTimeoutMs: s.DNS_TIMEOUT_MS,
+    allowPrivateMx: s.ALLOW_PRIVATE_MX,
+    smtpProbe: s.SMTP_PROBE,
+    smtp: {
+      port: s.SMTP_PORT,
+      timeoutMs: s.SMTP_TIMEOUT_MS,
+      heloName: s.SMTP_HELO_NAME,
+      mailFrom: s.SMTP_MAIL_FROM,
+      socksProxy: s.SMTP_SOCKS_PROXY,
+    },
+    ...extra,
+  };
+}
+
+export interface ValidateContext {
+  /** Tenant whose own known-address lists apply besides the global ones. */
+  companyId?: string;
+}
+
+/** A chunk of addresses whose domains and list flags are loaded: classification is synchronous. */
+export interface PreparedBatch {
+  statusOf(email: string): Status;
+  classify(email: string): Verdict;
+}
+
+const DEFAULT_SMTP: SmtpProbeOptions = {
+  port: 25,
+  timeoutMs: 10_000,
+  heloName: 'mailvet.local',
+  mailFrom: 'probe@mailvet.local',
+  greylistAttempts: 3,
+  greylistDelayMs: 5_000,
+};
+
+const MAX_RAW_ALIASES = 1_000_000;
+
+interface RawAlias {
+  raw: string;
+  verdict: DomainVerdict;
+  next: RawAlias | undefined;
+}
+
+export class ValidationEngine {
+  private readonly dns: DnsClient;
+  private readonly cache: FlightCache<DomainVerdict>;
+  /**
+   * Raw domain text as written in input (any case, IDN) -> verdict, so statusOf skips normalisation.
+   * Keyed by fnv1a of the text and chained on collisions: the hot path looks up without slicing.
+   */
+  private readonly byRawDomain = new Map<number, RawAlias>();
+  private rawAliases = 0;
+  private readonly lists: KnownAddressLists;
+  private readonly smtp: SmtpProbeOptions;
+  private readonly now: () => number;
+
+  constructor(private readonly options: EngineOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.dns =
+      options.dnsClient ??
+      createResolver(options.dnsServers ?? [], options.dnsTimeoutMs ?? 5000, options.dnsTries ?? 2);
+    this.cache = new FlightCache(
+      options.maxCachedDomains ?? 100_000,
+      options.maxConcurrentLookups ?? 32,
+      this.now,
+    );
+    this.lists = options.knownLists ?? NO_KNOWN_LISTS;
+    this.smtp = { ...DEFAULT_SMTP, ...stripUndefined(options.smtp ?? {}) };
+  }
+
+  /** The verdict of a domain (as written, or normalised); cached with TTL, one lookup per domain at a time. */
+  async resolveDomain(rawDomain: string): Promise<DomainVerdict> {
+    const raw = rawDomain.trim();
+    const syntax = parseDomain(raw);
+    let v: DomainVerdict;
+    if (syntax.error !== null || syntax.ipLiteral)
+      v = this.offlineVerdict(raw, syntax.ascii, syntax.error, syntax.ipLiteral);
+    else v = await this.cache.get(syntax.ascii, () => this.loadDomain(syntax.ascii, syntax.unicode));
+    this.remember(raw, v);
+    return v;
+  }
+
+  /** Resolves many domains (bulk: every distinct domain of a chunk); afterwards statusOf is synchronous. */
+  async prepareDomains(domains: Iterable<string>): Promise<void> {
+    const unique = new Set<string>();
+    for (const d of domains) unique.add(d.trim());
+    await Promise.all([...unique].map((d) => this.resolveDomain(d)));
+  }
+
+  /** Loads domains and list flags for a chunk of addresses; the batch then classifies synchronously. */
+  async prepare(emails: Iterable<string>, ctx: ValidateContext = {}): Promise<PreparedBatch> {
+    const list = [...emails];
+    const domains = new Set<string>();
+    for (const e of list) domains.add(rawDomainOf(e));
+    const [flags] = await Promise.all([this.lists.lookup(ctx.companyId, list), this.prepareDomains(domains)]);
+    return {
+      classify: (email) => this.classify(email, flags.size > 0 ? flags.get(listEmail(email)) : undefined),
+      statusOf: (email) =>
+        this.classify(email, flags.size > 0 ? flags.get(listEmail(email)) : undefined).status,
+    };
+  }
+
+  /** The cached verdict of an address's domain, without I/O; undefined when not prepared. */
+  domainOf(email: string): DomainVerdict | undefined {
+    const address = trimForClassify(email);
+    return this.domainAt(address, address.lastIndexOf('@') + 1, address.length);
+  }
+
+  /** The verdict of the domain written at address[start, end). */
+  private domainAt(address: string, start: number, end: number): DomainVerdict | undefined {
+    const len = end - start;
+    for (let e = this.byRawDomain.get(fnv1a(address, start, end)); e !== undefined; e = e.next) {
+      if (e.raw.length === len && address.startsWith(e.raw, start)) return e.verdict;
+    }
+    return this.domainOfRaw(address.slice(start, end));
+  }
+
+  private domainOfRaw(raw: string): DomainVerdict | undefined {
+    const syntax = parseDomain(raw);
+    const v =
+      syntax.error !== null || syntax.ipLiteral
+        ? this.offlineVerdict(raw, syntax.ascii, syntax.error, syntax.ipLiteral)
+        : this.cache.peek(syntax.ascii);
+    if (v !== undefined) this.remember(raw, v);
+    return v;
+  }
+
+  /** Synchronous verdict once the domain is prepared (else some_risk domain_not_resolved). Never throws. */
+  classify(email: string, known?: KnownFlags): Verdict {
+    if (typeof email !== 'string') return V.blank;
+    const address = trimForClassify(email);
+    if (address.length === 0) return V.blank;
+    const at = address.lastIndexOf('@');
+    if (at < 0) return V.missingAt;
+    return classifyParts(address, at, this.domainAt(address, at + 1, address.length), known, undefined);
+  }
+
+  statusOf(email: string, known?: KnownFlags): Status {
+    return this.classify(email, known).status;
+  }
+
+  /** The full verdict of one address with every fact of the result body. Never throws. */
+  async validate(raw: unknown, ctx: ValidateContext = {}): Promise<ValidationResult> {
+    try {
+      return await this.validateUnsafe(raw, ctx);
+    } catch {
+      return buildResult(normalizeEmail(raw).email, undefined, V.validationError, undefined, 'skipped');
+    }
+  }
+
+  private async validateUnsafe(raw: unknown, ctx: ValidateContext): Promise<ValidationResult> {
+    const n = normalizeEmail(raw);
+    if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped');
+    if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped');
+    const [domain, known] = await Promise.all([
+      this.resolveDomain(rawDomainOf(n.email)),
+      this.knownFlags(ctx.companyId, n.email),
+    ]);
+    const before = classifyLocal(n.email, domain, known);
+    let probe: MailboxProbe | 'off' | 'skipped' = this.options.smtpProbe ? 'skipped' : 'off';
+    if (this.shouldProbe(domain, before, n.localPart) && domain.mailHost) {
+      const [outcome] = await probeRecipients(domain.mailHost.addresses, [n.email], this.smtp);
+      probe = outcome ?? 'error';
+    }
+    const final =
+      typeof probe === 'string' && probe !== 'off' && probe !== 'skipped'
+        ? classifyLocal(n.email, domain, known, probe)
+        : before;
+    return buildResult(n.email, domain, final, known, probe);
+  }
+
+  /** Probe only when the answer can still change the verdict and the domain's server talks to us. */
+  private shouldProbe(domain: DomainVerdict, before: Verdict, localPart: string): boolean {
+    if (!this.options.smtpProbe || domain.mailHost === null || domain.isCatchAll === true) return false;
+    if (domain.catchAllProbe === 'timeout' || domain.catchAllProbe === 'unreachable') return false;
+    if (!/^[\x21-\x7e]+$/.test(localPart)) return false; // SMTPUTF8 recipients are not probed
+    return ['domain_ok', 'role_account', 'greylisted', 'smtp_timeout'].includes(before.reason);
+  }
+
+  private async knownFlags(companyId: string | undefined, email: string): Promise<KnownFlags | undefined> {
+    try {
+      return (await this.lists.lookup(companyId, [email])).get(listEmail(email));
+    } catch {
+      // the lists refine a verdict; an unavailable table must not turn every address into an error
+      return undefined;
+    }
+  }
+
+  private remember(raw: string, v: DomainVerdict): void {
+    if (this.rawAliases >= MAX_RAW_ALIASES) {
+      this.byRawDomain.clear();
+      this.rawAliases = 0;
+    }
+    const h = fnv1a(raw, 0, raw.length);
+    const head = this.byRawDomain.get(h);
+    for (let e = head; e !== undefined; e = e.next) {
+      if (e.raw === raw) {
+        e.verdict = v;
+        return;
+      }
+    }
+    this.byRawDomain.set(h, { raw, verdict: v, next: head });
+    this.rawAliases++;
+  }
+
+  /** Domains decided without DNS: bad syntax, IP literals. */
+  private offlineVerdict(
+    raw: string,
+    ascii: string,
+    error: string | null,
+    ipLiteral: boolean,
+  ): DomainVerdict {
+    const name = ascii || raw;
+    return {
+      name,
+      unicodeName: name,
+      syntaxError: error,
+      ipLiteral,
+      dns: ipLiteral && error === null ? 'ip_literal' : 'skipped',
+      dnsDetail: null,
+      mxRecords: [],
+      mailHost: null,
+      mxProvider: null,
+      registrableDomain: null,
+      isDisposable: false,
+      isFreeProvider: false,
+      isCatchAll: null,
+      catchAllProbe: 'off',
+      didYouMean: null,
+      verdicts: {
+        gate: error !== null ? syntaxVerdict(error) : null,
+        risk: error === null && ipLiteral ? verdict('ip_literal') : null,
+        smtpRisk: null,
+        ok: verdict('domain_ok'),
+      },
+    };
+  }
+
+  private async loadDomain(ascii: string, unicode: string): Promise<{ value: DomainVerdict; ttlMs: number }> {
+    const facts: DnsFacts = await lookupMailDomain(
+      this.dns,
+      ascii,
+      this.options.allowPrivateMx ?? false,
+    ).catch((): DnsFacts => ({ dns: 'dns_error', dnsDetail: 'resolver', mxRecords: [], mailHost: null }));
+    const isDisposable = isDisposableDomain(ascii);
+    const didYouMean = suggestDomain(ascii);
+    let catchAllProbe: CatchAllProbe = 'off';
+    if (this.options.smtpProbe && facts.dns === 'ok' && facts.mailHost && !isDisposable) {
+      const [outcome] = await probeRecipients(
+        facts.mailHost.addresses,
+        [`${randomLocalPart()}@${ascii}`],
+        this.smtp,
+      );
+      catchAllProbe = catchAllOf(outcome ?? 'error');
+    }
+    const isCatchAll =
+      catchAllProbe === 'catch_all' ? true : catchAllProbe === 'not_catch_all' ? false : null;
+    const value: DomainVerdict = {
+      name: ascii,
+      unicodeName: unicode,
+      syntaxError: null,
+      ipLiteral: false,
+      dns: facts.dns,
+      dnsDetail: facts.dnsDetail,
+      mxRecords: facts.mxRecords,
+      mailHost: facts.mailHost,
+      mxProvider: mxProviderOf(facts.mxRecords.map((r) => r.exchange)),
+      registrableDomain: registrableDomainOf(ascii),
+      isDisposable,
+      isFreeProvider: isFreeProviderDomain(ascii),
+      isCatchAll,
+      catchAllProbe,
+      didYouMean,
+      verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, catchAllProbe),
+    };
+    const settled =
+      facts.dns !== 'dns_error' &&
+      facts.dns !== 'dns_timeout' &&
+      catchAllProbe !== 'greylisted' &&
+      catchAllProbe !== 'timeout';
+    return {
+      value,
+      ttlMs: settled ? (this.options.cacheTtlMs ?? 3_600_000) : (this.options.transientCacheTtlMs ?? 60_000),
+    };
+  }
+}
+
+function catchAllOf(outcome: MailboxProbe): CatchAllProbe {
+  switch (outcome) {
+    case 'accepted':
+      return 'catch_all';
+    case 'not_found':
+      return 'not_catch_all';
+    case 'greylisted':
+    case 'timeout':
+    case 'unreachable':
+      return outcome;
+    default:
+      // full, blocked, error: the server answered, but not about existence
+      return 'blocked';
+  }
+}
+
+function domainVerdicts(
+  facts: DnsFacts,
+  isDisposable: boolean,
+  isTypo: boolean,
+  probe: CatchAllProbe,
+): DomainVerdict['verdicts'] {
+  let gate: Verdict | null = null;
+  if (facts.dns === 'no_such_domain' || facts.dns === 'null_mx' || facts.dns === 'no_mail_server') {
+    gate = verdict(facts.dns, facts.dnsDetail);
+  } else if (isDisposable) gate = verdict('disposable', isTypo ? 'typo_domain' : null);
+  const risk =
+    facts.dns === 'dns_error' || facts.dns === 'dns_timeout' ? verdict(facts.dns, facts.dnsDetail) : null;
+  const smtpRisk = probe === 'greylisted' ? V.greylisted : probe === 'timeout' ? V.smtpTimeout : null;
+  const ok =
+    probe === 'catch_all'
+      ? verdict('catch_all')
+      : verdict('domain_ok', facts.dnsDetail === 'implicit_mx' ? 'implicit_mx' : null);
+  return { gate, risk, smtpRisk, ok };
+}
+
+function buildResult(
+  email: string,
+  domain: DomainVerdict | undefined,
+  result: Verdict,
+  known: KnownFlags | undefined,
+  probe: MailboxProbe | 'off' | 'skipped',
+): ValidationResult {
+  const facts = localFactsOf(email);
+  const out: ValidationResult = {
+    email,
+    domain: {
+      name: domain?.name ?? rawDomainOf(email),
+      unicodeName: domain?.unicodeName ?? rawDomainOf(email),
+      registrableDomain: domain?.registrableDomain ?? null,
+      mxRecords: domain?.mxRecords ?? [],
+      mxProvider: domain?.mxProvider ?? null,
+      isCatchAll: domain?.isCatchAll ?? null,
+      isDisposable: domain?.isDisposable ?? false,
+      isFreeProvider: domain?.isFreeProvider ?? false,
+      hasMailServer: domain === undefined || domain.dns === 'skipped' ? null : hasMailServer(domain),
+    },
+    mailbox: {
+      localPart: facts.localPart,
+      isRoleAccount: facts.isRoleAccount,
+      isAbuseRole: facts.isAbuseRole,
+      isKnownDead: known?.dead ?? false,
+      isKnownComplainer: known?.complainer ?? false,
+      smtpProbe: probe,
+    },
+    result: { reason: result.reason, status: result.status, subStatus: result.subStatus },
+  };
+  if (domain?.didYouMean) out.didYouMean = `${facts.localPart}@${domain.didYouMean}`;
+  return out;
+}
+
+function hasMailServer(d: DomainVerdict): boolean | null {
+  if (d.dns === 'ok') return true;
+  if (d.dns === 'dns_error' || d.dns === 'dns_timeout' || d.dns === 'ip_literal') return null;
+  return false;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

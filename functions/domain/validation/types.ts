@@ -1,0 +1,146 @@
+// The engine's vocabulary: statuses, reasons, the per-domain verdict and the result shape.
+
+/** The five statuses of decisions.md ("Status meaning"); nothing else ever leaves the engine. */
+export const STATUSES = [
+  'safe',
+  'block_bounce_risk',
+  'some_risk',
+  'dead_email',
+  'do_not_mail_abuse',
+] as const;
+export type Status = (typeof STATUSES)[number];
+
+/** Machine-readable why of a verdict. Each reason belongs to exactly one status (see verdicts.ts). */
+export type Reason =
+  | 'blank'
+  | 'invalid_syntax'
+  | 'no_such_domain'
+  | 'null_mx'
+  | 'no_mail_server'
+  | 'disposable'
+  | 'role_abuse'
+  | 'known_complainer'
+  | 'known_dead'
+  | 'known_dead_non_catch_all'
+  | 'mailbox_not_found'
+  | 'mailbox_not_found_catch_all'
+  | 'dns_error'
+  | 'dns_timeout'
+  | 'ip_literal'
+  | 'quoted_local_part'
+  | 'smtputf8_local_part'
+  | 'mailbox_full'
+  | 'greylisted'
+  | 'smtp_timeout'
+  | 'role_account'
+  | 'domain_not_resolved'
+  | 'validation_error'
+  | 'catch_all'
+  | 'accepted'
+  | 'domain_ok';
+
+/** A verdict without the facts: what classifyLocal returns, one shared frozen object per outcome. */
+export interface Verdict {
+  readonly status: Status;
+  readonly reason: Reason;
+  readonly subStatus: string | null;
+}
+
+/** What DNS said about a domain's ability to receive mail. */
+export type DnsOutcome =
+  | 'ok'
+  | 'no_such_domain'
+  | 'null_mx'
+  | 'no_mail_server'
+  | 'dns_error'
+  | 'dns_timeout'
+  | 'ip_literal'
+  | 'skipped';
+
+export interface MxRecord {
+  exchange: string;
+  priority: number;
+}
+
+/** An MX host (or the domain itself as implicit MX) with the addresses mail can be delivered to. */
+export interface MailHost {
+  host: string;
+  addresses: string[];
+}
+
+/** The outcome of the SMTP catch-all test of a domain (random local part). */
+export type CatchAllProbe =
+  'catch_all' | 'not_catch_all' | 'greylisted' | 'timeout' | 'unreachable' | 'blocked' | 'off';
+
+/** Everything the engine knows about one domain; cached per domain, shared by every address at it. */
+export interface DomainVerdict {
+  /** ASCII (A-label) form, lower case (the raw text when it is not a valid domain). */
+  name: string;
+  /** Why the domain part is not a mail domain (syntax.ts codes); null when it is one. */
+  syntaxError: string | null;
+  ipLiteral: boolean;
+  /** Unicode (U-label) form when the domain is an IDN, else equal to name. */
+  unicodeName: string;
+  dns: DnsOutcome;
+  /** Detail of dns (e.g. "implicit_mx", "mx_unresolvable", "mx_private", "ESERVFAIL"), or null. */
+  dnsDetail: string | null;
+  mxRecords: MxRecord[];
+  /** The first host (by MX priority) with routable addresses; null when none. */
+  mailHost: MailHost | null;
+  mxProvider: string | null;
+  /** The registrable domain (public suffix + 1) from tldts, or null (IP literal, unknown suffix). */
+  registrableDomain: string | null;
+  isDisposable: boolean;
+  isFreeProvider: boolean;
+  /** true/false from the SMTP catch-all test; null when not tested or inconclusive. */
+  isCatchAll: boolean | null;
+  catchAllProbe: CatchAllProbe;
+  didYouMean: string | null;
+  /** Verdicts decided by the domain alone, precomputed so classifyLocal only reads them. */
+  verdicts: {
+    /** Syntax, existence (NXDOMAIN, null MX, no mail server) or disposable: ends classification. */
+    gate: Verdict | null;
+    /** DNS inconclusive (SERVFAIL, timeout) or IP literal: some_risk unless a list or role says more. */
+    risk: Verdict | null;
+    /** The catch-all probe was inconclusive (timeout, greylisting): used when no mailbox probe ran. */
+    smtpRisk: Verdict | null;
+    /** The safe verdict when nothing else applies (domain_ok or catch_all). */
+    ok: Verdict;
+  };
+}
+
+/** Per-address facts from the known-dead / known-complainer lists. */
+export interface KnownFlags {
+  dead: boolean;
+  complainer: boolean;
+}
+
+/** The outcome of an SMTP RCPT probe for one mailbox. */
+export type MailboxProbe =
+  'accepted' | 'not_found' | 'full' | 'greylisted' | 'timeout' | 'unreachable' | 'blocked' | 'error';
+
+/** The engine's answer for one address; the endpoint adds requestId, metadata and validatedAt. */
+export interface ValidationResult {
+  email: string;
+  domain: {
+    name: string;
+    unicodeName: string;
+    registrableDomain: string | null;
+    mxRecords: MxRecord[];
+    mxProvider: string | null;
+    isCatchAll: boolean | null;
+    isDisposable: boolean;
+    isFreeProvider: boolean;
+    hasMailServer: boolean | null;
+  };
+  mailbox: {
+    localPart: string;
+    isRoleAccount: boolean;
+    isAbuseRole: boolean;
+    isKnownDead: boolean;
+    isKnownComplainer: boolean;
+    smtpProbe: MailboxProbe | 'off' | 'skipped';
+  };
+  result: Verdict;
+  didYouMean?: string;
+}
