@@ -1,9 +1,12 @@
 // The real sendWebhook handler against a real HTTP receiver on 127.0.0.1, with SQS and DynamoDB
 // mocked. Each handler call is one receive of the message; the receive count is the attempt number.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Webhook } from 'standardwebhooks';
+import { postWebhook } from '../../functions/domain/webhooks/post';
 import { sendWebhook } from '../../functions/handlers/send-webhook';
 import { sortedJson } from '../../functions/json';
 import { resetSettings } from '../../functions/settings';
@@ -215,6 +218,38 @@ describe('completion webhook delivery', () => {
       expect(ok.requests).toHaveLength(1);
     } finally {
       await ok.close();
+    }
+  });
+});
+
+describe('response bodies', () => {
+  it('reads at most 64 KiB of an endless 200 response and acknowledges it', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const started = Date.now();
+      const result = await postWebhook({
+        url: new URL(url),
+        headers: {},
+        body: '{}',
+        timeoutMs: 5000,
+        allowPrivate: true,
+      });
+      expect(result).toEqual({ kind: 'response', statusCode: 200 });
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

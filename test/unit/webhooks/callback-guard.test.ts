@@ -1,5 +1,11 @@
 // Address literals are refused before any connection is opened, so these run without a network.
-import { parseCallbackUrl, refusalReason } from '../../../functions/domain/webhooks/callback-guard';
+import { request } from 'node:http';
+import type { LookupFunction } from 'node:net';
+import {
+  callbackAgent,
+  parseCallbackUrl,
+  refusalReason,
+} from '../../../functions/domain/webhooks/callback-guard';
 import { postWebhook } from '../../../functions/domain/webhooks/post';
 
 const post = (url: string, allowPrivate: boolean) =>
@@ -71,5 +77,33 @@ describe('SSRF guard on the connected address', () => {
     expect(refusalReason(refusal)).toMatch(/^Callback address 127\.0\.0\.1 refused/);
     expect(refusalReason(new Error('connect ECONNREFUSED 127.0.0.1:9'))).toBeUndefined();
     expect(refusalReason('DNS lookup x( is not allowed')).toBeUndefined();
+  });
+
+  it('checks the address DNS returns at connect time, so a name rebound to loopback is refused', async () => {
+    // Answers a public address to a first lookup (what a pre-flight check would see) and 127.0.0.1 after.
+    const answers = ['93.184.215.14', '127.0.0.1'];
+    const rebinding = ((
+      _host: string,
+      options: { all?: boolean },
+      callback: (...args: unknown[]) => void,
+    ) => {
+      const address = answers.shift() ?? '127.0.0.1';
+      if (options.all) callback(null, [{ address, family: 4 }]);
+      else callback(null, address, 4);
+    }) as unknown as LookupFunction;
+    // A validate-then-connect guard would have looked here and seen the public address.
+    rebinding('rebind.example', {}, () => undefined);
+
+    const error = await new Promise<Error>((resolve) => {
+      const req = request({
+        host: 'rebind.example',
+        port: 9,
+        agent: callbackAgent('http:', false),
+        lookup: rebinding,
+      });
+      req.on('error', resolve);
+      req.end();
+    });
+    expect(refusalReason(error)).toMatch(/^Callback address 127\.0\.0\.1 refused/);
   });
 });
