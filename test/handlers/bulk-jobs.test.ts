@@ -134,7 +134,7 @@ describe('POST /v1/email/validate-file', () => {
     for (let n = 0; n < 5; n++) expect((await post({ emailColumn: 0 })).statusCode).toBe(202);
     expect((await post({ emailColumn: 0 })).statusCode).toBe(429);
     for (const item of items.values())
-      if (item.sk.toString().startsWith('JOBSLOT#')) item.holdUntilMs = Date.now() - 1;
+      if (String(item.sk).startsWith('JOBSLOT#')) item.holdUntilMs = Date.now() - 1;
     expect((await post({ emailColumn: 0 })).statusCode).toBe(202);
   });
 });
