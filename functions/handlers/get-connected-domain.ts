@@ -1,4 +1,20 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// GET /v1/connected-domains/{domainName}: a domain's daily reputation history.
+import { apiHandler, type Route } from '../http/api-handler';
+import { NotFoundError } from '../errors';
+import { getConnectedDomain } from '../domain/workspace/connected-domains';
+import { systemClock, type Clock } from '../domain/workspace/dates';
+import { parseDetailWindow } from '../domain/workspace/query';
 
-export const handler = apiHandler(notImplemented);
+export const getConnectedDomainRoute =
+  (clock: Clock = systemClock): Route =>
+  async (request) => {
+    const window = parseDetailWindow(request.query, clock());
+    const domainName = request.pathParameters.domainName;
+    if (!domainName) throw new NotFoundError('Connected domain not found');
+    return {
+      statusCode: 200,
+      body: await getConnectedDomain(request.principal.companyId, domainName, window),
+    };
+  };
+
+export const handler = apiHandler(getConnectedDomainRoute());

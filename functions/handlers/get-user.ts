@@ -1,4 +1,13 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// GET /v1/users/{id}: one active user (invited users have no id).
+import { apiHandler, type Route } from '../http/api-handler';
+import { NotFoundError } from '../errors';
+import { isUuid } from '../domain/workspace/bodies';
+import { getUser } from '../domain/workspace/users';
 
-export const handler = apiHandler(notImplemented);
+export const getUserRoute = (): Route => async (request) => {
+  const id = request.pathParameters.id;
+  if (!isUuid(id)) throw new NotFoundError('User not found');
+  return { statusCode: 200, body: await getUser(request.principal.companyId, id.toLowerCase()) };
+};
+
+export const handler = apiHandler(getUserRoute());

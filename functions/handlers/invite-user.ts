@@ -1,4 +1,18 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// POST /v1/users: invite a user (201 new invite, 200 refreshed invite).
+import { apiHandler, type Route } from '../http/api-handler';
+import { requirePermission } from '../domain/accounts/accounts';
+import { parseInviteBody } from '../domain/workspace/bodies';
+import { systemClock, type Clock } from '../domain/workspace/dates';
+import { inviteUser } from '../domain/workspace/invites';
 
-export const handler = apiHandler(notImplemented);
+export const inviteUserRoute =
+  (clock: Clock = systemClock): Route =>
+  async (request) => {
+    // Permission first (403), then the body (400): a caller without the right learns nothing else.
+    await requirePermission(request.principal, 'inviteUsers');
+    const body = parseInviteBody(request.body);
+    const { created, user } = await inviteUser(request.principal, body, clock(), request.log);
+    return { statusCode: created ? 201 : 200, body: user };
+  };
+
+export const handler = apiHandler(inviteUserRoute());

@@ -1,4 +1,13 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// GET /v1/connected-domains: the sending domains of the connected mailboxes.
+import { apiHandler, type Route } from '../http/api-handler';
+import { listConnectedDomains } from '../domain/workspace/connected-domains';
+import { listQuery, parseQuery } from '../domain/workspace/query';
 
-export const handler = apiHandler(notImplemented);
+const querySchema = listQuery({});
+
+export const listConnectedDomainsRoute = (): Route => async (request) => {
+  const query = parseQuery(querySchema, request.query);
+  return { statusCode: 200, body: await listConnectedDomains(request.principal.companyId, query) };
+};
+
+export const handler = apiHandler(listConnectedDomainsRoute());

@@ -1,4 +1,24 @@
-// Route stub until its issue lands: answers 501.
-import { apiHandler, notImplemented } from '../http/api-handler';
+// GET /v1/connected-mailboxes: connected mailboxes with their reputation over a named window.
+import { apiHandler, type Route } from '../http/api-handler';
+import { listConnectedMailboxes } from '../domain/workspace/connected-mailboxes';
+import { resolveReputationRange, systemClock, type Clock } from '../domain/workspace/dates';
+import { connectionStatuses } from '../domain/workspace/model';
+import { enumParam, listQuery, parseQuery, reputationRangeParam } from '../domain/workspace/query';
 
-export const handler = apiHandler(notImplemented);
+const querySchema = listQuery({
+  connectionStatus: enumParam('connectionStatus', connectionStatuses).optional(),
+  reputationRange: reputationRangeParam,
+});
+
+export const listConnectedMailboxesRoute =
+  (clock: Clock = systemClock): Route =>
+  async (request) => {
+    const query = parseQuery(querySchema, request.query);
+    const range = resolveReputationRange(query.reputationRange, clock());
+    return {
+      statusCode: 200,
+      body: await listConnectedMailboxes(request.principal.companyId, { ...query, range }),
+    };
+  };
+
+export const handler = apiHandler(listConnectedMailboxesRoute());

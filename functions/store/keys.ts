@@ -59,3 +59,102 @@ export const jobSlotKey = (companyId: string, slot: number): ItemKey => ({
   pk: `COMPANY#${companyId}`,
   sk: `JOBSLOT#${slot}`,
 });
+
+// --- Workspace data (functions/domain/workspace; design in docs/workspace.md) ----------------------
+// connected mailbox   COMPANY#<c>  CMBX#<email>                 gsi1 COMPANY#<c>#CMBX#<id> / CMBX
+//                                                                gsi2 COMPANY#<c>#CMBXOWNER#<ownerEmail> / <email>
+// mailbox reputation  COMPANY#<c>  CMBXREP#<mailboxId>#<YYYY>  one packed year of daily values
+// connected domain    COMPANY#<c>  CDOM#<domain>
+// domain reputation   COMPANY#<c>  CDOMREP#<domain>#<YYYY>     rollup: rounded daily mean of its mailboxes
+// user / invite       COMPANY#<c>  USER#<email>                 gsi1 COMPANY#<c>#USER#<id> / USER (active)
+// invite email        COMPANY#<c>  INVITEMAIL#<outboxId>        outbox record, ttl 30 days
+// Safety Net mailbox  COMPANY#<c>  SNMBX#<email>                gsi1 COMPANY#<c>#SNMBX#<id> / SNMBX
+// Safety Net sequence COMPANY#<c>  SNSEQ#<service>#<crmId>#<ownerEmail>  (components URI-encoded)
+//                                                                gsi1 COMPANY#<c>#SNSEQ#<id> / SNSEQ
+// list view head      COMPANY#<c>  VIEW#<kind>                  version of the packed list
+// list view chunk     COMPANY#<c>  VIEW#<kind>#<nnnn>           packed, sorted rows of one list
+// workspace lock      COMPANY#<c>  WSLOCK                       lease held by an import
+
+const companyPk = (companyId: string) => `COMPANY#${companyId}`;
+/** URI-encoding keeps `#` out of key components, so prefixes stay unambiguous. */
+const part = (value: string) => encodeURIComponent(value);
+
+export const connectedMailboxKey = (companyId: string, email: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `CMBX#${part(email.toLowerCase())}`,
+});
+export const connectedMailboxPrefix = 'CMBX#';
+export const connectedMailboxIdIndex = (companyId: string, id: string) => ({
+  gsi1pk: `${companyPk(companyId)}#CMBX#${id}`,
+  gsi1sk: 'CMBX',
+});
+export const mailboxesOfOwnerIndex = (companyId: string, ownerEmail: string, mailboxEmail: string) => ({
+  gsi2pk: `${companyPk(companyId)}#CMBXOWNER#${part(ownerEmail.toLowerCase())}`,
+  gsi2sk: mailboxEmail.toLowerCase(),
+});
+export const mailboxReputationKey = (companyId: string, mailboxId: string, year: number): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `CMBXREP#${mailboxId}#${year}`,
+});
+export const mailboxReputationPrefix = 'CMBXREP#';
+
+export const connectedDomainKey = (companyId: string, domain: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `CDOM#${part(domain.toLowerCase())}`,
+});
+export const connectedDomainPrefix = 'CDOM#';
+export const domainReputationKey = (companyId: string, domain: string, year: number): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `CDOMREP#${part(domain.toLowerCase())}#${year}`,
+});
+export const domainReputationPrefix = 'CDOMREP#';
+
+export const userPrefix = 'USER#';
+export const userIdIndex = (companyId: string, userId: string) => ({
+  gsi1pk: `${companyPk(companyId)}#USER#${userId}`,
+  gsi1sk: 'USER',
+});
+export const inviteEmailKey = (companyId: string, outboxId: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `INVITEMAIL#${outboxId}`,
+});
+
+export const safetyNetMailboxKey = (companyId: string, email: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `SNMBX#${part(email.toLowerCase())}`,
+});
+export const safetyNetMailboxPrefix = 'SNMBX#';
+export const safetyNetMailboxIdIndex = (companyId: string, id: string) => ({
+  gsi1pk: `${companyPk(companyId)}#SNMBX#${id}`,
+  gsi1sk: 'SNMBX',
+});
+
+/** Every owner row of one sequence shares the prefix of safetyNetSequencePrefix(service, crmId). */
+export const safetyNetSequenceKey = (
+  companyId: string,
+  service: string,
+  crmSequenceId: string,
+  ownerEmail: string,
+): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `${safetyNetSequencePrefix(service, crmSequenceId)}${part(ownerEmail.toLowerCase())}`,
+});
+export const safetyNetSequencePrefix = (service?: string, crmSequenceId?: string): string =>
+  service === undefined
+    ? 'SNSEQ#'
+    : `SNSEQ#${part(service)}#${crmSequenceId === undefined ? '' : `${part(crmSequenceId)}#`}`;
+export const safetyNetSequenceIdIndex = (companyId: string, id: string) => ({
+  gsi1pk: `${companyPk(companyId)}#SNSEQ#${id}`,
+  gsi1sk: 'SNSEQ',
+});
+
+export const listViewHeadKey = (companyId: string, kind: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `VIEW#${kind}`,
+});
+export const listViewChunkKey = (companyId: string, kind: string, chunk: number): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `VIEW#${kind}#${String(chunk).padStart(4, '0')}`,
+});
+export const listViewChunkPrefix = (kind: string) => `VIEW#${kind}#`;
+export const workspaceLockKey = (companyId: string): ItemKey => ({ pk: companyPk(companyId), sk: 'WSLOCK' });

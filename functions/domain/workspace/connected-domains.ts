@@ -1,0 +1,46 @@
+// Connected domains: derived from connected mailboxes by the import (docs/workspace.md). A domain's
+// daily reputation is the rounded mean of its mailboxes' values that day, stored as yearly rollups,
+// so a domain's history costs one or two reads however many mailboxes it has.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { NotFoundError } from '../../errors';
+import { connectedDomainKey, domainReputationKey } from '../../store/keys';
+import type { DateWindow } from './dates';
+import { domainView } from './model';
+import { rebuildDomainRows } from './rebuild';
+import { history, windowMean, yearsOf, type YearBlocks } from './series';
+import { batchGet } from './store';
+import { allRows, loadView } from './views';
+
+export async function listConnectedDomains(companyId: string, query: { limit: number; offset: number }) {
+  const view = await loadView(companyId, domainView, () => rebuildDomainRows(companyId));
+  const rows = allRows(view);
+  return {
+    limit: query.limit,
+    offset: query.offset,
+    total: rows.length,
+    domains: rows.slice(query.offset, query.offset + query.limit),
+  };
+}
+
+export async function getConnectedDomain(companyId: string, domainName: string, window: DateWindow) {
+  const domain = domainName.trim().toLowerCase();
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: connectedDomainKey(companyId, domain) }),
+  );
+  if (!Item) throw new NotFoundError('Connected domain not found');
+  const keys = yearsOf(window.startDate, window.endDate).map((year) =>
+    domainReputationKey(companyId, domain, year),
+  );
+  const blocks: YearBlocks = new Map();
+  for (const item of await batchGet(keys)) blocks.set(Number(item.year), String(item.days));
+  return {
+    domain,
+    mailboxCount: Number(Item.mailboxCount),
+    currentReputation: (Item.currentReputation as number | null | undefined) ?? null,
+    startDate: window.startDate,
+    endDate: window.endDate,
+    reputation: windowMean(blocks, window.startDate, window.endDate),
+    history: history(blocks, window.startDate, window.endDate),
+  };
+}

@@ -1,0 +1,94 @@
+// Connected mailboxes: the list with window reputation, and the detail with its daily history.
+// A list page reads the packed mailbox view (filter, total, page) and then only the page's yearly
+// reputation blocks: cost grows with the page and the mailbox count, never with the history's length.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { NotFoundError } from '../../errors';
+import { connectedMailboxIdIndex, mailboxReputationKey } from '../../store/keys';
+import type { DateWindow, ReputationRange } from './dates';
+import { rebuildMailboxRows } from './rebuild';
+import { mailboxView, type ConnectionStatus, type MailboxRow } from './model';
+import { history, windowMean, yearsOf, type YearBlocks } from './series';
+import { batchGet, getByIndex, mailboxRowOf, type Item } from './store';
+import { allRows, loadView } from './views';
+
+export interface MailboxListQuery {
+  limit: number;
+  offset: number;
+  connectionStatus?: ConnectionStatus;
+  range: ReputationRange;
+}
+
+/** Year blocks of several mailboxes for a window: one BatchGet of (mailboxes x years) keys. */
+export async function reputationBlocks(
+  companyId: string,
+  ids: string[],
+  window: DateWindow,
+): Promise<Map<string, YearBlocks>> {
+  const years = yearsOf(window.startDate, window.endDate);
+  const keys = ids.flatMap((id) => years.map((year) => mailboxReputationKey(companyId, id, year)));
+  const items = await batchGet(keys);
+  const out = new Map<string, YearBlocks>(ids.map((id) => [id, new Map()]));
+  for (const item of items) out.get(String(item.mailboxId))?.set(Number(item.year), String(item.days));
+  return out;
+}
+
+export async function listConnectedMailboxes(companyId: string, query: MailboxListQuery) {
+  const view = await loadView(companyId, mailboxView, () => rebuildMailboxRows(companyId));
+  let rows = allRows(view);
+  if (query.connectionStatus) rows = rows.filter((row) => row.connectionStatus === query.connectionStatus);
+  const page = rows.slice(query.offset, query.offset + query.limit);
+  const blocks = await reputationBlocks(
+    companyId,
+    page.map((row) => row.id),
+    query.range,
+  );
+  return {
+    limit: query.limit,
+    offset: query.offset,
+    total: rows.length,
+    reputationRange: query.range,
+    mailboxes: page.map((row) => ({
+      ...mailboxBody(row),
+      reputation: windowMean(blocks.get(row.id) ?? new Map(), query.range.startDate, query.range.endDate),
+    })),
+  };
+}
+
+export function mailboxBody(row: MailboxRow) {
+  return {
+    connectedAt: row.connectedAt,
+    connectionStatus: row.connectionStatus,
+    domain: row.domain,
+    email: row.email,
+    id: row.id,
+    owner: row.owner,
+    provider: row.provider,
+    statusUpdatedAt: row.statusUpdatedAt,
+  };
+}
+
+/** The mailbox with this id in this company; other companies' ids never resolve (the index key holds the company). */
+export async function findConnectedMailbox(companyId: string, id: string): Promise<Item> {
+  const indexed = await getByIndex(connectedMailboxIdIndex(companyId, id));
+  if (!indexed) throw new NotFoundError('Connected mailbox not found');
+  // The index copy may lag a write; the item itself is read strongly consistent.
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: { pk: indexed.pk, sk: indexed.sk }, ConsistentRead: true }),
+  );
+  if (!Item || Item.id !== id) throw new NotFoundError('Connected mailbox not found');
+  return Item;
+}
+
+export async function getConnectedMailbox(companyId: string, id: string, window: DateWindow) {
+  const item = await findConnectedMailbox(companyId, id);
+  const blocks = (await reputationBlocks(companyId, [id], window)).get(id) ?? new Map();
+  return {
+    ...mailboxBody(mailboxRowOf(item)),
+    currentReputation: (item.currentReputation as number | null | undefined) ?? null,
+    startDate: window.startDate,
+    endDate: window.endDate,
+    reputation: windowMean(blocks, window.startDate, window.endDate),
+    history: history(blocks, window.startDate, window.endDate),
+  };
+}

@@ -1,0 +1,404 @@
+// Idempotent upsert of workspace data (the import CLI, the generator and the demo seed all land here).
+// Primary course: take the workspace lock; read the company's current items; merge the file into them
+// (ids kept, Safety Net activation kept unless given, reputation days merged); write what changed;
+// recompute what derives from mailboxes (current reputation, domains and their daily rollups, users'
+// mailbox lists); rewrite every list view; release the lock.
+import { createHash } from 'node:crypto';
+import { sortedJson } from '../../json';
+import { addDays, dayOfYear, yearOf } from './dates';
+import { workspaceImportSchema, type WorkspaceImportInput } from './import-schema';
+import { acquireWorkspaceLock, releaseWorkspaceLock } from './lock';
+import {
+  domainView,
+  inviteLifetimeMs,
+  mailboxView,
+  safetyNetMailboxView,
+  sequenceView,
+  userView,
+  type DomainRow,
+  type Integration,
+  type MailboxRow,
+} from './model';
+import {
+  emptyYear,
+  latestValue,
+  readSlot,
+  roundMean,
+  slotsPerYear,
+  writeSlots,
+  type YearBlocks,
+} from './series';
+import {
+  batchWrite,
+  mailboxesByOwner,
+  mailboxRowOf,
+  queryPrefix,
+  safetyNetMailboxRowOf,
+  sequenceRowOf,
+  userRowOf,
+  type Item,
+} from './store';
+import { writeWholeView } from './views';
+import {
+  connectedDomainKey,
+  connectedDomainPrefix,
+  connectedMailboxIdIndex,
+  connectedMailboxKey,
+  connectedMailboxPrefix,
+  domainReputationKey,
+  domainReputationPrefix,
+  mailboxesOfOwnerIndex,
+  mailboxReputationKey,
+  mailboxReputationPrefix,
+  safetyNetMailboxIdIndex,
+  safetyNetMailboxKey,
+  safetyNetMailboxPrefix,
+  safetyNetSequenceIdIndex,
+  safetyNetSequenceKey,
+  safetyNetSequencePrefix,
+  userIdIndex,
+  userKey,
+  userPrefix,
+} from '../../store/keys';
+
+export interface ImportSummary {
+  companyId: string;
+  connectedMailboxes: number;
+  reputationYears: number;
+  domains: number;
+  users: number;
+  safetyNetMailboxes: number;
+  safetyNetSequences: number;
+  itemsWritten: number;
+}
+
+/** A stable UUID (version 5 layout) from a natural key, so re-importing a file keeps every id. */
+export function stableId(companyId: string, kind: string, naturalKey: string): string {
+  const hex = createHash('sha256').update(`${companyId}|${kind}|${naturalKey}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const permissionsFor = (role: string) => ({
+  inviteUsers: role === 'admin',
+  toggleSequences: role === 'admin',
+});
+const sequenceGroup = (service: string, crmSequenceId: string) => `${service}\u0000${crmSequenceId}`;
+
+/** Same content, ignoring key order: an unchanged item is not written again. */
+function sameItem(a: Item | undefined, b: Item): boolean {
+  return a !== undefined && sortedJson(a) === sortedJson(b);
+}
+
+export async function importWorkspace(input: WorkspaceImportInput, now = new Date()): Promise<ImportSummary> {
+  const file = workspaceImportSchema.parse(input);
+  const { companyId } = file;
+  const token = await acquireWorkspaceLock(companyId, now);
+  try {
+    const [mailboxItems, blockItems, userItems, snItems, seqItems] = await Promise.all([
+      queryPrefix(companyId, connectedMailboxPrefix),
+      queryPrefix(companyId, mailboxReputationPrefix),
+      queryPrefix(companyId, userPrefix),
+      queryPrefix(companyId, safetyNetMailboxPrefix),
+      queryPrefix(companyId, safetyNetSequencePrefix()),
+    ]);
+    const writes: Item[] = [];
+    const deletes: { pk: string; sk: string }[] = [];
+    const put = (before: Item | undefined, after: Item) => {
+      if (!sameItem(before, after)) writes.push(after);
+    };
+
+    // Connected mailboxes and their yearly reputation blocks.
+    const mailboxes = new Map(mailboxItems.map((item) => [String(item.email), item]));
+    const blocks = new Map<string, Map<number, Item>>(); // mailbox id -> year -> block item
+    for (const block of blockItems) {
+      const byYear = blocks.get(String(block.mailboxId)) ?? new Map<number, Item>();
+      byYear.set(Number(block.year), block);
+      blocks.set(String(block.mailboxId), byYear);
+    }
+    for (const entry of file.connectedMailboxes) {
+      const existing = mailboxes.get(entry.email);
+      const id = entry.id ?? (existing?.id as string | undefined) ?? stableId(companyId, 'cmbx', entry.email);
+      if (existing && existing.id !== id) {
+        // A reconnected mailbox gets a new id and starts a new series (spec 2.5).
+        for (const block of blocks.get(String(existing.id))?.values() ?? [])
+          deletes.push({ pk: String(block.pk), sk: String(block.sk) });
+        blocks.delete(String(existing.id));
+      }
+      const sameStatus = existing?.id === id && existing.connectionStatus === entry.connectionStatus;
+      const item: Item = {
+        ...connectedMailboxKey(companyId, entry.email),
+        ...connectedMailboxIdIndex(companyId, id),
+        ...mailboxesOfOwnerIndex(companyId, entry.owner.email, entry.email),
+        type: 'connectedMailbox',
+        id,
+        email: entry.email,
+        domain: entry.email.slice(entry.email.lastIndexOf('@') + 1),
+        provider: entry.provider,
+        connectionStatus: entry.connectionStatus,
+        connectedAt: entry.connectedAt,
+        statusUpdatedAt: entry.statusUpdatedAt ?? (sameStatus ? existing.statusUpdatedAt : entry.connectedAt),
+        owner: entry.owner,
+        currentReputation: existing?.id === id ? (existing.currentReputation ?? null) : null,
+        currentReputationDate: existing?.id === id ? (existing.currentReputationDate ?? null) : null,
+      };
+      mailboxes.set(entry.email, item);
+      const byYear = blocks.get(id) ?? new Map<number, Item>();
+      blocks.set(id, byYear);
+      const updatesByYear = new Map<number, [number, number | null][]>();
+      for (const [date, value] of Object.entries(entry.reputation ?? {})) {
+        const list = updatesByYear.get(yearOf(date)) ?? [];
+        list.push([dayOfYear(date), value]);
+        updatesByYear.set(yearOf(date), list);
+      }
+      for (const [year, updates] of updatesByYear) {
+        const before = byYear.get(year);
+        const after: Item = {
+          ...mailboxReputationKey(companyId, id, year),
+          type: 'mailboxReputation',
+          mailboxId: id,
+          year,
+          days: writeSlots(String(before?.days ?? emptyYear), updates),
+        };
+        byYear.set(year, after);
+        put(before, after);
+      }
+    }
+    // Current reputation follows the series, whoever wrote it.
+    const mailboxesBefore = new Map(mailboxItems.map((item) => [String(item.email), item]));
+    for (const [email, item] of mailboxes) {
+      const latest = latestValue(blocksOf(blocks.get(String(item.id))));
+      const next = {
+        ...item,
+        currentReputation: latest?.value ?? null,
+        currentReputationDate: latest?.date ?? null,
+      };
+      mailboxes.set(email, next);
+      put(mailboxesBefore.get(email), next);
+    }
+    const mailboxRows = [...mailboxes.values()].map(mailboxRowOf);
+
+    // Domains: derived from mailboxes; daily value = rounded mean of the domain's mailboxes that day.
+    const existingDomains = await queryPrefix(companyId, connectedDomainPrefix);
+    const existingDomainBlocks = await queryPrefix(companyId, domainReputationPrefix);
+    const domainRows = rollUpDomains(
+      companyId,
+      mailboxRows,
+      blocks,
+      existingDomains,
+      existingDomainBlocks,
+      put,
+      deletes,
+    );
+
+    // Users: invites and active users; their mailbox lists come from the mailboxes' owners.
+    const users = new Map(userItems.map((item) => [String(item.email).toLowerCase(), item]));
+    for (const entry of file.users) {
+      const existing = users.get(entry.email);
+      const base: Item = {
+        ...userKey(companyId, entry.email),
+        type: 'user',
+        companyId,
+        email: entry.email,
+        name: entry.name,
+        role: entry.role,
+        status: entry.status,
+        permissions: existing?.permissions ?? permissionsFor(entry.role),
+      };
+      let item: Item;
+      if (entry.status === 'active') {
+        const userId =
+          entry.id ?? (existing?.userId as string | undefined) ?? stableId(companyId, 'user', entry.email);
+        item = {
+          ...base,
+          ...userIdIndex(companyId, userId),
+          userId,
+          createdAt: entry.createdAt ?? existing?.createdAt ?? now.toISOString(),
+        };
+      } else {
+        item = {
+          ...base,
+          inviteExpiresAt:
+            entry.inviteExpiresAt ??
+            existing?.inviteExpiresAt ??
+            new Date(now.getTime() + inviteLifetimeMs).toISOString(),
+          invitedAt: existing?.invitedAt ?? now.toISOString(),
+        };
+      }
+      users.set(entry.email, item);
+      put(existing, item);
+    }
+    const owners = mailboxesByOwner(mailboxRows);
+    const userRows = [...users.values()].map((item) =>
+      userRowOf(item, owners.get(String(item.email).toLowerCase()) ?? []),
+    );
+
+    // Safety Net mailboxes: one per email, integrations merged by service.
+    const snMailboxes = new Map(snItems.map((item) => [String(item.email), item]));
+    for (const entry of file.safetyNetMailboxes) {
+      const existing = snMailboxes.get(entry.email);
+      const integrations = new Map<string, Integration>(
+        ((existing?.integrations as Integration[] | undefined) ?? []).map((i) => [i.service, i]),
+      );
+      for (const integration of entry.integrations) integrations.set(integration.service, integration);
+      const id =
+        entry.id ?? (existing?.id as string | undefined) ?? stableId(companyId, 'snmbx', entry.email);
+      const item: Item = {
+        ...safetyNetMailboxKey(companyId, entry.email),
+        ...safetyNetMailboxIdIndex(companyId, id),
+        type: 'safetyNetMailbox',
+        id,
+        email: entry.email,
+        activated: entry.activated ?? existing?.activated ?? false,
+        integrations: [...integrations.values()].sort((a, b) => (a.service < b.service ? -1 : 1)),
+      };
+      snMailboxes.set(entry.email, item);
+      put(existing, item);
+    }
+
+    // Sequences: one row per owner; every row of a sequence shares its activation.
+    const sequencesBefore = new Map(seqItems.map((item) => [String(item.sk), item]));
+    const sequences = new Map(sequencesBefore);
+    const activation = new Map<string, boolean>();
+    for (const item of seqItems)
+      activation.set(
+        sequenceGroup(String(item.service), String(item.crmSequenceId)),
+        item.activated === true,
+      );
+    for (const entry of file.safetyNetSequences) {
+      if (entry.activated !== undefined)
+        activation.set(sequenceGroup(entry.service, entry.crmSequenceId), entry.activated);
+    }
+    const touchedGroups = new Set<string>();
+    for (const entry of file.safetyNetSequences) {
+      const key = safetyNetSequenceKey(companyId, entry.service, entry.crmSequenceId, entry.owner.email);
+      const existing = sequences.get(key.sk);
+      const id =
+        entry.id ??
+        (existing?.id as string | undefined) ??
+        stableId(companyId, 'snseq', `${entry.service}|${entry.crmSequenceId}|${entry.owner.email}`);
+      const item: Item = {
+        ...key,
+        ...safetyNetSequenceIdIndex(companyId, id),
+        type: 'safetyNetSequence',
+        id,
+        service: entry.service,
+        crmSequenceId: entry.crmSequenceId,
+        name: entry.name,
+        activated: activation.get(sequenceGroup(entry.service, entry.crmSequenceId)) ?? false,
+        owner: entry.owner,
+      };
+      sequences.set(key.sk, item);
+      touchedGroups.add(sequenceGroup(entry.service, entry.crmSequenceId));
+    }
+    for (const [sk, item] of sequences) {
+      const group = sequenceGroup(String(item.service), String(item.crmSequenceId));
+      const next = touchedGroups.has(group) ? { ...item, activated: activation.get(group) ?? false } : item;
+      sequences.set(sk, next);
+      put(sequencesBefore.get(sk), next);
+    }
+
+    await batchWrite([
+      ...writes.map((Item) => ({ PutRequest: { Item } })),
+      ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
+    ]);
+    await Promise.all([
+      writeWholeView(companyId, mailboxView, mailboxRows),
+      writeWholeView(companyId, domainView, domainRows),
+      writeWholeView(companyId, userView, userRows),
+      writeWholeView(companyId, safetyNetMailboxView, [...snMailboxes.values()].map(safetyNetMailboxRowOf)),
+      writeWholeView(companyId, sequenceView, [...sequences.values()].map(sequenceRowOf)),
+    ]);
+    return {
+      companyId,
+      connectedMailboxes: mailboxRows.length,
+      reputationYears: [...blocks.values()].reduce((n, years) => n + years.size, 0),
+      domains: domainRows.length,
+      users: userRows.length,
+      safetyNetMailboxes: snMailboxes.size,
+      safetyNetSequences: sequences.size,
+      itemsWritten: writes.length,
+    };
+  } finally {
+    await releaseWorkspaceLock(companyId, token);
+  }
+}
+
+function blocksOf(byYear: Map<number, Item> | undefined): YearBlocks {
+  const out: YearBlocks = new Map();
+  for (const [year, item] of byYear ?? []) out.set(year, String(item.days));
+  return out;
+}
+
+/** Domain items, their yearly rollup blocks, and the domain rows of the list view. */
+function rollUpDomains(
+  companyId: string,
+  mailboxRows: MailboxRow[],
+  blocks: Map<string, Map<number, Item>>,
+  existingDomains: Item[],
+  existingBlocks: Item[],
+  put: (before: Item | undefined, after: Item) => void,
+  deletes: { pk: string; sk: string }[],
+): DomainRow[] {
+  const byDomain = new Map<string, MailboxRow[]>();
+  for (const row of mailboxRows) byDomain.set(row.domain, [...(byDomain.get(row.domain) ?? []), row]);
+  const oldDomains = new Map(existingDomains.map((item) => [String(item.domain), item]));
+  const oldBlocks = new Map(existingBlocks.map((item) => [String(item.sk), item]));
+  const keptBlocks = new Set<string>();
+  const rows: DomainRow[] = [];
+  for (const [domain, members] of byDomain) {
+    const sums = new Map<number, { sum: Int32Array; count: Int32Array }>();
+    for (const member of members) {
+      for (const [year, block] of blocks.get(member.id) ?? []) {
+        const acc = sums.get(year) ?? {
+          sum: new Int32Array(slotsPerYear),
+          count: new Int32Array(slotsPerYear),
+        };
+        sums.set(year, acc);
+        const days = String(block.days);
+        for (let i = 0; i < slotsPerYear; i++) {
+          const value = readSlot(days, i);
+          if (value !== null) {
+            acc.sum[i]! += value;
+            acc.count[i]! += 1;
+          }
+        }
+      }
+    }
+    const domainBlocks: YearBlocks = new Map();
+    for (const [year, acc] of sums) {
+      const updates: [number, number | null][] = [];
+      for (let i = 0; i < slotsPerYear; i++)
+        updates.push([i, acc.count[i]! > 0 ? roundMean(acc.sum[i]!, acc.count[i]!) : null]);
+      const days = writeSlots(emptyYear, updates);
+      domainBlocks.set(year, days);
+      const key = domainReputationKey(companyId, domain, year);
+      keptBlocks.add(key.sk);
+      put(oldBlocks.get(key.sk), { ...key, type: 'domainReputation', domain, year, days });
+    }
+    const latest = latestValue(domainBlocks);
+    const item: Item = {
+      ...connectedDomainKey(companyId, domain),
+      type: 'connectedDomain',
+      domain,
+      mailboxCount: members.length,
+      currentReputation: latest?.value ?? null,
+      currentReputationDate: latest?.date ?? null,
+    };
+    put(oldDomains.get(domain), item);
+    rows.push({ domain, mailboxCount: members.length, currentReputation: latest?.value ?? null });
+  }
+  // Domains without mailboxes left, and rollup years no mailbox has any more.
+  for (const item of existingDomains)
+    if (!byDomain.has(String(item.domain))) deletes.push({ pk: String(item.pk), sk: String(item.sk) });
+  for (const item of existingBlocks)
+    if (!keptBlocks.has(String(item.sk))) deletes.push({ pk: String(item.pk), sk: String(item.sk) });
+  return rows;
+}
+
+/** Dates of a window as reputation map keys, for callers building import files. */
+export function reputationDays(endDate: string, values: (number | null)[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  values.forEach((value, i) => (out[addDays(endDate, i - values.length + 1)] = value));
+  return out;
+}

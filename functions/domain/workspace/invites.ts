@@ -1,0 +1,157 @@
+// Inviting a user (POST /v1/users) and delivering the invite email through an outbox.
+// Primary course: check the creator's permission; read the users view; refuse an active user's email
+// (409); refresh a pending invite (no new seat) or consume a free seat (409 when none); write the
+// invite, its outbox record and the view in one transaction conditioned on the view's version, so two
+// concurrent invites can never both take the last seat; then queue the outbox record for send-invite.
+import { randomUUID } from 'node:crypto';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { queueUrl, sqs } from '../../clients/sqs';
+import { ConflictError } from '../../errors';
+import type { Logger } from '../../log';
+import { isConditionFailure } from '../../store/conditions';
+import { inviteEmailKey, userKey } from '../../store/keys';
+import { epochSeconds } from '../../store/table';
+import { getCompany, requirePermission, type Principal } from '../accounts/accounts';
+import { inviteLifetimeMs, isLiveUser, userBody, userView, type UserRole, type UserRow } from './model';
+import { commitWithRetry } from './transact';
+import { loadUsers, mailboxesOfOwner } from './users';
+import { allRows, upsertRow, viewTransactItems } from './views';
+
+export interface InviteInput {
+  email: string;
+  name?: string;
+  role: UserRole;
+}
+
+export interface InviteMessage {
+  companyId: string;
+  outboxId: string;
+}
+
+export async function inviteUser(principal: Principal, input: InviteInput, now: Date, log: Logger) {
+  await requirePermission(principal, 'inviteUsers');
+  const { companyId } = principal;
+  const email = input.email.toLowerCase();
+  const company = await getCompany(companyId);
+  const outboxId = randomUUID();
+  const outcome = await commitWithRetry(companyId, now, async () => {
+    const view = await loadUsers(companyId);
+    const rows = allRows(view);
+    const existing = rows.find((row) => row.email === email);
+    if (existing?.status === 'active') throw new ConflictError('A user with this email is already active');
+    const refresh = existing !== undefined && isLiveUser(existing, now);
+    if (!refresh && rows.filter((row) => isLiveUser(row, now)).length >= company.seats) {
+      throw new ConflictError('No free seats');
+    }
+    const inviteExpiresAt = new Date(now.getTime() + inviteLifetimeMs).toISOString();
+    const row: UserRow = {
+      email,
+      id: null,
+      name: input.name ?? existing?.name ?? '',
+      role: input.role,
+      status: 'invited',
+      createdAt: null,
+      inviteExpiresAt,
+      mailboxes: existing?.mailboxes ?? (await mailboxesOfOwner(companyId, email)),
+    };
+    const change = upsertRow(userView, view, row);
+    return {
+      result: { created: !refresh, user: userBody(row) },
+      items: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...userKey(companyId, email),
+              type: 'user',
+              companyId,
+              email,
+              name: row.name,
+              role: row.role,
+              status: 'invited',
+              inviteExpiresAt,
+              invitedAt: now.toISOString(),
+              invitedBy: principal.userEmail,
+              permissions: { inviteUsers: row.role === 'admin', toggleSequences: row.role === 'admin' },
+            },
+            // The seat rule itself is guarded by the view's version; this guards the item against
+            // an active user appearing by another path in between.
+            ConditionExpression: 'attribute_not_exists(pk) OR #status = :invited',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':invited': 'invited' },
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...inviteEmailKey(companyId, outboxId),
+              type: 'inviteEmail',
+              outboxId,
+              companyId,
+              to: email,
+              name: row.name,
+              role: row.role,
+              invitedBy: principal.userEmail,
+              inviteExpiresAt,
+              status: 'pending',
+              createdAt: now.toISOString(),
+              ttl: epochSeconds(now) + 30 * 86_400,
+            },
+          },
+        },
+        ...viewTransactItems(companyId, userView, change),
+      ],
+    };
+  });
+  const message: InviteMessage = { companyId, outboxId };
+  try {
+    await sqs().send(
+      new SendMessageCommand({ QueueUrl: queueUrl('invites'), MessageBody: JSON.stringify(message) }),
+    );
+  } catch (error) {
+    // The outbox record stays `pending`: the invite exists and holds its seat; a retry of the same
+    // invite (a refresh) queues a new email. No relay re-drives pending records yet.
+    log.error('invite email not queued', error, { outboxId });
+  }
+  return outcome;
+}
+
+/** Delivers one outbox record (there is no mail server: the email is logged) and marks it sent. */
+export async function sendInviteEmail(
+  message: InviteMessage,
+  now: Date,
+  log: Logger,
+): Promise<'sent' | 'already-sent' | 'missing'> {
+  const key = inviteEmailKey(message.companyId, message.outboxId);
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
+  );
+  if (!Item) return 'missing';
+  if (Item.status === 'sent') return 'already-sent';
+  log.info('invite email', {
+    to: Item.to,
+    invitedBy: Item.invitedBy,
+    role: Item.role,
+    inviteExpiresAt: Item.inviteExpiresAt,
+    outboxId: message.outboxId,
+  });
+  try {
+    await dynamoDb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #status = :sent, sentAt = :now',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':sent': 'sent', ':pending': 'pending', ':now': now.toISOString() },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) return 'already-sent';
+    throw error;
+  }
+  return 'sent';
+}

@@ -1,0 +1,209 @@
+// The workspace's row types (what the API returns, as sorted JSON) and how each list packs them
+// into its view. Field names follow spec 2.5-2.10 and decisions.md "Workspace data".
+import type { ViewSpec } from './views';
+
+export const connectionStatuses = ['connected', 'credentials_error'] as const;
+export type ConnectionStatus = (typeof connectionStatuses)[number];
+export const sequenceServices = ['outreach', 'salesloft'] as const;
+export type SequenceService = (typeof sequenceServices)[number];
+export const userStatuses = ['active', 'invited'] as const;
+export type UserStatus = (typeof userStatuses)[number];
+export const userRoles = ['member', 'admin'] as const;
+export type UserRole = (typeof userRoles)[number];
+
+/** Invites last 7 days (decisions.md). */
+export const inviteLifetimeMs = 7 * 86_400_000;
+
+export interface Person {
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface MailboxRow {
+  id: string;
+  email: string;
+  domain: string;
+  provider: string;
+  connectionStatus: ConnectionStatus;
+  connectedAt: string;
+  statusUpdatedAt: string;
+  owner: Person;
+}
+
+export interface DomainRow {
+  domain: string;
+  mailboxCount: number;
+  currentReputation: number | null;
+}
+
+export interface UserRow {
+  email: string;
+  /** null for an invited user (spec 2.8). */
+  id: string | null;
+  name: string;
+  role: UserRole;
+  status: UserStatus;
+  createdAt: string | null;
+  inviteExpiresAt: string | null;
+  mailboxes: { email: string; id: string }[];
+}
+
+export interface Integration {
+  service: SequenceService;
+  externalId: string | null;
+}
+
+export interface SafetyNetMailboxRow {
+  id: string;
+  email: string;
+  activated: boolean;
+  integrations: Integration[];
+}
+
+export interface SequenceRow {
+  id: string;
+  name: string;
+  crmSequenceId: string;
+  service: SequenceService;
+  activated: boolean;
+  owner: Person;
+}
+
+/** Plain code-unit order: deterministic and the same in every runtime (no locale). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export const mailboxView: ViewSpec<MailboxRow> = {
+  kind: 'cmbx',
+  encode: (r) => [
+    r.id,
+    r.email,
+    r.domain,
+    r.provider,
+    r.connectionStatus,
+    r.connectedAt,
+    r.statusUpdatedAt,
+    r.owner.email,
+    r.owner.firstName,
+    r.owner.lastName,
+  ],
+  decode: (v) => ({
+    id: v[0] as string,
+    email: v[1] as string,
+    domain: v[2] as string,
+    provider: v[3] as string,
+    connectionStatus: v[4] as ConnectionStatus,
+    connectedAt: v[5] as string,
+    statusUpdatedAt: v[6] as string,
+    owner: { email: v[7] as string, firstName: v[8] as string, lastName: v[9] as string },
+  }),
+  compare: (a, b) => compareText(a.email, b.email),
+  identity: (r) => r.email,
+};
+
+export const domainView: ViewSpec<DomainRow> = {
+  kind: 'cdom',
+  encode: (r) => [r.domain, r.mailboxCount, r.currentReputation],
+  decode: (v) => ({
+    domain: v[0] as string,
+    mailboxCount: v[1] as number,
+    currentReputation: v[2] as number | null,
+  }),
+  compare: (a, b) => compareText(a.domain, b.domain),
+  identity: (r) => r.domain,
+};
+
+export const userView: ViewSpec<UserRow> = {
+  kind: 'users',
+  encode: (r) => [
+    r.email,
+    r.id,
+    r.name,
+    r.role,
+    r.status,
+    r.createdAt,
+    r.inviteExpiresAt,
+    r.mailboxes.map((m) => [m.email, m.id]),
+  ],
+  decode: (v) => ({
+    email: v[0] as string,
+    id: v[1] as string | null,
+    name: v[2] as string,
+    role: v[3] as UserRole,
+    status: v[4] as UserStatus,
+    createdAt: v[5] as string | null,
+    inviteExpiresAt: v[6] as string | null,
+    mailboxes: (v[7] as [string, string][]).map(([email, id]) => ({ email, id })),
+  }),
+  compare: (a, b) => compareText(a.email, b.email),
+  identity: (r) => r.email,
+};
+
+export const safetyNetMailboxView: ViewSpec<SafetyNetMailboxRow> = {
+  kind: 'snmbx',
+  encode: (r) => [r.id, r.email, r.activated ? 1 : 0, r.integrations.map((i) => [i.service, i.externalId])],
+  decode: (v) => ({
+    id: v[0] as string,
+    email: v[1] as string,
+    activated: v[2] === 1,
+    integrations: (v[3] as [SequenceService, string | null][]).map(([service, externalId]) => ({
+      service,
+      externalId,
+    })),
+  }),
+  compare: (a, b) => compareText(a.email, b.email),
+  identity: (r) => r.id,
+};
+
+export function compareSequences(a: SequenceRow, b: SequenceRow): number {
+  return (
+    compareText(a.name, b.name) ||
+    compareText(a.crmSequenceId, b.crmSequenceId) ||
+    compareText(a.owner.email, b.owner.email) ||
+    compareText(a.id, b.id)
+  );
+}
+
+export const sequenceView: ViewSpec<SequenceRow> = {
+  kind: 'snseq',
+  encode: (r) => [
+    r.id,
+    r.name,
+    r.crmSequenceId,
+    r.service,
+    r.activated ? 1 : 0,
+    r.owner.email,
+    r.owner.firstName,
+    r.owner.lastName,
+  ],
+  decode: (v) => ({
+    id: v[0] as string,
+    name: v[1] as string,
+    crmSequenceId: v[2] as string,
+    service: v[3] as SequenceService,
+    activated: v[4] === 1,
+    owner: { email: v[5] as string, firstName: v[6] as string, lastName: v[7] as string },
+  }),
+  compare: compareSequences,
+  identity: (r) => r.id,
+};
+
+/** The API shape of a user: createdAt only on active users, inviteExpiresAt only on invited ones. */
+export function userBody(row: UserRow): Record<string, unknown> {
+  return {
+    email: row.email,
+    id: row.status === 'active' ? row.id : null,
+    mailboxes: row.mailboxes,
+    name: row.name,
+    role: row.role,
+    status: row.status,
+    ...(row.status === 'active' ? { createdAt: row.createdAt } : { inviteExpiresAt: row.inviteExpiresAt }),
+  };
+}
+
+/** An invite past its expiry no longer exists for the API nor holds a seat (decisions.md). */
+export function isLiveUser(row: UserRow, now: Date): boolean {
+  return row.status === 'active' || (row.inviteExpiresAt !== null && row.inviteExpiresAt > now.toISOString());
+}

@@ -1,0 +1,88 @@
+// Query-string parameters of the workspace endpoints (spec 4.3, decisions.md), parsed with zod.
+// Every bad value is a 400 whose message names the parameter; unknown parameters are ignored.
+import { z } from 'zod';
+import { ValidationError } from '../../errors';
+import { addDays, daysBetween, isDate, resolveReputationRange, reputationRangeNames, utcDate } from './dates';
+import type { DateWindow, ReputationRange } from './dates';
+
+const digits = /^\d+$/;
+
+function integer(name: string, min: number, max: number, fallback: number) {
+  const message =
+    max === Number.MAX_SAFE_INTEGER
+      ? `${name} must be an integer of at least ${min}`
+      : `${name} must be an integer between ${min} and ${max}`;
+  return z
+    .string()
+    .regex(digits, { error: message })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: message }).max(max, { error: message }))
+    .default(fallback);
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+  return z.enum(values, { error: `${name} must be one of ${values.join(', ')}` });
+}
+
+export const pagingParams = {
+  limit: integer('limit', 1, 1000, 50),
+  offset: integer('offset', 0, Number.MAX_SAFE_INTEGER, 0),
+};
+
+export const booleanParam = (name: string) =>
+  oneOf(name, ['true', 'false']).transform((value) => value === 'true');
+
+export const enumParam = oneOf;
+
+export const reputationRangeParam = oneOf('reputationRange', reputationRangeNames).default('last30Days');
+
+const dateParam = (name: string) =>
+  z
+    .string()
+    .refine(isDate, { error: `${name} must be a date in YYYY-MM-DD format` })
+    .optional();
+
+/** Parses the query with an object schema; the first problem becomes the 400 message. */
+export function parseQuery<S extends z.ZodObject>(schema: S, query: Record<string, string>): z.infer<S> {
+  const parsed = schema.safeParse(query);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'query');
+    throw new ValidationError(
+      issue?.message && issue.code !== 'invalid_type' ? issue.message : `${name} is invalid`,
+    );
+  }
+  return parsed.data;
+}
+
+export const listQuery = <E extends z.ZodRawShape>(extra: E) => z.object({ ...pagingParams, ...extra });
+
+/** The longest detail window served (ten years of daily points). */
+export const maxWindowDays = 3660;
+
+/** startDate/endDate of a detail call: endDate defaults to today, startDate to 89 days before endDate. */
+export function parseDetailWindow(query: Record<string, string>, now: Date): DateWindow {
+  const { startDate, endDate } = parseQuery(
+    z.object({ startDate: dateParam('startDate'), endDate: dateParam('endDate') }),
+    query,
+  );
+  const end = endDate ?? utcDate(now);
+  const start = startDate ?? addDays(end, -89);
+  if (start > end) throw new ValidationError('startDate must not be after endDate');
+  if (daysBetween(start, end) + 1 > maxWindowDays) {
+    throw new ValidationError(`startDate to endDate must span at most ${maxWindowDays} days`);
+  }
+  return { startDate: start, endDate: end };
+}
+
+export function parseReputationRange(
+  name: (typeof reputationRangeNames)[number],
+  now: Date,
+): ReputationRange {
+  return resolveReputationRange(name, now);
+}
+
+/** One page of an already filtered, sorted list. */
+export function pageOf<T>(rows: T[], limit: number, offset: number): T[] {
+  return rows.slice(offset, offset + limit);
+}

@@ -1,0 +1,211 @@
+// Safety Net mailboxes and sequences: lists, details, and the `activated` switch (spec 3.5). A switch
+// writes the item(s) and the packed list view in one transaction guarded by the view's version; a
+// sequence is switched for every owner row at once. Setting the value already held writes nothing.
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { NotFoundError } from '../../errors';
+import {
+  companyKey,
+  safetyNetMailboxIdIndex,
+  safetyNetSequenceIdIndex,
+  safetyNetSequencePrefix,
+} from '../../store/keys';
+import { requirePermission, type Principal } from '../accounts/accounts';
+import {
+  safetyNetMailboxView,
+  sequenceView,
+  type SafetyNetMailboxRow,
+  type SequenceRow,
+  type SequenceService,
+} from './model';
+import { rebuildSafetyNetMailboxRows, rebuildSequenceRows } from './rebuild';
+import { getByIndex, safetyNetMailboxRowOf, sequenceRowOf, type Item } from './store';
+import { commitWithRetry } from './transact';
+import { allRows, loadView, replaceRows, viewTransactItems, type TransactItem } from './views';
+
+/** Rows of one transaction; the lock check and the view's head and chunks take the rest of the 100. */
+export const ownerRowsPerTransaction = 90;
+
+export function safetyNetMailboxBody(row: SafetyNetMailboxRow) {
+  return { activated: row.activated, email: row.email, id: row.id, integrations: row.integrations };
+}
+
+export function sequenceBody(row: SequenceRow) {
+  return {
+    activated: row.activated,
+    crmSequenceId: row.crmSequenceId,
+    id: row.id,
+    name: row.name,
+    owner: row.owner,
+    service: row.service,
+  };
+}
+
+export async function listSafetyNetMailboxes(
+  companyId: string,
+  query: { limit: number; offset: number; activated?: boolean },
+) {
+  const view = await loadView(companyId, safetyNetMailboxView, () => rebuildSafetyNetMailboxRows(companyId));
+  let rows = allRows(view);
+  if (query.activated !== undefined) rows = rows.filter((row) => row.activated === query.activated);
+  return {
+    limit: query.limit,
+    offset: query.offset,
+    total: rows.length,
+    mailboxes: rows.slice(query.offset, query.offset + query.limit).map(safetyNetMailboxBody),
+  };
+}
+
+export async function listSafetyNetSequences(
+  companyId: string,
+  query: { limit: number; offset: number; activated?: boolean; service?: SequenceService },
+) {
+  const view = await loadView(companyId, sequenceView, () => rebuildSequenceRows(companyId));
+  let rows = allRows(view);
+  if (query.activated !== undefined || query.service !== undefined) {
+    rows = rows.filter(
+      (row) =>
+        (query.activated === undefined || row.activated === query.activated) &&
+        (query.service === undefined || row.service === query.service),
+    );
+  }
+  return {
+    limit: query.limit,
+    offset: query.offset,
+    total: rows.length,
+    sequences: rows.slice(query.offset, query.offset + query.limit).map(sequenceBody),
+  };
+}
+
+/** The item behind an id index entry, read strongly consistent; other companies' ids never resolve. */
+async function findById(
+  index: { gsi1pk: string; gsi1sk: string },
+  id: string,
+  notFound: string,
+): Promise<Item> {
+  const indexed = await getByIndex(index);
+  if (!indexed) throw new NotFoundError(notFound);
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: { pk: indexed.pk, sk: indexed.sk }, ConsistentRead: true }),
+  );
+  if (!Item || Item.id !== id) throw new NotFoundError(notFound);
+  return Item;
+}
+
+const mailboxNotFound = 'Safety Net mailbox not found';
+const sequenceNotFound = 'Safety Net sequence not found';
+
+export async function getSafetyNetMailbox(companyId: string, id: string) {
+  return safetyNetMailboxBody(
+    safetyNetMailboxRowOf(await findById(safetyNetMailboxIdIndex(companyId, id), id, mailboxNotFound)),
+  );
+}
+
+export async function getSafetyNetSequence(companyId: string, id: string) {
+  return sequenceBody(
+    sequenceRowOf(await findById(safetyNetSequenceIdIndex(companyId, id), id, sequenceNotFound)),
+  );
+}
+
+function setActivated(key: { pk: unknown; sk: unknown }, activated: boolean): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { pk: key.pk, sk: key.sk },
+      UpdateExpression: 'SET activated = :activated',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':activated': activated },
+    },
+  };
+}
+
+/** No permission needed (spec 5.4). */
+export async function patchSafetyNetMailbox(companyId: string, id: string, activated: boolean, now: Date) {
+  const item = await findById(safetyNetMailboxIdIndex(companyId, id), id, mailboxNotFound);
+  const updated: SafetyNetMailboxRow = { ...safetyNetMailboxRowOf(item), activated };
+  if (item.activated === activated) return safetyNetMailboxBody(updated);
+  return commitWithRetry(companyId, now, async () => {
+    const view = await loadView(companyId, safetyNetMailboxView, () =>
+      rebuildSafetyNetMailboxRows(companyId),
+    );
+    const change = replaceRows(safetyNetMailboxView, view, [updated]);
+    return {
+      result: safetyNetMailboxBody(updated),
+      items: [
+        setActivated(item as { pk: unknown; sk: unknown }, activated),
+        ...viewTransactItems(companyId, safetyNetMailboxView, change),
+      ],
+    };
+  });
+}
+
+/** Every owner row of the sequence (same service and crmSequenceId), read strongly consistent. */
+async function ownerRows(companyId: string, service: string, crmSequenceId: string): Promise<Item[]> {
+  const out: Item[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamoDb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: {
+          ':pk': companyKey(companyId).pk,
+          ':sk': safetyNetSequencePrefix(service, crmSequenceId),
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    out.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/**
+ * Needs the creator's toggleSequences permission. Up to 90 owner rows change in one transaction with
+ * the view. A sequence with more owners is switched in several transactions, the view last; each is
+ * idempotent, so a call that fails half way is completed by repeating it.
+ */
+export async function patchSafetyNetSequence(
+  principal: Principal,
+  id: string,
+  activated: boolean,
+  now: Date,
+) {
+  await requirePermission(principal, 'toggleSequences');
+  const { companyId } = principal;
+  const item = await findById(safetyNetSequenceIdIndex(companyId, id), id, sequenceNotFound);
+  const updated: SequenceRow = { ...sequenceRowOf(item), activated };
+  return commitWithRetry(companyId, now, async () => {
+    const rows = await ownerRows(companyId, String(item.service), String(item.crmSequenceId));
+    const pending = rows.filter((row) => row.activated !== activated);
+    const view = await loadView(companyId, sequenceView, () => rebuildSequenceRows(companyId));
+    const stale = allRows(view).filter(
+      (row) =>
+        row.service === item.service &&
+        row.crmSequenceId === item.crmSequenceId &&
+        row.activated !== activated,
+    );
+    if (pending.length === 0 && stale.length === 0) return { items: null, result: sequenceBody(updated) };
+    while (pending.length > ownerRowsPerTransaction) {
+      const batch = pending.splice(0, ownerRowsPerTransaction);
+      await commitWithRetry(companyId, now, async () => ({
+        result: null,
+        items: batch.map((row) => setActivated(row as { pk: unknown; sk: unknown }, activated)),
+      }));
+    }
+    const change = replaceRows(
+      sequenceView,
+      view,
+      rows.map((row) => ({ ...sequenceRowOf(row), activated })),
+    );
+    return {
+      result: sequenceBody(updated),
+      items: [
+        ...pending.map((row) => setActivated(row as { pk: unknown; sk: unknown }, activated)),
+        ...viewTransactItems(companyId, sequenceView, change),
+      ],
+    };
+  });
+}

@@ -1,0 +1,74 @@
+// Users and pending invites of a company. Expired invites are dropped at read time: they leave the
+// list and stop holding a seat the moment they expire, with no sweeper involved.
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { NotFoundError } from '../../errors';
+import { mailboxesOfOwnerIndex, userIdIndex, userKey } from '../../store/keys';
+import { compareText, isLiveUser, userBody, userView, type UserRow, type UserStatus } from './model';
+import { rebuildUserRows } from './rebuild';
+import { getByIndex, userRowOf } from './store';
+import { allRows, loadView, type LoadedView } from './views';
+
+export function loadUsers(companyId: string): Promise<LoadedView<UserRow>> {
+  return loadView(companyId, userView, () => rebuildUserRows(companyId));
+}
+
+export async function listUsers(
+  companyId: string,
+  query: { limit: number; offset: number; status?: UserStatus },
+  now: Date,
+) {
+  const rows = allRows(await loadUsers(companyId)).filter(
+    (row) => isLiveUser(row, now) && (query.status === undefined || row.status === query.status),
+  );
+  return {
+    limit: query.limit,
+    offset: query.offset,
+    total: rows.length,
+    users: rows.slice(query.offset, query.offset + query.limit).map(userBody),
+  };
+}
+
+/** An active user by id (invited users have none). The id index holds the company, so other companies' ids miss. */
+export async function getUser(companyId: string, id: string) {
+  const indexed = await getByIndex(userIdIndex(companyId, id));
+  let email = indexed?.email as string | undefined;
+  if (email === undefined) {
+    // Users written by the accounts module carry no index keys: the users view knows them.
+    email = allRows(await loadUsers(companyId)).find(
+      (row) => row.id === id && row.status === 'active',
+    )?.email;
+  }
+  if (email === undefined) throw new NotFoundError('User not found');
+  const [{ Item }, mailboxes] = await Promise.all([
+    dynamoDb().send(
+      new GetCommand({ TableName: tableName(), Key: userKey(companyId, email), ConsistentRead: true }),
+    ),
+    mailboxesOfOwner(companyId, email),
+  ]);
+  if (!Item || Item.status === 'invited') throw new NotFoundError('User not found');
+  const row = userRowOf(Item, mailboxes);
+  if (row.id !== id) throw new NotFoundError('User not found');
+  return userBody(row);
+}
+
+/** A person's connected mailboxes, sorted by email, from the owner index of the mailbox items. */
+export async function mailboxesOfOwner(companyId: string, ownerEmail: string): Promise<UserRow['mailboxes']> {
+  const out: UserRow['mailboxes'] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamoDb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': mailboxesOfOwnerIndex(companyId, ownerEmail, '').gsi2pk },
+        ProjectionExpression: 'email, id',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) out.push({ email: String(item.email), id: String(item.id) });
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out.sort((a, b) => compareText(a.email, b.email));
+}

@@ -1,0 +1,272 @@
+// Packed list views: every workspace list (mailboxes, domains, users, Safety Net mailboxes and
+// sequences) is also kept as a few large items holding its rows, sorted, as JSON arrays. A list request
+// reads that view (one Query of a handful of items) instead of thousands of small items: DynamoDB
+// charges by bytes either way, but item count dominates latency, and the views are a fraction of the
+// items' size. The items stay the source of truth; a view is rebuilt from them by an import, and an API
+// write updates item and view in one transaction guarded by the view's version (optimistic locking).
+import { BatchWriteCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { isConditionFailure, isTransactionConditionFailure } from '../../store/conditions';
+import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from '../../store/keys';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** How one list packs its rows. */
+export interface ViewSpec<Row> {
+  kind: string;
+  encode(row: Row): unknown[];
+  decode(values: unknown[]): Row;
+  compare(a: Row, b: Row): number;
+  /** What identifies a row within the list (an email, an id). */
+  identity(row: Row): string;
+}
+
+export interface ViewChunk<Row> {
+  index: number;
+  rows: Row[];
+}
+
+export interface LoadedView<Row> {
+  exists: boolean;
+  version: number;
+  chunks: ViewChunk<Row>[];
+}
+
+/** Chunk size well below DynamoDB's 400 KB item limit (rows are measured as UTF-8 JSON). */
+export const maxChunkBytes = 300_000;
+
+export function allRows<Row>(view: LoadedView<Row>): Row[] {
+  if (view.chunks.length === 1) return view.chunks[0]!.rows;
+  return view.chunks.flatMap((c) => c.rows);
+}
+
+/** Reads a view with one strongly consistent Query (head and chunks share a key prefix). */
+export async function readView<Row>(companyId: string, spec: ViewSpec<Row>): Promise<LoadedView<Row>> {
+  const head = listViewHeadKey(companyId, spec.kind);
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamoDb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': head.pk, ':sk': head.sk },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const headItem = items.find((item) => item.sk === head.sk);
+  if (!headItem) return { exists: false, version: 0, chunks: [] };
+  const chunkCount = Number(headItem.chunks);
+  const prefix = listViewChunkPrefix(spec.kind);
+  const chunks: ViewChunk<Row>[] = [];
+  for (const item of items) {
+    const sk = String(item.sk);
+    if (!sk.startsWith(prefix)) continue;
+    const index = Number(sk.slice(prefix.length));
+    // Chunks past the head's count are leftovers of a larger earlier build.
+    if (!(index < chunkCount)) continue;
+    const packed = JSON.parse(String(item.rows)) as unknown[][];
+    chunks.push({ index, rows: packed.map((values) => spec.decode(values)) });
+  }
+  chunks.sort((a, b) => a.index - b.index);
+  return { exists: true, version: Number(headItem.version), chunks };
+}
+
+/** Splits sorted rows into chunks of at most maxChunkBytes. */
+export function chunkRows<Row>(spec: ViewSpec<Row>, rows: Row[]): ViewChunk<Row>[] {
+  const chunks: ViewChunk<Row>[] = [];
+  let current: Row[] = [];
+  let bytes = 2;
+  for (const row of rows) {
+    const size = Buffer.byteLength(JSON.stringify(spec.encode(row))) + 1;
+    if (current.length > 0 && bytes + size > maxChunkBytes) {
+      chunks.push({ index: chunks.length, rows: current });
+      current = [];
+      bytes = 2;
+    }
+    current.push(row);
+    bytes += size;
+  }
+  if (current.length > 0 || chunks.length === 0) chunks.push({ index: chunks.length, rows: current });
+  return chunks;
+}
+
+function chunkItem<Row>(companyId: string, spec: ViewSpec<Row>, chunk: ViewChunk<Row>, version: number) {
+  return {
+    ...listViewChunkKey(companyId, spec.kind, chunk.index),
+    type: 'listViewChunk',
+    version,
+    count: chunk.rows.length,
+    rows: JSON.stringify(chunk.rows.map((row) => spec.encode(row))),
+  };
+}
+
+/**
+ * Replaces a whole view (import, first use). Not one transaction: callers hold the workspace lock,
+ * which keeps API writes out until the new head is in place.
+ */
+export async function writeWholeView<Row>(
+  companyId: string,
+  spec: ViewSpec<Row>,
+  rows: Row[],
+): Promise<void> {
+  const sorted = [...rows].sort(spec.compare);
+  const current = await readView(companyId, spec);
+  const version = current.version + 1;
+  const chunks = chunkRows(spec, sorted);
+  // Chunks go in pairs: BatchWrite caps a request at 16 MB, and these are up to 300 KB each.
+  for (let i = 0; i < chunks.length; i += 10) {
+    let requests = chunks
+      .slice(i, i + 10)
+      .map((chunk) => ({ PutRequest: { Item: chunkItem(companyId, spec, chunk, version) } }));
+    while (requests.length > 0) {
+      const result = await dynamoDb().send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
+      );
+      requests = (result.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+    }
+  }
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...listViewHeadKey(companyId, spec.kind),
+        type: 'listViewHead',
+        version,
+        chunks: chunks.length,
+        rows: sorted.length,
+      },
+    }),
+  );
+}
+
+/** The view after the change, and the chunk indexes a transaction must rewrite. */
+export interface ViewChange<Row> {
+  view: LoadedView<Row>;
+  changed: Set<number>;
+}
+
+/** Replaces rows in place (same identity, same sort position: e.g. a new `activated`). */
+export function replaceRows<Row>(
+  spec: ViewSpec<Row>,
+  view: LoadedView<Row>,
+  updated: Row[],
+): ViewChange<Row> {
+  const byId = new Map(updated.map((row) => [spec.identity(row), row]));
+  const changed = new Set<number>();
+  const chunks = view.chunks.map((chunk) => {
+    let touched = false;
+    const rows = chunk.rows.map((row) => {
+      const next = byId.get(spec.identity(row));
+      if (next === undefined) return row;
+      touched = true;
+      return next;
+    });
+    if (touched) changed.add(chunk.index);
+    return { index: chunk.index, rows };
+  });
+  return { view: { ...view, chunks }, changed };
+}
+
+/** Inserts or replaces one row keeping the order; re-chunks everything when a chunk overflows. */
+export function upsertRow<Row>(spec: ViewSpec<Row>, view: LoadedView<Row>, row: Row): ViewChange<Row> {
+  const identity = spec.identity(row);
+  const rows = allRows(view).filter((r) => spec.identity(r) !== identity);
+  let position = rows.findIndex((r) => spec.compare(row, r) < 0);
+  if (position < 0) position = rows.length;
+  rows.splice(position, 0, row);
+  const chunks = chunkRows(spec, rows);
+  // Compare with the old layout: only chunks whose contents differ need rewriting.
+  const changed = new Set<number>();
+  chunks.forEach((chunk) => {
+    const before = view.chunks[chunk.index];
+    if (
+      !before ||
+      before.rows.length !== chunk.rows.length ||
+      before.rows.some((r, i) => r !== chunk.rows[i])
+    ) {
+      changed.add(chunk.index);
+    }
+  });
+  return { view: { ...view, chunks }, changed };
+}
+
+/**
+ * Transaction items that store a changed view: the head moves to version+1 only if nobody else moved
+ * it since the read, so two writers can never both rewrite the same rows.
+ */
+export function viewTransactItems<Row>(
+  companyId: string,
+  spec: ViewSpec<Row>,
+  change: ViewChange<Row>,
+): TransactItem[] {
+  const { view } = change;
+  const next = view.version + 1;
+  const rowCount = view.chunks.reduce((n, c) => n + c.rows.length, 0);
+  const head: TransactItem = {
+    Update: {
+      TableName: tableName(),
+      Key: listViewHeadKey(companyId, spec.kind),
+      UpdateExpression: 'SET #version = :next, #chunks = :chunks, #rows = :rows, #type = :type',
+      ConditionExpression: view.exists ? '#version = :current' : 'attribute_not_exists(#version)',
+      ExpressionAttributeNames: {
+        '#version': 'version',
+        '#chunks': 'chunks',
+        '#rows': 'rows',
+        '#type': 'type',
+      },
+      ExpressionAttributeValues: {
+        ':next': next,
+        ':chunks': view.chunks.length,
+        ':rows': rowCount,
+        ':type': 'listViewHead',
+        ...(view.exists ? { ':current': view.version } : {}),
+      },
+    },
+  };
+  const puts: TransactItem[] = [...change.changed]
+    .sort((a, b) => a - b)
+    .map((index) => ({
+      Put: { TableName: tableName(), Item: chunkItem(companyId, spec, view.chunks[index]!, next) },
+    }));
+  return [head, ...puts];
+}
+
+/**
+ * Reads a view, building it from the items first when it has never been written (users created by
+ * the accounts module before any workspace write, for example). The first build is one transaction
+ * when it fits, so it cannot interleave with an API write.
+ */
+export async function loadView<Row>(
+  companyId: string,
+  spec: ViewSpec<Row>,
+  buildRows: () => Promise<Row[]>,
+): Promise<LoadedView<Row>> {
+  const view = await readView(companyId, spec);
+  if (view.exists) return view;
+  const rows = (await buildRows()).sort(spec.compare);
+  const chunks = chunkRows(spec, rows);
+  const change: ViewChange<Row> = {
+    view: { exists: false, version: 0, chunks },
+    changed: new Set(chunks.map((c) => c.index)),
+  };
+  if (chunks.length <= 10) {
+    try {
+      await dynamoDb().send(
+        new TransactWriteCommand({ TransactItems: viewTransactItems(companyId, spec, change) }),
+      );
+    } catch (error) {
+      if (!isTransactionConditionFailure(error) && !isConditionFailure(error)) throw error;
+      // Someone else built it first: theirs is as good.
+      return readView(companyId, spec);
+    }
+  } else {
+    await writeWholeView(companyId, spec, rows);
+  }
+  return readView(companyId, spec);
+}
