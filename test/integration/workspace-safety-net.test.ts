@@ -209,7 +209,7 @@ describe('GET /v1/safety-net-sequences', () => {
         );
       }
     }
-    for (const query of [{ service: 'hubspot' }, { activated: '1' }]) {
+    for (const query of [{ service: 'hubspot' }, { activated: '1' }] as Record<string, string>[]) {
       const res = await call(sequences, { key: demoKeys.admin, query });
       expect(res.statusCode).toBe(400);
       expect(res.body.error).toContain(Object.keys(query)[0]);
