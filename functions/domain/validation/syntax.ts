@@ -38,17 +38,23 @@ for (let c = 0x41; c <= 0x5a; c++) ATEXT[c] = 1;
 for (let c = 0x61; c <= 0x7a; c++) ATEXT[c] = 1;
 for (const ch of "!#$%&'*+-/=?^_`{|}~") ATEXT[ch.charCodeAt(0)] = 1;
 
-/** Non-ASCII code units that are never part of a mailbox name: C1 controls and Unicode spaces. */
+/**
+ * Non-ASCII code units that are never part of a mailbox name: C1 controls, Unicode spaces and the
+ * invisible format characters (soft hyphen, zero-width and bidi controls) that copy-paste leaves behind.
+ */
 function isForbiddenNonAscii(c: number): boolean {
   return (
-    c <= 0x9f ||
-    c === 0xa0 ||
+    c <= 0xa0 ||
+    c === 0xad ||
+    c === 0x061c ||
     c === 0x1680 ||
+    c === 0x180e ||
     (c >= 0x2000 && c <= 0x200f) ||
     (c >= 0x2028 && c <= 0x202f) ||
-    c === 0x205f ||
+    (c >= 0x205f && c <= 0x206f) ||
     c === 0x3000 ||
-    c === 0xfeff
+    c === 0xfeff ||
+    (c >= 0xfff0 && c <= 0xfffb)
   );
 }
 
