@@ -244,6 +244,23 @@ describe('GET /v1/safety-net-sequences', () => {
     expect(rows).toEqual(sorted);
     for (const limit of [7, 333])
       expect((await allPages(sequences, demoKeys.admin, 'sequences', limit)).rows).toEqual(rows);
+    // Filtered pages over a view of several chunks: totals and pages match filtering the full list.
+    const filters: Record<string, string>[] = [
+      { service: 'outreach' },
+      { activated: 'false' },
+      { activated: 'true', service: 'outreach' },
+      { service: 'salesloft' },
+    ];
+    for (const query of filters) {
+      const expected = rows.filter((r) =>
+        Object.entries(query).every(([k, v]) => String(r[k as keyof Seq]) === v),
+      );
+      for (const limit of [1000, 97]) {
+        const paged = await allPages(sequences, demoKeys.admin, 'sequences', limit, query);
+        expect(paged.total).toBe(expected.length);
+        expect(paged.rows).toEqual(expected);
+      }
+    }
   });
 });
 

@@ -10,17 +10,18 @@ import { domainView } from './model';
 import { rebuildDomainRows } from './rebuild';
 import { history, windowMean, yearsOf, type YearBlocks } from './series';
 import { batchGet } from './store';
-import { allRows, loadView } from './views';
+import { allFacet, readPage } from './views';
 
 export async function listConnectedDomains(companyId: string, query: { limit: number; offset: number }) {
-  const view = await loadView(companyId, domainView, () => rebuildDomainRows(companyId));
-  const rows = allRows(view);
-  return {
-    limit: query.limit,
-    offset: query.offset,
-    total: rows.length,
-    domains: rows.slice(query.offset, query.offset + query.limit),
-  };
+  const page = await readPage(
+    companyId,
+    domainView,
+    { facet: allFacet, matches: () => true },
+    query.offset,
+    query.limit,
+    () => rebuildDomainRows(companyId),
+  );
+  return { limit: query.limit, offset: query.offset, total: page.total, domains: page.rows };
 }
 
 export async function getConnectedDomain(companyId: string, domainName: string, window: DateWindow) {

@@ -7,10 +7,10 @@ import { NotFoundError } from '../../errors';
 import { connectedMailboxIdIndex, mailboxReputationKey } from '../../store/keys';
 import type { DateWindow, ReputationRange } from './dates';
 import { rebuildMailboxRows } from './rebuild';
-import { mailboxView, type ConnectionStatus, type MailboxRow } from './model';
+import { facetOf, mailboxView, type ConnectionStatus, type MailboxRow } from './model';
 import { history, windowMean, yearsOf, type YearBlocks } from './series';
 import { batchGet, getByIndex, mailboxRowOf, type Item } from './store';
-import { allRows, loadView } from './views';
+import { readPage } from './views';
 
 export interface MailboxListQuery {
   limit: number;
@@ -34,10 +34,18 @@ export async function reputationBlocks(
 }
 
 export async function listConnectedMailboxes(companyId: string, query: MailboxListQuery) {
-  const view = await loadView(companyId, mailboxView, () => rebuildMailboxRows(companyId));
-  let rows = allRows(view);
-  if (query.connectionStatus) rows = rows.filter((row) => row.connectionStatus === query.connectionStatus);
-  const page = rows.slice(query.offset, query.offset + query.limit);
+  const { total, rows: page } = await readPage(
+    companyId,
+    mailboxView,
+    {
+      facet: facetOf({ connectionStatus: query.connectionStatus }),
+      matches: (row) =>
+        query.connectionStatus === undefined || row.connectionStatus === query.connectionStatus,
+    },
+    query.offset,
+    query.limit,
+    () => rebuildMailboxRows(companyId),
+  );
   const blocks = await reputationBlocks(
     companyId,
     page.map((row) => row.id),
@@ -46,7 +54,7 @@ export async function listConnectedMailboxes(companyId: string, query: MailboxLi
   return {
     limit: query.limit,
     offset: query.offset,
-    total: rows.length,
+    total,
     reputationRange: query.range,
     mailboxes: page.map((row) => ({
       ...mailboxBody(row),

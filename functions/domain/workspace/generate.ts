@@ -95,7 +95,9 @@ export function generateWorkspace(options: GenerateOptions): WorkspaceImportInpu
   for (let i = 0; i < options.mailboxes; i++) {
     // Owners are users most of the time; some mailboxes belong to people without a seat.
     const owner = rand() < 0.9 && options.users > 0 ? pick(people) : person(options.users + i);
-    const age = Math.floor(rand() * (options.days + 30));
+    // Most mailboxes were connected before the history starts (a full D days of history); a few recently.
+    const age =
+      rand() < 0.95 ? options.days + 3 + Math.floor(rand() * 60) : Math.floor(rand() * options.days);
     const connectedDate = addDays(today, -age);
     const reputation: Record<string, number | null> = {};
     let value = 50 + Math.floor(rand() * 50);
@@ -114,25 +116,23 @@ export function generateWorkspace(options: GenerateOptions): WorkspaceImportInpu
     });
   }
 
-  const users: WorkspaceImportInput['users'] = people
-    .slice(0, options.users)
-    .map((p, i) =>
-      rand() < 0.1
-        ? {
-            email: p.email,
-            name: `${p.firstName} ${p.lastName}`,
-            role: 'member',
-            status: 'invited',
-            inviteExpiresAt: `${addDays(today, 1 + (i % 6))}T12:00:00.000Z`,
-          }
-        : {
-            email: p.email,
-            name: `${p.firstName} ${p.lastName}`,
-            role: i % 10 === 0 ? 'admin' : 'member',
-            status: 'active',
-            createdAt: `${addDays(today, -(i % 700))}T08:00:00.000Z`,
-          },
-    );
+  const users: WorkspaceImportInput['users'] = people.slice(0, options.users).map((p, i) =>
+    rand() < 0.1
+      ? {
+          email: p.email,
+          name: `${p.firstName} ${p.lastName}`,
+          role: 'member',
+          status: 'invited',
+          inviteExpiresAt: `${addDays(today, 1 + (i % 6))}T12:00:00.000Z`,
+        }
+      : {
+          email: p.email,
+          name: `${p.firstName} ${p.lastName}`,
+          role: i % 10 === 0 ? 'admin' : 'member',
+          status: 'active',
+          createdAt: `${addDays(today, -(i % 700))}T08:00:00.000Z`,
+        },
+  );
 
   const safetyNetMailboxes: WorkspaceImportInput['safetyNetMailboxes'] = [];
   for (let i = 0; i < options.safetyNetMailboxes; i++) {

@@ -1,6 +1,6 @@
 // The workspace's row types (what the API returns, as sorted JSON) and how each list packs them
 // into its view. Field names follow spec 2.5-2.10 and decisions.md "Workspace data".
-import type { ViewSpec } from './views';
+import { allFacet, type ViewSpec } from './views';
 
 export const connectionStatuses = ['connected', 'credentials_error'] as const;
 export type ConnectionStatus = (typeof connectionStatuses)[number];
@@ -101,6 +101,7 @@ export const mailboxView: ViewSpec<MailboxRow> = {
   }),
   compare: (a, b) => compareText(a.email, b.email),
   identity: (r) => r.email,
+  facets: (r) => [`connectionStatus=${r.connectionStatus}`],
 };
 
 export const domainView: ViewSpec<DomainRow> = {
@@ -115,6 +116,7 @@ export const domainView: ViewSpec<DomainRow> = {
   identity: (r) => r.domain,
 };
 
+/** Users have no facets: expired invites drop out at read time, so the list is always read whole (it is small). */
 export const userView: ViewSpec<UserRow> = {
   kind: 'users',
   encode: (r) => [
@@ -155,6 +157,7 @@ export const safetyNetMailboxView: ViewSpec<SafetyNetMailboxRow> = {
   }),
   compare: (a, b) => compareText(a.email, b.email),
   identity: (r) => r.id,
+  facets: (r) => [`activated=${r.activated}`],
 };
 
 export function compareSequences(a: SequenceRow, b: SequenceRow): number {
@@ -188,7 +191,23 @@ export const sequenceView: ViewSpec<SequenceRow> = {
   }),
   compare: compareSequences,
   identity: (r) => r.id,
+  facets: (r) => [
+    `activated=${r.activated}`,
+    `service=${r.service}`,
+    `activated=${r.activated}&service=${r.service}`,
+  ],
 };
+
+/** The facet of a set of filters: `name=value` pairs of the given ones, in name order. */
+export function facetOf(filters: Record<string, string | boolean | undefined>): string {
+  return (
+    Object.keys(filters)
+      .filter((name) => filters[name] !== undefined)
+      .sort()
+      .map((name) => `${name}=${filters[name]}`)
+      .join('&') || allFacet
+  );
+}
 
 /** The API shape of a user: createdAt only on active users, inviteExpiresAt only on invited ones. */
 export function userBody(row: UserRow): Record<string, unknown> {

@@ -12,6 +12,7 @@ import {
 } from '../../store/keys';
 import { requirePermission, type Principal } from '../accounts/accounts';
 import {
+  facetOf,
   safetyNetMailboxView,
   sequenceView,
   type SafetyNetMailboxRow,
@@ -21,7 +22,7 @@ import {
 import { rebuildSafetyNetMailboxRows, rebuildSequenceRows } from './rebuild';
 import { getByIndex, safetyNetMailboxRowOf, sequenceRowOf, type Item } from './store';
 import { commitWithRetry } from './transact';
-import { allRows, loadView, replaceRows, viewTransactItems, type TransactItem } from './views';
+import { allRows, loadView, readPage, replaceRows, viewTransactItems, type TransactItem } from './views';
 
 /** Rows of one transaction; the lock check and the view's head and chunks take the rest of the 100. */
 export const ownerRowsPerTransaction = 90;
@@ -45,14 +46,22 @@ export async function listSafetyNetMailboxes(
   companyId: string,
   query: { limit: number; offset: number; activated?: boolean },
 ) {
-  const view = await loadView(companyId, safetyNetMailboxView, () => rebuildSafetyNetMailboxRows(companyId));
-  let rows = allRows(view);
-  if (query.activated !== undefined) rows = rows.filter((row) => row.activated === query.activated);
+  const page = await readPage(
+    companyId,
+    safetyNetMailboxView,
+    {
+      facet: facetOf({ activated: query.activated }),
+      matches: (row) => query.activated === undefined || row.activated === query.activated,
+    },
+    query.offset,
+    query.limit,
+    () => rebuildSafetyNetMailboxRows(companyId),
+  );
   return {
     limit: query.limit,
     offset: query.offset,
-    total: rows.length,
-    mailboxes: rows.slice(query.offset, query.offset + query.limit).map(safetyNetMailboxBody),
+    total: page.total,
+    mailboxes: page.rows.map(safetyNetMailboxBody),
   };
 }
 
@@ -60,20 +69,24 @@ export async function listSafetyNetSequences(
   companyId: string,
   query: { limit: number; offset: number; activated?: boolean; service?: SequenceService },
 ) {
-  const view = await loadView(companyId, sequenceView, () => rebuildSequenceRows(companyId));
-  let rows = allRows(view);
-  if (query.activated !== undefined || query.service !== undefined) {
-    rows = rows.filter(
-      (row) =>
+  const page = await readPage(
+    companyId,
+    sequenceView,
+    {
+      facet: facetOf({ activated: query.activated, service: query.service }),
+      matches: (row) =>
         (query.activated === undefined || row.activated === query.activated) &&
         (query.service === undefined || row.service === query.service),
-    );
-  }
+    },
+    query.offset,
+    query.limit,
+    () => rebuildSequenceRows(companyId),
+  );
   return {
     limit: query.limit,
     offset: query.offset,
-    total: rows.length,
-    sequences: rows.slice(query.offset, query.offset + query.limit).map(sequenceBody),
+    total: page.total,
+    sequences: page.rows.map(sequenceBody),
   };
 }
 

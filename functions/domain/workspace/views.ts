@@ -4,7 +4,14 @@
 // charges by bytes either way, but item count dominates latency, and the views are a fraction of the
 // items' size. The items stay the source of truth; a view is rebuilt from them by an import, and an API
 // write updates item and view in one transaction guarded by the view's version (optimistic locking).
-import { BatchWriteCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { isConditionFailure, isTransactionConditionFailure } from '../../store/conditions';
@@ -20,6 +27,12 @@ export interface ViewSpec<Row> {
   compare(a: Row, b: Row): number;
   /** What identifies a row within the list (an email, an id). */
   identity(row: Row): string;
+  /**
+   * The filters a row matches, as canonical `name=value` strings joined by `&` in name order (every
+   * combination of the list's filters). The head counts rows per facet and chunk, so a filtered page
+   * finds its chunks without reading the others. allFacet (no filter) is implicit.
+   */
+  facets?(row: Row): string[];
 }
 
 export interface ViewChunk<Row> {
@@ -33,8 +46,12 @@ export interface LoadedView<Row> {
   chunks: ViewChunk<Row>[];
 }
 
-/** Chunk size well below DynamoDB's 400 KB item limit (rows are measured as UTF-8 JSON). */
-export const maxChunkBytes = 300_000;
+/**
+ * Chunk size: small enough that a page of 50 reads one or two chunks, large enough that a whole list
+ * stays a few dozen items. Builds fill chunks to 3/4 so an insert rarely has to re-chunk.
+ */
+export const maxChunkBytes = 64_000;
+const buildFillBytes = 48_000;
 
 export function allRows<Row>(view: LoadedView<Row>): Row[] {
   if (view.chunks.length === 1) return view.chunks[0]!.rows;
@@ -78,13 +95,17 @@ export async function readView<Row>(companyId: string, spec: ViewSpec<Row>): Pro
 }
 
 /** Splits sorted rows into chunks of at most maxChunkBytes. */
-export function chunkRows<Row>(spec: ViewSpec<Row>, rows: Row[]): ViewChunk<Row>[] {
+export function chunkRows<Row>(
+  spec: ViewSpec<Row>,
+  rows: Row[],
+  limitBytes = buildFillBytes,
+): ViewChunk<Row>[] {
   const chunks: ViewChunk<Row>[] = [];
   let current: Row[] = [];
   let bytes = 2;
   for (const row of rows) {
     const size = Buffer.byteLength(JSON.stringify(spec.encode(row))) + 1;
-    if (current.length > 0 && bytes + size > maxChunkBytes) {
+    if (current.length > 0 && bytes + size > limitBytes) {
       chunks.push({ index: chunks.length, rows: current });
       current = [];
       bytes = 2;
@@ -94,6 +115,24 @@ export function chunkRows<Row>(spec: ViewSpec<Row>, rows: Row[]): ViewChunk<Row>
   }
   if (current.length > 0 || chunks.length === 0) chunks.push({ index: chunks.length, rows: current });
   return chunks;
+}
+
+/** The facet of every row (DynamoDB map keys cannot be empty, so not ''). */
+export const allFacet = '*';
+
+/** Rows per facet of one chunk (allFacet counts every row). */
+function chunkCounts<Row>(spec: ViewSpec<Row>, rows: Row[]): Record<string, number> {
+  const counts: Record<string, number> = { [allFacet]: rows.length };
+  if (spec.facets)
+    for (const row of rows) for (const facet of spec.facets(row)) counts[facet] = (counts[facet] ?? 0) + 1;
+  return counts;
+}
+
+/** The head's counts: for each facet, its row count in every chunk, in chunk order. */
+function headCounts<Row>(spec: ViewSpec<Row>, chunks: ViewChunk<Row>[]): Record<string, number[]> {
+  const perChunk = chunks.map((chunk) => chunkCounts(spec, chunk.rows));
+  const facets = new Set(perChunk.flatMap((c) => Object.keys(c)));
+  return Object.fromEntries([...facets].map((facet) => [facet, perChunk.map((c) => c[facet] ?? 0)]));
 }
 
 function chunkItem<Row>(companyId: string, spec: ViewSpec<Row>, chunk: ViewChunk<Row>, version: number) {
@@ -119,7 +158,7 @@ export async function writeWholeView<Row>(
   const current = await readView(companyId, spec);
   const version = current.version + 1;
   const chunks = chunkRows(spec, sorted);
-  // Chunks go in pairs: BatchWrite caps a request at 16 MB, and these are up to 300 KB each.
+  // Ten chunks per request keeps each BatchWrite far below its 16 MB cap.
   for (let i = 0; i < chunks.length; i += 10) {
     let requests = chunks
       .slice(i, i + 10)
@@ -140,6 +179,7 @@ export async function writeWholeView<Row>(
         version,
         chunks: chunks.length,
         rows: sorted.length,
+        counts: headCounts(spec, chunks),
       },
     }),
   );
@@ -173,27 +213,33 @@ export function replaceRows<Row>(
   return { view: { ...view, chunks }, changed };
 }
 
-/** Inserts or replaces one row keeping the order; re-chunks everything when a chunk overflows. */
+/** Inserts or replaces one row keeping the order; re-chunks everything only when its chunk overflows. */
 export function upsertRow<Row>(spec: ViewSpec<Row>, view: LoadedView<Row>, row: Row): ViewChange<Row> {
   const identity = spec.identity(row);
-  const rows = allRows(view).filter((r) => spec.identity(r) !== identity);
-  let position = rows.findIndex((r) => spec.compare(row, r) < 0);
-  if (position < 0) position = rows.length;
-  rows.splice(position, 0, row);
-  const chunks = chunkRows(spec, rows);
-  // Compare with the old layout: only chunks whose contents differ need rewriting.
-  const changed = new Set<number>();
-  chunks.forEach((chunk) => {
-    const before = view.chunks[chunk.index];
-    if (
-      !before ||
-      before.rows.length !== chunk.rows.length ||
-      before.rows.some((r, i) => r !== chunk.rows[i])
-    ) {
-      changed.add(chunk.index);
-    }
-  });
-  return { view: { ...view, chunks }, changed };
+  const chunks = view.chunks.map((chunk) => ({
+    index: chunk.index,
+    rows: chunk.rows.filter((r) => spec.identity(r) !== identity),
+  }));
+  const changed = new Set(
+    view.chunks.filter((c, i) => c.rows.length !== chunks[i]!.rows.length).map((c) => c.index),
+  );
+  if (chunks.length === 0) chunks.push({ index: 0, rows: [] });
+  // The row goes into the last chunk whose first row sorts before it (or the first chunk).
+  let target = chunks[0]!;
+  for (const chunk of chunks)
+    if (chunk.rows[0] !== undefined && spec.compare(chunk.rows[0], row) <= 0) target = chunk;
+  let position = target.rows.findIndex((r) => spec.compare(row, r) < 0);
+  if (position < 0) position = target.rows.length;
+  target.rows.splice(position, 0, row);
+  changed.add(target.index);
+  if (Buffer.byteLength(JSON.stringify(target.rows.map((r) => spec.encode(r)))) <= maxChunkBytes) {
+    return { view: { ...view, chunks }, changed };
+  }
+  const rechunked = chunkRows(
+    spec,
+    chunks.flatMap((c) => c.rows),
+  );
+  return { view: { ...view, chunks: rechunked }, changed: new Set(rechunked.map((c) => c.index)) };
 }
 
 /**
@@ -212,12 +258,14 @@ export function viewTransactItems<Row>(
     Update: {
       TableName: tableName(),
       Key: listViewHeadKey(companyId, spec.kind),
-      UpdateExpression: 'SET #version = :next, #chunks = :chunks, #rows = :rows, #type = :type',
+      UpdateExpression:
+        'SET #version = :next, #chunks = :chunks, #rows = :rows, #type = :type, #counts = :counts',
       ConditionExpression: view.exists ? '#version = :current' : 'attribute_not_exists(#version)',
       ExpressionAttributeNames: {
         '#version': 'version',
         '#chunks': 'chunks',
         '#rows': 'rows',
+        '#counts': 'counts',
         '#type': 'type',
       },
       ExpressionAttributeValues: {
@@ -225,6 +273,7 @@ export function viewTransactItems<Row>(
         ':chunks': view.chunks.length,
         ':rows': rowCount,
         ':type': 'listViewHead',
+        ':counts': headCounts(spec, view.chunks),
         ...(view.exists ? { ':current': view.version } : {}),
       },
     },
@@ -255,7 +304,7 @@ export async function loadView<Row>(
     view: { exists: false, version: 0, chunks },
     changed: new Set(chunks.map((c) => c.index)),
   };
-  if (chunks.length <= 10) {
+  if (chunks.length <= 40) {
     try {
       await dynamoDb().send(
         new TransactWriteCommand({ TransactItems: viewTransactItems(companyId, spec, change) }),
@@ -269,4 +318,95 @@ export async function loadView<Row>(
     await writeWholeView(companyId, spec, rows);
   }
   return readView(companyId, spec);
+}
+
+export interface ViewPage<Row> {
+  total: number;
+  rows: Row[];
+}
+
+/**
+ * One page of a list, filtered by a facet: reads the head, then only the chunks that hold the page
+ * (one BatchGet). Falls back to reading the whole view when the head has no counts for the facet.
+ * A chunk rewritten between the two reads shows as a count mismatch, and the read starts over.
+ */
+export async function readPage<Row>(
+  companyId: string,
+  spec: ViewSpec<Row>,
+  filter: { facet: string; matches: (row: Row) => boolean },
+  offset: number,
+  limit: number,
+  buildRows: () => Promise<Row[]>,
+): Promise<ViewPage<Row>> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { Item: head } = await dynamoDb().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: listViewHeadKey(companyId, spec.kind),
+        ConsistentRead: true,
+      }),
+    );
+    const counts =
+      (head?.counts as Record<string, number[]> | undefined)?.[filter.facet] ??
+      (head?.counts ? new Array<number>(Number(head.chunks)).fill(0) : undefined);
+    if (!head || !counts) {
+      const rows = allRows(await loadView(companyId, spec, buildRows)).filter(filter.matches);
+      return { total: rows.length, rows: rows.slice(offset, offset + limit) };
+    }
+    const total = counts.reduce((a, b) => a + b, 0);
+    // The chunks whose filtered rows overlap [offset, offset + limit).
+    const wanted: number[] = [];
+    let before = 0;
+    let skip = 0;
+    for (let i = 0, seen = 0; i < counts.length; seen += counts[i]!, i++) {
+      const end = seen + counts[i]!;
+      if (end > offset && seen < offset + limit && counts[i]! > 0) {
+        if (wanted.length === 0) before = seen;
+        wanted.push(i);
+      }
+    }
+    skip = offset - before;
+    if (wanted.length === 0) return { total, rows: [] };
+    const items = await getChunks(companyId, spec, wanted);
+    if (
+      items.some(
+        (item, k) => Number(item.count) !== (head.counts as Record<string, number[]>)[allFacet]![wanted[k]!],
+      )
+    )
+      continue;
+    const rows = items.flatMap((item) =>
+      (JSON.parse(String(item.rows)) as unknown[][]).map((v) => spec.decode(v)),
+    );
+    const filtered = rows.filter(filter.matches);
+    if (filtered.length !== wanted.reduce((n, i) => n + counts[i]!, 0)) continue;
+    return { total, rows: filtered.slice(skip, skip + limit) };
+  }
+  const rows = allRows(await loadView(companyId, spec, buildRows)).filter(filter.matches);
+  return { total: rows.length, rows: rows.slice(offset, offset + limit) };
+}
+
+async function getChunks<Row>(
+  companyId: string,
+  spec: ViewSpec<Row>,
+  indexes: number[],
+): Promise<Record<string, unknown>[]> {
+  const byKey = new Map<string, Record<string, unknown>>();
+  let keys: Record<string, unknown>[] = indexes.map((i) => ({
+    ...listViewChunkKey(companyId, spec.kind, i),
+  }));
+  while (keys.length > 0) {
+    const result = await dynamoDb().send(
+      new BatchGetCommand({
+        RequestItems: { [tableName()]: { Keys: keys.slice(0, 100), ConsistentRead: true } },
+      }),
+    );
+    for (const item of result.Responses?.[tableName()] ?? []) byKey.set(String(item.sk), item);
+    keys = [
+      ...((result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[]),
+      ...keys.slice(100),
+    ];
+  }
+  return indexes.map(
+    (i) => byKey.get(listViewChunkKey(companyId, spec.kind, i).sk) ?? { count: -1, rows: '[]' },
+  );
 }
