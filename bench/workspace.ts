@@ -276,7 +276,7 @@ async function measureFind(route: Route): Promise<unknown> {
       method: 'GET',
       path: '/bench',
       headers: { 'x-api-key': 'bench-key' },
-      query: { status: 'active', limit: '1' },
+      query: { status: 'active', limit: '1', offset: '1' },
     }),
     lambdaContext(),
   );
