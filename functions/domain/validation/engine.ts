@@ -9,7 +9,15 @@
 //   5. classifyLocal -> { status, reason, subStatus } plus the facts of the result body
 // Bulk: prepare(emails) (steps 2 and 3 for a whole chunk at once), then statusOf(email) per row.
 import type { Settings } from '../../settings';
-import { V, classifyLocal, classifyParts, localFactsOf, syntaxVerdict, trimForClassify } from './classify';
+import {
+  V,
+  classifyLocal,
+  classifyParts,
+  localFactsOf,
+  plainLocalEnd,
+  syntaxVerdict,
+  trimForClassify,
+} from './classify';
 import {
   createResolver,
   lookupMailDomain,
@@ -25,7 +33,7 @@ import { isDisposableDomain, isFreeProviderDomain, registrableDomainOf } from '.
 import { mxProviderOf } from './mx-provider';
 import { normalizeEmail, rawDomainOf } from './normalize';
 import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
-import { parseDomain } from './syntax';
+import { LOCAL_OCTETS, parseDomain } from './syntax';
 import { suggestDomain } from './typos';
 import type {
   CatchAllProbe,
@@ -99,6 +107,12 @@ const DEFAULT_SMTP: SmtpProbeOptions = {
 };
 
 const MAX_RAW_ALIASES = 1_000_000;
+// bound once: see classify.ts on import getters in the hot path
+const hashRange = fnv1a;
+const classifyAt = classifyParts;
+const trim = trimForClassify;
+const plainEnd = plainLocalEnd;
+const OCTETS = LOCAL_OCTETS;
 
 interface RawAlias {
   raw: string;
@@ -174,7 +188,7 @@ export class ValidationEngine {
   /** The verdict of the domain written at address[start, end). */
   private domainAt(address: string, start: number, end: number): DomainVerdict | undefined {
     const len = end - start;
-    for (let e = this.byRawDomain.get(fnv1a(address, start, end)); e !== undefined; e = e.next) {
+    for (let e = this.byRawDomain.get(hashRange(address, start, end)); e !== undefined; e = e.next) {
       if (e.raw.length === len && address.startsWith(e.raw, start)) return e.verdict;
     }
     return this.domainOfRaw(address.slice(start, end));
@@ -193,11 +207,18 @@ export class ValidationEngine {
   /** Synchronous verdict once the domain is prepared (else some_risk domain_not_resolved). Never throws. */
   classify(email: string, known?: KnownFlags): Verdict {
     if (typeof email !== 'string') return V.blank;
-    const address = trimForClassify(email);
+    const address = trim(email);
+    const plainAt = plainEnd(address);
+    if (plainAt > 0 && plainAt <= 64) {
+      // a plain dot-atom local part (a second "@" would sit in the domain part, which then fails)
+      const domain = this.domainAt(address, plainAt + 1, address.length);
+      if (domain !== undefined)
+        return classifyAt(address, plainAt, domain, known, undefined, plainAt * OCTETS);
+    }
     if (address.length === 0) return V.blank;
     const at = address.lastIndexOf('@');
     if (at < 0) return V.missingAt;
-    return classifyParts(address, at, this.domainAt(address, at + 1, address.length), known, undefined);
+    return classifyAt(address, at, this.domainAt(address, at + 1, address.length), known, undefined);
   }
 
   statusOf(email: string, known?: KnownFlags): Status {

@@ -4,6 +4,7 @@ import {
   STATUSES,
   ValidationEngine,
   checkSyntax,
+  classifyLocal,
   normalizeEmail,
 } from '../../../functions/domain/validation';
 import { startFixtureDns, type FixtureDns } from './fixtures/dns-server';
@@ -62,6 +63,21 @@ describe('any string', () => {
         expect(typeof checkSyntax(n.email).valid).toBe('boolean');
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('gets the same status from the fast path as from the byte-level path', async () => {
+    await engine.prepareDomains(['ok.test', 'OK.test', 'nullmx.test', 'bücher.test']);
+    const local = fc.string({
+      unit: fc.constantFrom('a', 'B', '.', '+', '@', '"', '-', 'é', ' ', 'x'),
+      maxLength: 70,
+    });
+    fc.assert(
+      fc.property(local, fc.constantFrom('ok.test', 'OK.test', 'nullmx.test', 'bücher.test'), (l, d) => {
+        const address = `${l}@${d}`;
+        expect(engine.statusOf(address)).toBe(classifyLocal(address, engine.domainOf(address)).status);
+      }),
+      { numRuns: 3000 },
     );
   });
 
