@@ -234,6 +234,12 @@ function validBodyCharacters(body: string): boolean {
   return !/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(body);
 }
 
+/** The HTTP client of one request, so a long poll can notice that it went away. */
+interface ClientConnection {
+  closed: Promise<void>;
+  gone(): boolean;
+}
+
 interface PersistedState {
   version: 1;
   queues: Array<Omit<Queue, 'waiters' | 'timer'>>;
@@ -408,12 +414,22 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     notify(target);
   }
 
-  /** Takes up to `max` visible messages, redriving the ones received too often on the way. */
-  function takeMessages(queue: Queue, max: number, visibilityTimeout: number): StoredMessage[] {
+  /**
+   * Takes up to `max` visible messages, redriving the ones received too often on the way. `undo` puts
+   * them back as they were, for a receive whose client is gone before the answer leaves.
+   */
+  function takeMessages(
+    queue: Queue,
+    max: number,
+    visibilityTimeout: number,
+  ): { taken: StoredMessage[]; undo: () => void } {
     const now = Date.now();
     dropExpired(queue, now);
     const redrive = redrivePolicy(queue);
     const taken: StoredMessage[] = [];
+    const before: Array<
+      Pick<StoredMessage, 'receiveCount' | 'firstReceiveTimestamp' | 'visibleAt' | 'receiptHandle'>
+    > = [];
     for (const message of [...queue.messages]) {
       if (taken.length >= max) break;
       if (message.visibleAt > now) continue;
@@ -422,6 +438,8 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
         moveToDeadLetterQueue(message, queue, redrive.target, now);
         continue;
       }
+      const { receiveCount, firstReceiveTimestamp, visibleAt, receiptHandle: previousHandle } = message;
+      before.push({ receiveCount, firstReceiveTimestamp, visibleAt, receiptHandle: previousHandle });
       message.receiveCount += 1;
       message.firstReceiveTimestamp ??= now;
       message.visibleAt = now + visibilityTimeout * 1000;
@@ -429,7 +447,17 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
       taken.push(message);
     }
     if (taken.length > 0) dirty = true;
-    return taken;
+    const handles = taken.map((m) => m.receiptHandle);
+    const undo = () => {
+      taken.forEach((message, i) => {
+        // Only if no later receive took the message since.
+        if (!queue.messages.includes(message) || message.receiptHandle !== handles[i]) return;
+        Object.assign(message, before[i]);
+        if (message.firstReceiveTimestamp === undefined) delete message.firstReceiveTimestamp;
+      });
+      notify(queue);
+    };
+    return { taken, undo };
   }
 
   function receiptHandle(queueName: string, messageId: string): string {
@@ -672,7 +700,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     };
   }
 
-  async function receiveMessage(input: Record<string, unknown>, cancelled: Promise<void>) {
+  async function receiveMessage(input: Record<string, unknown>, client: ClientConnection) {
     const queue = queueFromUrl(input);
     const max = integerParameter(input.MaxNumberOfMessages, 'MaxNumberOfMessages', 1, 10) ?? 1;
     const waitSeconds =
@@ -688,17 +716,25 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     const attributePatterns = attributeNamesWanted(input, 'MessageAttributeNames');
 
     const deadline = Date.now() + waitSeconds * 1000;
-    let gone = false;
-    void cancelled.then(() => (gone = true));
+    const gone = () => closed || client.gone();
     let current: Queue = queue;
     for (;;) {
       // A queue deleted (and perhaps re-created) while we waited: look it up again by name.
       current = queues.get(queue.name) ?? current;
-      if (gone || closed) return { Messages: [] };
-      const taken = takeMessages(current, max, visibilityTimeout);
-      if (taken.length > 0 || Date.now() >= deadline) {
+      if (gone()) return { Messages: [] };
+      const { taken, undo } = takeMessages(current, max, visibilityTimeout);
+      if (taken.length > 0) {
+        // A client that aborted its long poll (a poller stopping) may have closed its socket just before
+        // the send that woke us; give that close one turn of the event loop to arrive, and if it did,
+        // return the messages to the queue rather than hide them for a visibility timeout.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (gone()) {
+          undo();
+          return { Messages: [] };
+        }
         return { Messages: taken.map((m) => messageView(m, systemWanted, attributePatterns)) };
       }
+      if (Date.now() >= deadline) return { Messages: [] };
       await new Promise<void>((resolve) => {
         const wake = () => {
           current.waiters.delete(wake);
@@ -707,7 +743,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
         };
         const timeout = setTimeout(wake, deadline - Date.now());
         current.waiters.add(wake);
-        void cancelled.then(wake);
+        void client.closed.then(wake);
         armTimer(current, Date.now());
       });
     }
@@ -715,7 +751,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
 
   const actions: Record<
     string,
-    (input: Record<string, unknown>, req: IncomingMessage, cancelled: Promise<void>) => unknown
+    (input: Record<string, unknown>, req: IncomingMessage, client: ClientConnection) => unknown
   > = {
     CreateQueue: (input) => {
       const name = requiredString(input, 'QueueName');
@@ -803,7 +839,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
       const senderId = senderIdOf(req);
       return batch<Record<string, unknown>>(input.Entries, (entry) => enqueue(queue, entry, senderId));
     },
-    ReceiveMessage: (input, _req, cancelled) => receiveMessage(input, cancelled),
+    ReceiveMessage: (input, _req, client) => receiveMessage(input, client),
     DeleteMessage: (input) => {
       deleteMessage(queueFromUrl(input), requiredString(input, 'ReceiptHandle'));
       return {};
@@ -887,9 +923,13 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
       );
     }
     // Resolves when the client goes away, so a long poll it gave up on does not take messages.
-    const cancelled = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    const client: ClientConnection = {
+      closed: new Promise<void>((resolve) => res.once('close', () => resolve())),
+      // The socket is marked destroyed at once; its 'close' event only comes in a later loop phase.
+      gone: () => res.destroyed || req.socket.destroyed,
+    };
     try {
-      send(res, 200, await action(input, req, cancelled));
+      send(res, 200, await action(input, req, client));
     } catch (error) {
       if (error instanceof SqsError) return sendError(res, error);
       process.stderr.write(
