@@ -357,7 +357,6 @@ export async function readPage<Row>(
     // The chunks whose filtered rows overlap [offset, offset + limit).
     const wanted: number[] = [];
     let before = 0;
-    let skip = 0;
     for (let i = 0, seen = 0; i < counts.length; seen += counts[i]!, i++) {
       const end = seen + counts[i]!;
       if (end > offset && seen < offset + limit && counts[i]! > 0) {
@@ -365,7 +364,8 @@ export async function readPage<Row>(
         wanted.push(i);
       }
     }
-    skip = offset - before;
+    // Filtered rows of the chunks before the first wanted one: the page starts `skip` rows into it.
+    const skip = offset - before;
     if (wanted.length === 0) return { total, rows: [] };
     const items = await getChunks(companyId, spec, wanted);
     if (
