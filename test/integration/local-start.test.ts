@@ -1,0 +1,123 @@
+// `npm start` as a process: it prints the base URL and the demo keys, keeps data across restarts,
+// stops every child (the JVM included) on SIGTERM, and explains a port already in use.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../local/ports';
+
+const root = path.resolve(__dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+let dataDir: string;
+const started: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(() => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-start-'));
+});
+afterEach(() => {
+  // A failed assertion must not leave a runtime (and its JVM) behind.
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function start(port: number): { child: ChildProcessWithoutNullStreams; output: () => string; ready: Promise<string> } {
+  const child = spawn(tsx, ['local/start.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  });
+  started.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready: ${output}`)), 90_000);
+    const check = () => {
+      if (output.includes('Ctrl-C')) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    };
+    child.stdout.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}: ${output}`));
+    });
+  });
+  ready.catch(() => undefined);
+  return { child, output: () => output, ready };
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)]).toString().trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function descendants(pid: number): number[] {
+  const direct = childPids(pid);
+  return direct.flatMap((child) => [child, ...descendants(child)]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('npm start', () => {
+  it('serves the API with the demo keys, keeps data across a restart, and stops every child on SIGTERM', async () => {
+    const port = await freePort();
+    const first = start(port);
+    const banner = await first.ready;
+    expect(banner).toContain(`http://localhost:${port}`);
+    expect(banner).toContain('demo-admin-key');
+    expect(banner).toContain('demo workspace seeded');
+
+    const withKey = await fetch(`http://127.0.0.1:${port}/v1/email/validate/nope`, {
+      headers: { 'x-api-key': 'demo-admin-key' },
+    });
+    expect([404, 501]).toContain(withKey.status);
+
+    const family = descendants(first.child.pid!);
+    expect(family.length).toBeGreaterThan(0);
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(family.filter(alive)).toEqual([]);
+
+    // Same data directory: the demo keys still work and nothing is seeded again.
+    const second = start(port);
+    const again = await second.ready;
+    expect(again).not.toContain('demo workspace seeded');
+    const stillThere = await fetch(`http://127.0.0.1:${port}/v1/email/validate/nope`, {
+      headers: { 'x-api-key': 'demo-other-key' },
+    });
+    expect(stillThere.status).not.toBe(403);
+    second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+  });
+
+  it('explains a port that is already in use instead of printing a stack trace', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const run = start(port);
+    const code = await exited(run.child);
+    blocker.close();
+    expect(code).toBe(1);
+    expect(run.output()).toContain(`Port ${port} is already in use`);
+    expect(run.output()).not.toMatch(/\n\s+at /);
+  });
+});
