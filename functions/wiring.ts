@@ -9,7 +9,7 @@ export interface QueueSpec {
   visibilityTimeoutSeconds: number;
   /** Receives before a message moves to the queue's dead-letter queue. */
   maxReceiveCount: number;
-  /** How long messages are kept, also on the DLQ. */
+  /** How long messages are kept on the queue (its DLQ keeps them deadLetterRetentionSeconds). */
   retentionSeconds: number;
 }
 
@@ -242,6 +242,9 @@ export const routes: RouteSpec[] = [
 
 /** The function behind API Gateway's `$default` route: anything `routes` does not match. */
 export const defaultRouteFunction = 'notFound';
+
+/** Dead-letter queues keep messages 14 days (SQS's maximum), counted from the original send. */
+export const deadLetterRetentionSeconds = 14 * 86400;
 
 export const queues: QueueSpec[] = [
   { name: 'chunks', visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },

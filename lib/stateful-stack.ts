@@ -155,17 +155,19 @@ export class StatefulStack extends Stack {
   private createQueue(spec: wiring.QueueSpec, oldestMessageAlarmAfter: Duration): QueuePair {
     const id = pascal(spec.name);
     const common = {
-      retentionPeriod: Duration.seconds(spec.retentionSeconds),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     };
     const deadLetterQueue = new sqs.Queue(this, `${id}DeadLetterQueue`, {
       ...common,
+      // SQS counts retention from the original send, so the DLQ keeps messages longer than its queue.
+      retentionPeriod: Duration.seconds(wiring.deadLetterRetentionSeconds),
       queueName: `${this.stackName}-${spec.name}-dlq`,
       visibilityTimeout: Duration.seconds(deadLetterVisibilityTimeoutSeconds(wiring, spec.name)),
     });
     const queue = new sqs.Queue(this, `${id}Queue`, {
       ...common,
+      retentionPeriod: Duration.seconds(spec.retentionSeconds),
       queueName: `${this.stackName}-${spec.name}`,
       visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: spec.maxReceiveCount },

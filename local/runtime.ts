@@ -13,6 +13,7 @@ import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace'
 import { resetSettings } from '../functions/settings';
 import {
   bucketTriggers,
+  deadLetterRetentionSeconds,
   defaultRouteFunction,
   functionByName,
   functions,
@@ -118,7 +119,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const queueArns = new Map<string, string>();
     for (const queue of queues) {
       const dlq = await createQueue(sqsClient, `mailvet-${queue.name}-dlq`, {
-        MessageRetentionPeriod: String(queue.retentionSeconds),
+        MessageRetentionPeriod: String(deadLetterRetentionSeconds),
         VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
       });
       queueArns.set(`${queue.name}-dlq`, dlq.arn);

@@ -1,7 +1,7 @@
 // API Gateway's $default route: any path or method the API does not define.
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { json } from '../http/api-handler';
+import { json } from '../http/response';
 
 export const notFound = async (): Promise<APIGatewayProxyStructuredResultV2> => json(404, { error: 'Not found' });
 

@@ -6,9 +6,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { authenticate, type Principal } from '../domain/accounts/accounts';
 import { consumeRateLimit } from '../domain/rate-limit';
 import { AppError, isThrottlingError, ServiceUnavailableError, ValidationError } from '../errors';
-import { sortedJson } from '../json';
 import { Logger, logger } from '../log';
 import { settings } from '../settings';
+import { json } from './response';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -34,13 +34,7 @@ export interface ApiResponse {
 
 export type Route = (request: ApiRequest) => Promise<ApiResponse>;
 
-export function json(statusCode: number, body?: unknown, headers: Record<string, string> = {}): ApiResult {
-  return {
-    statusCode,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: sortedJson(body) }),
-  };
-}
+export { json };
 
 function lowerCaseHeaders(headers: ApiEvent['headers'] | undefined): Record<string, string> {
   const out: Record<string, string> = {};

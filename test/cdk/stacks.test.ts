@@ -315,7 +315,7 @@ describe('queues', () => {
       });
       data.hasResourceProperties('AWS::SQS::Queue', {
         QueueName: `${stacks.stateful.stackName}-${name}-dlq`,
-        MessageRetentionPeriod: spec.retentionSeconds,
+        MessageRetentionPeriod: wiring.deadLetterRetentionSeconds,
         SqsManagedSseEnabled: true,
       });
       for (const id of [queue, dlq])
