@@ -1,7 +1,7 @@
 // The demo companies, users and API keys of decisions.md, seeded by the local runtime on first start.
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { userKey } from '../../store/keys';
+import { userIdIndex, userKey } from '../../store/keys';
 import { createApiKey, createCompany, type AccountUser } from './accounts';
 
 export const demoIds = {
@@ -59,6 +59,8 @@ export async function putAccountUser(user: AccountUser, createdAt = new Date().t
       TableName: tableName(),
       Item: {
         ...userKey(user.companyId, user.email),
+        // The workspace finds a user by id through this index (GET /v1/users/{id}).
+        ...userIdIndex(user.companyId, user.userId),
         type: 'user',
         ...user,
         email: user.email.toLowerCase(),
