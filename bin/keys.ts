@@ -1,7 +1,12 @@
 // `npm run keys -- create|revoke|list`: API keys for a company's user, against the local runtime or a
 // deployed table (see local/connect.ts). The raw key is printed once and stored only as SHA-256.
 import { parseArgs } from 'node:util';
-import { createApiKey, getAccountUser, listApiKeys, revokeApiKey } from '../functions/domain/accounts/accounts';
+import {
+  createApiKey,
+  getAccountUser,
+  listApiKeys,
+  revokeApiKey,
+} from '../functions/domain/accounts/accounts';
 import { connect } from '../local/connect';
 
 const usage = `usage:
@@ -13,7 +18,12 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { company: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' }, key: { type: 'string' } },
+    options: {
+      company: { type: 'string' },
+      user: { type: 'string' },
+      name: { type: 'string' },
+      key: { type: 'string' },
+    },
   });
   if (!values.company || !['create', 'revoke', 'list'].includes(command ?? '')) throw new Error(usage);
   const connection = await connect();
@@ -29,7 +39,10 @@ async function main(argv: string[]): Promise<void> {
         userEmail: user.email,
         name: values.name ?? 'cli',
       });
-      process.stdout.write(JSON.stringify({ apiKey: rawKey, keyId: record.keyId, note: 'shown once; store it now' }, null, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify({ apiKey: rawKey, keyId: record.keyId, note: 'shown once; store it now' }, null, 2) +
+          '\n',
+      );
     } else if (command === 'revoke') {
       if (!values.key) throw new Error(usage);
       process.stdout.write(JSON.stringify(await revokeApiKey(values.company, values.key), null, 2) + '\n');

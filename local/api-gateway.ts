@@ -75,7 +75,8 @@ export function buildApiEvent(
     else headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  for (const [name, value] of url.searchParams)
+    query[name] = name in query ? `${query[name]},${value}` : value;
   const method = (request.method ?? 'GET').toUpperCase();
   const routeKey = match ? `${match.spec.method} ${match.spec.path}` : '$default';
   const isText = textTypes.test(headers['content-type'] ?? 'application/json');
@@ -134,7 +135,8 @@ function writeResult(response: http.ServerResponse, result: unknown, requestId: 
     response.end(typeof result === 'string' ? result : JSON.stringify(result ?? null));
     return;
   }
-  for (const [name, value] of Object.entries(structured.headers ?? {})) response.setHeader(name, String(value));
+  for (const [name, value] of Object.entries(structured.headers ?? {}))
+    response.setHeader(name, String(value));
   if (structured.cookies?.length) response.setHeader('set-cookie', structured.cookies);
   response.statusCode = structured.statusCode;
   const body = structured.body ?? '';

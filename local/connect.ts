@@ -40,7 +40,13 @@ export async function connect(): Promise<Connection> {
   if (process.env.TABLE_NAME && !process.env.MAILVET_LOCAL) {
     // A deployed stack: AWS credentials and region from the usual environment. Queue URLs and the
     // bucket are only needed by tools that use them; give placeholders so settings parse.
-    for (const name of ['BUCKET_NAME', 'CHUNKS_QUEUE_URL', 'WEBHOOKS_QUEUE_URL', 'VALIDATIONS_QUEUE_URL', 'INVITES_QUEUE_URL'])
+    for (const name of [
+      'BUCKET_NAME',
+      'CHUNKS_QUEUE_URL',
+      'WEBHOOKS_QUEUE_URL',
+      'VALIDATIONS_QUEUE_URL',
+      'INVITES_QUEUE_URL',
+    ])
       process.env[name] ??= 'unset';
     resetAll();
     return { target: `the deployed table ${process.env.TABLE_NAME}`, close: async () => undefined };

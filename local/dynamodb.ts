@@ -28,7 +28,9 @@ function jarDirectory(): string {
 }
 
 /** Starts DynamoDB Local; `dataDir` keeps the data across restarts, without it the data lives in memory. */
-export async function startDynamoDbLocal(options: { dataDir?: string; port?: number } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(
+  options: { dataDir?: string; port?: number } = {},
+): Promise<DynamoDbLocal> {
   const port = options.port || (await freePort());
   const dir = jarDirectory();
   const args = [
@@ -62,7 +64,9 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
         ),
       ),
     );
-    child.once('exit', (code) => reject(new Error(`DynamoDB Local exited with code ${code}: ${output.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`DynamoDB Local exited with code ${code}: ${output.slice(-2000)}`)),
+    );
   });
   exited.catch(() => undefined);
   const endpoint = `http://127.0.0.1:${port}`;
@@ -92,7 +96,8 @@ async function waitUntilReady(endpoint: string, timeoutMs = 60_000): Promise<voi
         await client.send(new ListTablesCommand({}));
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${error}`);
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

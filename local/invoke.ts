@@ -11,11 +11,15 @@ async function main(argv: string[]): Promise<void> {
   const name = argv[0];
   const spec = functions.find((f) => f.name === name);
   if (!name || !spec) {
-    throw new Error(`usage: npm run invoke -- <function> [--event file.json]\nfunctions: ${functions.map((f) => f.name).join(', ')}`);
+    throw new Error(
+      `usage: npm run invoke -- <function> [--event file.json]\nfunctions: ${functions.map((f) => f.name).join(', ')}`,
+    );
   }
   const eventFlag = argv.indexOf('--event');
-  const eventFile = eventFlag >= 0 ? argv[eventFlag + 1] : path.join(repositoryRoot, 'events', `${name}.json`);
-  if (!eventFile || !existsSync(eventFile)) throw new Error(`No event file: ${eventFile ?? '(missing after --event)'}`);
+  const eventFile =
+    eventFlag >= 0 ? argv[eventFlag + 1] : path.join(repositoryRoot, 'events', `${name}.json`);
+  if (!eventFile || !existsSync(eventFile))
+    throw new Error(`No event file: ${eventFile ?? '(missing after --event)'}`);
   const event = JSON.parse(readFileSync(eventFile, 'utf8')) as unknown;
   const connection = await connect();
   try {

@@ -8,14 +8,21 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
     server.once('error', reject);
     server.listen(0, host, () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 export class PortInUseError extends Error {
-  constructor(readonly port: number, readonly what: string) {
-    super(`Port ${port} is already in use (${what}). Stop the other process or choose another port, e.g. PORT=3001 npm start.`);
+  constructor(
+    readonly port: number,
+    readonly what: string,
+  ) {
+    super(
+      `Port ${port} is already in use (${what}). Stop the other process or choose another port, e.g. PORT=3001 npm start.`,
+    );
     this.name = 'PortInUseError';
   }
 }

@@ -126,7 +126,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       const main = await createQueue(sqsClient, `mailvet-${queue.name}`, {
         VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
         MessageRetentionPeriod: String(queue.retentionSeconds),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: queue.maxReceiveCount }),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlq.arn,
+          maxReceiveCount: queue.maxReceiveCount,
+        }),
       });
       queueArns.set(queue.name, main.arn);
       env[queueUrlEnvName(queue.name)] = main.url;
@@ -153,7 +156,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if (options.serve !== false) {
       for (const consumer of queueConsumers) {
         const queueKey = consumer.deadLetters ? `${consumer.queue}-dlq` : consumer.queue;
-        const url = env[consumer.deadLetters ? `${consumer.queue.toUpperCase()}_DLQ_URL` : queueUrlEnvName(consumer.queue)];
+        const url =
+          env[
+            consumer.deadLetters ? `${consumer.queue.toUpperCase()}_DLQ_URL` : queueUrlEnvName(consumer.queue)
+          ];
         const poller = startQueuePoller({
           client: sqsClient,
           queueUrl: url!,
@@ -175,10 +181,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;
-      writeFileSync(
-        runtimeFile(dataDir),
-        JSON.stringify({ pid: process.pid, baseUrl, env }, null, 2),
-      );
+      writeFileSync(runtimeFile(dataDir), JSON.stringify({ pid: process.pid, baseUrl, env }, null, 2));
       stoppers.push(async () => rmSync(runtimeFile(dataDir), { force: true }));
     }
 
@@ -216,14 +219,21 @@ function loadHandler(entry: string): Handler {
 }
 
 /** Runs a function once with a Lambda-like context, failing like Lambda when it outlives its timeout. */
-async function invokeFunction(handlers: Map<string, Handler>, name: string, event: unknown): Promise<unknown> {
+async function invokeFunction(
+  handlers: Map<string, Handler>,
+  name: string,
+  event: unknown,
+): Promise<unknown> {
   const handler = handlers.get(name);
   if (!handler) throw new Error(`Function ${name} is not loaded`);
   const { timeoutSeconds, memoryMb } = functionByName(name);
   const context = lambdaContext(name, timeoutSeconds * 1000, memoryMb);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)), timeoutSeconds * 1000);
+    timer = setTimeout(
+      () => reject(new Error(`Task timed out after ${timeoutSeconds} seconds`)),
+      timeoutSeconds * 1000,
+    );
   });
   try {
     return await Promise.race([handler(event, context), timeout]);
@@ -245,7 +255,12 @@ async function dispatchS3Event(invoke: (name: string, event: unknown) => Promise
         } catch (error) {
           if (attempt === 3) {
             process.stderr.write(
-              JSON.stringify({ level: 'error', message: 'S3 event handler failed 3 times', function: trigger.function, error: String(error) }) + '\n',
+              JSON.stringify({
+                level: 'error',
+                message: 'S3 event handler failed 3 times',
+                function: trigger.function,
+                error: String(error),
+              }) + '\n',
             );
           } else await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
         }

@@ -7,7 +7,8 @@ import { startLocalRuntime } from './runtime';
 async function main(): Promise<void> {
   const started = Date.now();
   const port = Number(process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
   const runtime = await startLocalRuntime({ port, dataDir, host: process.env.HOST ?? '127.0.0.1' });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof PortInUseError) process.stderr.write(`mailvet: ${error.message}\n`);
-  else process.stderr.write(`mailvet: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  else
+    process.stderr.write(
+      `mailvet: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
   process.exit(1);
 });

@@ -13,7 +13,9 @@ export function s3(): S3Client {
       region: s.AWS_REGION,
       endpoint: s.AWS_ENDPOINT_URL_S3,
       forcePathStyle: s.S3_FORCE_PATH_STYLE || local,
-      ...(local ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+      ...(local
+        ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+        : {}),
     });
   }
   return client;

@@ -8,7 +8,11 @@ import { rateCounterKey } from '../store/keys';
 import { epochSeconds } from '../store/table';
 
 /** Counts one request for the company in the current second; throws RateLimitError past the limit. */
-export async function consumeRateLimit(companyId: string, limitPerSecond: number, now = new Date()): Promise<void> {
+export async function consumeRateLimit(
+  companyId: string,
+  limitPerSecond: number,
+  now = new Date(),
+): Promise<void> {
   const second = epochSeconds(now);
   try {
     await dynamoDb().send(

@@ -38,7 +38,8 @@ export { json };
 
 function lowerCaseHeaders(headers: ApiEvent['headers'] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) out[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(headers ?? {}))
+    if (value !== undefined) out[name.toLowerCase()] = value;
   return out;
 }
 
@@ -69,7 +70,11 @@ export function errorResponse(error: unknown, log: Logger): ApiResult {
 }
 
 /** Runs a route with authentication, rate limiting and the shared conventions. */
-export async function runRoute(route: Route, event: ApiEvent, context: Pick<Context, 'awsRequestId'>): Promise<ApiResult> {
+export async function runRoute(
+  route: Route,
+  event: ApiEvent,
+  context: Pick<Context, 'awsRequestId'>,
+): Promise<ApiResult> {
   const requestId = event.requestContext?.requestId ?? context.awsRequestId;
   let log = logger.child({ requestId, path: event.rawPath, method: event.requestContext?.http?.method });
   try {

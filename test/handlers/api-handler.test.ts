@@ -12,7 +12,9 @@ const principalItem = { companyId: 'c1', userId: 'u1', userEmail: 'a@x.test', ke
 beforeEach(() => {
   ddb.reset();
   ddb.on(GetCommand).resolves({});
-  ddb.on(GetCommand, { Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } }).resolves({ Item: principalItem });
+  ddb
+    .on(GetCommand, { Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } })
+    .resolves({ Item: principalItem });
   ddb.on(UpdateCommand).resolves({});
 });
 
@@ -61,16 +63,22 @@ describe('apiHandler', () => {
   });
 
   it('maps typed errors to their status and message', async () => {
-    const result = await call(async () => {
-      throw new NotFoundError('Job not found');
-    }, { 'x-api-key': key });
+    const result = await call(
+      async () => {
+        throw new NotFoundError('Job not found');
+      },
+      { 'x-api-key': key },
+    );
     expect(result).toMatchObject({ statusCode: 404, body: '{"error":"Job not found"}' });
   });
 
   it('never exposes internals in a 500', async () => {
-    const result = await call(async () => {
-      throw new Error('secret stack detail');
-    }, { 'x-api-key': key });
+    const result = await call(
+      async () => {
+        throw new Error('secret stack detail');
+      },
+      { 'x-api-key': key },
+    );
     expect(result).toMatchObject({ statusCode: 500, body: '{"error":"Internal server error"}' });
   });
 

@@ -11,4 +11,5 @@ const defaults: Record<string, string> = {
   AWS_SECRET_ACCESS_KEY: 'test',
   LOG_LEVEL: 'silent',
 };
-for (const [name, value] of Object.entries(defaults)) if (process.env[name] === undefined) process.env[name] = value;
+for (const [name, value] of Object.entries(defaults))
+  if (process.env[name] === undefined) process.env[name] = value;

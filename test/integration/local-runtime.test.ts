@@ -57,7 +57,9 @@ describe('the local runtime', () => {
     // Wait for the start of a fresh second so the burst falls in one counter window.
     await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
     const burst = await Promise.all(
-      Array.from({ length: 20 }, () => get('/v1/email/validate-file/00000000-0000-4000-8000-000000000000', local.keys.admin)),
+      Array.from({ length: 20 }, () =>
+        get('/v1/email/validate-file/00000000-0000-4000-8000-000000000000', local.keys.admin),
+      ),
     );
     const other = await get('/v1/email/validate-file/00000000-0000-4000-8000-000000000000', local.keys.other);
 
@@ -88,9 +90,14 @@ describe('the local runtime', () => {
         },
       ],
     });
-    await expect(dynamoDb().send(transaction)).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+    await expect(dynamoDb().send(transaction)).rejects.toMatchObject({
+      name: 'TransactionCanceledException',
+    });
     const { Item } = await dynamoDb().send(
-      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: table, Key: { pk: 'TEST#tx', sk: 'B' } }),
+      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
+        TableName: table,
+        Key: { pk: 'TEST#tx', sk: 'B' },
+      }),
     );
     expect(Item).toBeUndefined();
   });

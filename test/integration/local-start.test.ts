@@ -22,7 +22,11 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(port: number): { child: ChildProcessWithoutNullStreams; output: () => string; ready: Promise<string> } {
+function start(port: number): {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  ready: Promise<string>;
+} {
   const child = spawn(tsx, ['local/start.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
@@ -51,7 +55,12 @@ function start(port: number): { child: ChildProcessWithoutNullStreams; output: (
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)]).toString().trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }

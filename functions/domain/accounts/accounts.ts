@@ -73,7 +73,9 @@ export async function createCompany(input: {
 }
 
 export async function getCompany(companyId: string): Promise<Company> {
-  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }));
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }),
+  );
   if (!Item) throw new NotFoundError('Company not found');
   return Item as Company;
 }
@@ -176,7 +178,8 @@ async function findKeyHash(companyId: string, keyId: string): Promise<string> {
 }
 
 function toApiKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt } = item as unknown as ApiKeyRecord;
+  const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt } =
+    item as unknown as ApiKeyRecord;
   return { keyId, companyId, userId, userEmail, name, hint, createdAt, ...(revokedAt ? { revokedAt } : {}) };
 }
 
@@ -188,7 +191,12 @@ export async function authenticate(rawKey: string | undefined): Promise<Principa
   );
   if (!Item || Item.revokedAt) throw new InvalidKeyError();
   const record = Item as unknown as ApiKeyRecord;
-  return { companyId: record.companyId, userId: record.userId, userEmail: record.userEmail, keyId: record.keyId };
+  return {
+    companyId: record.companyId,
+    userId: record.userId,
+    userEmail: record.userEmail,
+    keyId: record.keyId,
+  };
 }
 
 /** 403 unless the key's creator currently holds the permission (read fresh, so revocation is immediate). */

@@ -77,7 +77,13 @@ export async function seedDemoAccounts(): Promise<DemoAccounts> {
   for (const user of demoUsers) await putAccountUser(user, '2026-01-05T09:00:00.000Z');
   const [adminUser, memberUser, globexUser] = demoUsers as [AccountUser, AccountUser, AccountUser];
   const keyOf = (user: AccountUser, rawKey: string) =>
-    createApiKey({ companyId: user.companyId, userId: user.userId, userEmail: user.email, name: 'demo', rawKey });
+    createApiKey({
+      companyId: user.companyId,
+      userId: user.userId,
+      userEmail: user.email,
+      name: 'demo',
+      rawKey,
+    });
   await keyOf(adminUser, demoKeys.admin);
   await keyOf(memberUser, demoKeys.member);
   await keyOf(globexUser, demoKeys.other);
