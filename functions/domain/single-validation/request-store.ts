@@ -1,0 +1,202 @@
+// Validation requests in the single table (validationRequestKey, TTL 30 days): pending -> completed or
+// failed. Completing a request and counting it in the company's monthly usage is one transaction
+// whose condition is the pending state, so a redelivered message can never count an address twice.
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { isConditionFailure, isTransactionConditionFailure } from '../../store/conditions';
+import { validationRequestKey } from '../../store/keys';
+import { epochSeconds } from '../../store/table';
+import type { ValidationResult } from '../validation';
+import { usageIncrement } from '../usage';
+
+export const REQUEST_TTL_SECONDS = 30 * 86400;
+
+export type RequestStatus = 'pending' | 'completed' | 'failed';
+
+export interface ValidationRequest {
+  companyId: string;
+  requestId: string;
+  status: RequestStatus;
+  /** The address as submitted; kept only while pending (the queue consumer reads it). */
+  input?: string;
+  /** The caller's metadata, echoed; undefined when none was sent. */
+  metadata?: Record<string, unknown>;
+  createdAt: string;
+  validatedAt?: string;
+  /** The engine's answer once completed. */
+  outcome?: ValidationResult;
+  /** Why a failed request failed (the 500 body of polling). */
+  error?: string;
+}
+
+interface StoredItem {
+  companyId: string;
+  requestId: string;
+  status: RequestStatus;
+  input?: string;
+  // Metadata is stored as its JSON text: DynamoDB's number range and nesting limit (32 levels) are
+  // narrower than JSON's, and the echo must be exactly what the client sent.
+  metadataJson?: string;
+  createdAt: string;
+  validatedAt?: string;
+  outcome?: ValidationResult;
+  error?: string;
+}
+
+/** One validation in the month of `at`, in the form a transaction item needs. */
+function usageUpdate(companyId: string, at: string) {
+  const { UpdateExpression, ...rest } = usageIncrement(companyId, 1, new Date(at));
+  if (!UpdateExpression) throw new Error('usageIncrement returned no UpdateExpression');
+  return { ...rest, UpdateExpression };
+}
+
+const ttlOf = (createdAt: string) => epochSeconds(new Date(createdAt)) + REQUEST_TTL_SECONDS;
+
+function toItem(request: ValidationRequest) {
+  const { metadata, ...rest } = request;
+  return {
+    ...validationRequestKey(request.companyId, request.requestId),
+    type: 'validation_request',
+    ...rest,
+    ...(metadata === undefined ? {} : { metadataJson: JSON.stringify(metadata) }),
+    ttl: ttlOf(request.createdAt),
+  };
+}
+
+function fromItem(item: StoredItem): ValidationRequest {
+  const { metadataJson, ...rest } = item;
+  return {
+    companyId: rest.companyId,
+    requestId: rest.requestId,
+    status: rest.status,
+    createdAt: rest.createdAt,
+    ...(rest.input === undefined ? {} : { input: rest.input }),
+    ...(metadataJson === undefined ? {} : { metadata: JSON.parse(metadataJson) as Record<string, unknown> }),
+    ...(rest.validatedAt === undefined ? {} : { validatedAt: rest.validatedAt }),
+    ...(rest.outcome === undefined ? {} : { outcome: rest.outcome }),
+    ...(rest.error === undefined ? {} : { error: rest.error }),
+  };
+}
+
+/** The company's request, or undefined (unknown id, another company's, or expired). Strongly consistent. */
+export async function readRequest(
+  companyId: string,
+  requestId: string,
+): Promise<ValidationRequest | undefined> {
+  const { Item } = await dynamoDb().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: validationRequestKey(companyId, requestId),
+      // A poll right after the 202 must find the request it was told about.
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? fromItem(Item as StoredItem) : undefined;
+}
+
+/** Stores a new pending request (its id is fresh, so an existing item means a bug, not a retry). */
+export async function createPendingRequest(
+  request: ValidationRequest & { status: 'pending'; input: string },
+) {
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: toItem(request),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/**
+ * Stores a request that completed within the sync budget straight as completed, with its usage, in one
+ * transaction: nobody can poll it before the response, so a pending write first would only cost time.
+ */
+export async function storeCompletedRequest(
+  request: ValidationRequest & { status: 'completed'; validatedAt: string },
+) {
+  await dynamoDb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: toItem(request),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        { Update: usageUpdate(request.companyId, request.validatedAt) },
+      ],
+    }),
+  );
+}
+
+/**
+ * Moves a pending request to completed and counts it, in one transaction. Returns false when the
+ * request was no longer pending (a redelivery after success, or failed meanwhile): nothing written.
+ */
+export async function completePendingRequest(
+  companyId: string,
+  requestId: string,
+  outcome: ValidationResult,
+  validatedAt: string,
+): Promise<boolean> {
+  try {
+    await dynamoDb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: validationRequestKey(companyId, requestId),
+              UpdateExpression:
+                'SET #status = :completed, outcome = :outcome, validatedAt = :at REMOVE #input',
+              ConditionExpression: '#status = :pending',
+              ExpressionAttributeNames: { '#status': 'status', '#input': 'input' },
+              ExpressionAttributeValues: {
+                ':completed': 'completed',
+                ':pending': 'pending',
+                ':outcome': outcome,
+                ':at': validatedAt,
+              },
+            },
+          },
+          { Update: usageUpdate(companyId, validatedAt) },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isTransactionConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Marks a pending request failed; false when it was not pending (completed meanwhile, or gone). */
+export async function failPendingRequest(
+  companyId: string,
+  requestId: string,
+  reason: string,
+  failedAt: string,
+): Promise<boolean> {
+  try {
+    await dynamoDb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: validationRequestKey(companyId, requestId),
+        UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at REMOVE #input',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#input': 'input' },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':pending': 'pending',
+          ':error': reason,
+          ':at': failedAt,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}

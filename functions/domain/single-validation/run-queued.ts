@@ -1,0 +1,44 @@
+// The validations queue's consumers: finish a queued request (runValidation), or fail one whose
+// message reached the dead-letter queue (failValidation). Both are idempotent per message: only a
+// pending request changes, under a condition, so redeliveries write and count nothing.
+//
+// Primary course (runValidation):
+//   1. read the request; gone (TTL) or no longer pending -> nothing to do
+//   2. overdue -> fail it (polling has been answering 500 already)
+//   3. validate; pending -> completed with its usage, in one conditional transaction
+import type { Logger } from '../../log';
+import { singleEngine } from './engine';
+import { FAILED_MESSAGE, isOverdue, OVERDUE_MESSAGE } from './polling';
+import type { ValidationMessage } from './queue-message';
+import { completePendingRequest, failPendingRequest, readRequest } from './request-store';
+
+export type RunOutcome = 'completed' | 'already_done' | 'not_found' | 'overdue';
+
+export async function runQueuedValidation(
+  message: ValidationMessage,
+  log: Logger,
+  now: () => Date = () => new Date(),
+): Promise<RunOutcome> {
+  const { companyId, requestId } = message;
+  const request = await readRequest(companyId, requestId);
+  if (!request) {
+    log.warn('validation request not found; message dropped', { companyId, requestId });
+    return 'not_found';
+  }
+  if (request.status !== 'pending') return 'already_done';
+  if (isOverdue(request.createdAt, now())) {
+    await failPendingRequest(companyId, requestId, OVERDUE_MESSAGE, now().toISOString());
+    return 'overdue';
+  }
+  const outcome = await singleEngine().validate(request.input ?? '', { companyId });
+  const stored = await completePendingRequest(companyId, requestId, outcome, now().toISOString());
+  return stored ? 'completed' : 'already_done';
+}
+
+/** True when the request was pending and is now failed. */
+export async function failQueuedValidation(
+  message: ValidationMessage,
+  now: Date = new Date(),
+): Promise<boolean> {
+  return failPendingRequest(message.companyId, message.requestId, FAILED_MESSAGE, now.toISOString());
+}

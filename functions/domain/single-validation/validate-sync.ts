@@ -1,0 +1,61 @@
+// POST /v1/email/validate: validate within the budget, else answer "in progress" and finish through
+// the queue. The Lambda never relies on running after it has answered.
+//
+// Primary course:
+//   1. a fresh requestId; start the engine (it never throws)
+//   2. done within the budget: store the request as completed and count it (one transaction) -> result
+//   3. over budget: store it pending, queue it for runValidation -> pollUrl, requestId, retryAfter
+import { randomUUID } from 'node:crypto';
+import { deferValidation } from './defer';
+import { singleEngine } from './engine';
+import type { InProgress } from './polling';
+import type { ValidationRequestBody } from './request-body';
+import { storeCompletedRequest } from './request-store';
+import { completedBody, type CompletedBody } from './result-body';
+
+export type SyncOutcome =
+  { kind: 'completed'; body: CompletedBody } | { kind: 'in_progress'; body: InProgress };
+
+const OVER_BUDGET = Symbol('over budget');
+
+/** The promise's value, or OVER_BUDGET when it takes longer than `ms` (the timer never outlives it). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof OVER_BUDGET> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<typeof OVER_BUDGET>((resolve) => {
+    timer = setTimeout(() => resolve(OVER_BUDGET), ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** budgetMs <= 0 defers every request (load shedding, tests of the 202 path). */
+export async function validateWithinBudget(
+  companyId: string,
+  body: ValidationRequestBody,
+  budgetMs: number,
+  now: () => Date = () => new Date(),
+): Promise<SyncOutcome> {
+  const requestId = randomUUID();
+  const createdAt = now();
+  if (budgetMs > 0) {
+    const outcome = await within(singleEngine().validate(body.email, { companyId }), budgetMs);
+    if (outcome !== OVER_BUDGET) {
+      const request = {
+        companyId,
+        requestId,
+        status: 'completed' as const,
+        ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+        createdAt: createdAt.toISOString(),
+        validatedAt: now().toISOString(),
+        outcome,
+      };
+      await storeCompletedRequest(request);
+      return { kind: 'completed', body: completedBody(request) };
+    }
+  }
+  // The engine's promise keeps running only as long as this process happens to: the queue owns the work.
+  return { kind: 'in_progress', body: await deferValidation(companyId, requestId, body, now()) };
+}
