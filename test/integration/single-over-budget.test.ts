@@ -1,0 +1,102 @@
+// The sync endpoint past its budget, over real HTTP against the local runtime: 202 with a poll URL,
+// then the validations queue (SQS emulator and runValidation) finishes the request and polling gets 200.
+import { resetSettings } from '../../functions/settings';
+import { monthlyUsage } from '../../functions/domain/usage';
+import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { ZONES } from '../unit/validation/fixtures/world';
+
+let dns: FixtureDns;
+let local: TestRuntime;
+
+beforeAll(async () => {
+  dns = await startFixtureDns(ZONES);
+  local = await startTestRuntime({
+    DNS_SERVERS: dns.servers.join(','),
+    // slow.test never answers: each lookup waits the whole timeout, far past the 250 ms budget
+    DNS_TIMEOUT_MS: '1500',
+    ALLOW_PRIVATE_MX: 'true',
+    RATE_LIMIT_PER_SECOND: '1000',
+    SYNC_BUDGET_MS: '250',
+  });
+});
+
+afterAll(async () => {
+  await local?.stop();
+  await dns?.close();
+});
+
+afterEach(() => {
+  process.env.SYNC_BUDGET_MS = '250';
+  resetSettings();
+});
+
+const validate = (body: unknown) =>
+  fetch(`${local.baseUrl}/v1/email/validate`, {
+    method: 'POST',
+    headers: { 'x-api-key': local.keys.admin, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const get = (path: string) =>
+  fetch(`${local.baseUrl}${path}`, { headers: { 'x-api-key': local.keys.admin } });
+
+async function pollUntilSettled(pollUrl: string, timeoutMs = 30_000) {
+  const seen: number[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await get(pollUrl);
+    seen.push(response.status);
+    if (response.status !== 202 || Date.now() > deadline) return { response, seen };
+    expect(await response.json()).toEqual({
+      pollUrl,
+      requestId: pollUrl.split('/').pop(),
+      retryAfter: 1,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('POST /v1/email/validate past its budget', () => {
+  it('answers 202 when DNS is slower than the budget, and polling reaches 200 through the queue', async () => {
+    const started = Date.now();
+    const response = await validate({ email: 'someone@slow.test', metadata: { source: 'signup' } });
+    expect(response.status).toBe(202);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(response.headers.get('retry-after')).toBe('1');
+    const body = await response.json();
+    expect(body).toEqual({
+      pollUrl: `/v1/email/validate/${body.requestId}`,
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      retryAfter: 1,
+    });
+
+    const { response: done, seen } = await pollUntilSettled(body.pollUrl);
+    expect(seen[0]).toBe(202);
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({
+      email: 'someone@slow.test',
+      metadata: { source: 'signup' },
+      requestId: body.requestId,
+      result: { status: 'some_risk', reason: 'dns_timeout' },
+    });
+  });
+
+  it('still answers 200 within the budget for a domain that resolves quickly', async () => {
+    const response = await validate({ email: 'bob@example-corp.test' });
+    expect(response.status).toBe(200);
+    expect((await response.json()).result.status).toBe('safe');
+  });
+
+  it('defers every request when SYNC_BUDGET_MS is 0, and counts each once when the queue finishes it', async () => {
+    process.env.SYNC_BUDGET_MS = '0';
+    resetSettings();
+    const before = await monthlyUsage(local.ids.acme);
+    const response = await validate({ email: 'alice@example-corp.test' });
+    expect(response.status).toBe(202);
+    const { pollUrl } = await response.json();
+    const { response: done } = await pollUntilSettled(pollUrl);
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ email: 'alice@example-corp.test', result: { status: 'safe' } });
+    expect(await monthlyUsage(local.ids.acme)).toBe(before + 1);
+  });
+});
