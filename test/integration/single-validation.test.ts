@@ -8,6 +8,11 @@ import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';
 
+// Response bodies are read as loosely typed JSON: the assertions are what check their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = any;
+const bodyOf = (response: Response): Promise<Body> => response.json();
+
 let dns: FixtureDns;
 let local: TestRuntime;
 
@@ -26,17 +31,17 @@ afterAll(async () => {
   await dns?.close();
 });
 
-const post = (path: string, body: unknown, key = local.keys.admin) =>
+const post = (path: string, body: unknown, key: string = local.keys.admin) =>
   fetch(`${local.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-const get = (path: string, key = local.keys.admin) =>
+const get = (path: string, key: string = local.keys.admin) =>
   fetch(`${local.baseUrl}${path}`, { headers: { 'x-api-key': key } });
 
 /** Polls the URL until it stops answering 202; returns the last response and every status seen. */
-async function pollUntilSettled(pollUrl: string, key = local.keys.admin, timeoutMs = 20_000) {
+async function pollUntilSettled(pollUrl: string, key: string = local.keys.admin, timeoutMs = 20_000) {
   const seen: number[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -89,14 +94,14 @@ describe('POST /v1/email/validate', () => {
     // The stored result is what polling returns afterwards.
     const polled = await get(`/v1/email/validate/${body.requestId}`);
     expect(polled.status).toBe(200);
-    expect(await polled.json()).toEqual(body);
+    expect(await bodyOf(polled)).toEqual(body);
   });
 
   it('gives the verdict and reason of a bad domain and a typo suggestion', async () => {
-    const nx = await (await post('/v1/email/validate', { email: 'bob@nowhere-at-all.test' })).json();
+    const nx = await bodyOf(await post('/v1/email/validate', { email: 'bob@nowhere-at-all.test' }));
     expect(nx.result).toMatchObject({ status: 'block_bounce_risk', reason: 'no_such_domain' });
     expect(nx).not.toHaveProperty('metadata');
-    const typo = await (await post('/v1/email/validate', { email: 'jane@outllook.com' })).json();
+    const typo = await bodyOf(await post('/v1/email/validate', { email: 'jane@outllook.com' }));
     expect(typo.didYouMean).toBe('jane@outlook.com');
   });
 
@@ -130,14 +135,14 @@ describe('POST /v1/email/validate-async', () => {
     });
     expect(accepted.status).toBe(202);
     expect(accepted.headers.get('retry-after')).toBe('1');
-    const body = await accepted.json();
+    const body = await bodyOf(accepted);
     expect(Object.keys(body)).toEqual(['pollUrl', 'requestId', 'retryAfter']);
     expect(body.pollUrl).toBe(`/v1/email/validate/${body.requestId}`);
     expect(body.retryAfter).toBe(1);
 
     const { response } = await pollUntilSettled(body.pollUrl);
     expect(response.status).toBe(200);
-    const result = await response.json();
+    const result = await bodyOf(response);
     expect(result).toMatchObject({
       email: 'info@acme.test',
       metadata: { list: 'q3' },
@@ -158,7 +163,7 @@ describe('GET /v1/email/validate/{requestId}', () => {
   });
 
   it("answers 404 to another company polling a company's requestId", async () => {
-    const mine = await (await post('/v1/email/validate', { email: 'carol@example-corp.test' })).json();
+    const mine = await bodyOf(await post('/v1/email/validate', { email: 'carol@example-corp.test' }));
     const theirs = await get(`/v1/email/validate/${mine.requestId}`, local.keys.other);
     expect(theirs.status).toBe(404);
     expect(await theirs.text()).toBe('{"error":"Validation request not found"}');
@@ -246,7 +251,7 @@ describe('usage metering', () => {
   });
 
   it('does not count 400s, polls or workspace endpoints', async () => {
-    const done = await (await post('/v1/email/validate', { email: 'x@example-corp.test' })).json();
+    const done = await bodyOf(await post('/v1/email/validate', { email: 'x@example-corp.test' }));
     const before = await monthlyUsage(local.ids.acme);
     await post('/v1/email/validate', {});
     await get(`/v1/email/validate/${done.requestId}`);
