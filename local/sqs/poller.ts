@@ -1,6 +1,5 @@
 // Feeds an SQS queue to a handler the way Lambda's SQS event source mapping does, for the local runtime:
 // batches of up to `batchSize` records, at most `maxConcurrency` batches at once, partial batch responses.
-import { randomUUID } from 'node:crypto';
 import {
   DeleteMessageBatchCommand,
   ReceiveMessageCommand,
@@ -10,6 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import { logger as defaultLogger } from '../../functions/log';
+import { lambdaContext } from '../events';
 
 export interface PollerLogger {
   info(message: string, data?: Record<string, unknown>): void;
@@ -45,25 +45,6 @@ export interface QueuePoller {
   stop(): Promise<void>;
   /** Resolves when no batch is in flight at the moment of the call or later. */
   idle(): Promise<void>;
-}
-
-/** A Lambda-like invocation context with a deadline `timeoutMs` from now. */
-export function invocationContext(functionName: string, timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 function lambdaMessageAttributes(
@@ -151,7 +132,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
 
   async function invoke(records: SQSRecord[]): Promise<unknown> {
     const timeoutMs = (options.timeoutSeconds ?? 900) * 1000;
-    const context = invocationContext(options.functionName, timeoutMs);
+    const context = lambdaContext(options.functionName, timeoutMs);
     const invocation = options.handler({ Records: records }, context);
     if (options.timeoutSeconds === undefined) return invocation;
     let timer: NodeJS.Timeout | undefined;
