@@ -1,13 +1,29 @@
-// The validation engine as bulk processing sees it: a classifier prepared once per chunk, so each
-// unique domain of the chunk is resolved at most once before its rows are classified.
+// The validation engine as bulk processing sees it: one engine per process (its domain cache shared by
+// every chunk the container handles), prepared once per chunk so each unique domain of the chunk is
+// resolved at most once, then a synchronous status per row.
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { settings } from '../../settings';
+import { DynamoKnownLists, ValidationEngine, engineOptionsFromSettings } from '../validation';
 import type { BulkStatus } from './statuses';
 
-/** Classifies the (already trimmed) email cells of one chunk, in order. */
-export type ClassifyChunk = (emails: readonly string[]) => Promise<BulkStatus[]>;
+/** Classifies the email cells of one chunk, in order. */
+export type ClassifyChunk = (emails: readonly string[], companyId: string) => Promise<BulkStatus[]>;
 
-/**
- * The engine's bulk entry point. Until functions/domain/validation exports one, this is a syntax-only
- * stand-in: blank or malformed cells are block_bounce_risk, the rest safe.
- */
-export const classifyChunk: ClassifyChunk = async (emails) =>
-  emails.map((email) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? 'safe' : 'block_bounce_risk'));
+let engine: ValidationEngine | undefined;
+
+function sharedEngine(): ValidationEngine {
+  engine ??= new ValidationEngine(
+    engineOptionsFromSettings(settings(), { knownLists: new DynamoKnownLists(dynamoDb(), tableName()) }),
+  );
+  return engine;
+}
+
+export const classifyChunk: ClassifyChunk = async (emails, companyId) => {
+  const batch = await sharedEngine().prepare(emails, { companyId });
+  return emails.map((email) => batch.statusOf(email));
+};
+
+/** Forget the engine (tests that change DNS settings between runtimes). */
+export function resetClassifier(): void {
+  engine = undefined;
+}

@@ -148,8 +148,11 @@ const maxBatchesInFlight = 4;
 class ChunkSender {
   private pending: ChunkMessage[] = [];
   private sawData = false;
-  private inFlight = new Set<Promise<void>>();
+  /** Full batches waiting for a free sender. */
+  private readonly queued: ChunkMessage[][] = [];
+  private active = 0;
   private failure: unknown;
+  private drained: (() => void) | undefined;
 
   constructor(
     private readonly job: JobItem,
@@ -173,30 +176,35 @@ class ChunkSender {
         object: this.pin,
       });
     }
-    if (this.sawData) while (this.pending.length >= 10) this.sendBatch(this.pending.splice(0, 10));
-    // Start the first chunk immediately; later ones go in full batches.
-    if (this.sawData && this.inFlight.size === 0 && this.pending.length > 0)
-      this.sendBatch(this.pending.splice(0));
+    if (!this.sawData) return;
+    while (this.pending.length >= 10) this.queued.push(this.pending.splice(0, 10));
+    // While nothing is on its way, send what there is: the first chunks start at once.
+    if (this.active === 0 && this.queued.length === 0 && this.pending.length > 0)
+      this.queued.push(this.pending.splice(0));
+    this.pump();
   }
 
   async finish(): Promise<void> {
-    while (this.pending.length > 0) this.sendBatch(this.pending.splice(0, 10));
-    await Promise.all(this.inFlight);
+    while (this.pending.length > 0) this.queued.push(this.pending.splice(0, 10));
+    this.pump();
+    if (this.active > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     if (this.failure) throw this.failure;
   }
 
-  private sendBatch(batch: ChunkMessage[]): void {
-    const sent: Promise<void> = this.waitForRoom()
-      .then(() => sendBatchWithRetry(batch))
-      .catch((error: unknown) => {
-        this.failure ??= error;
-      })
-      .finally(() => this.inFlight.delete(sent));
-    this.inFlight.add(sent);
-  }
-
-  private async waitForRoom(): Promise<void> {
-    while (this.inFlight.size > maxBatchesInFlight) await Promise.race(this.inFlight);
+  private pump(): void {
+    while (this.active < maxBatchesInFlight && this.queued.length > 0) {
+      const batch = this.queued.shift()!;
+      this.active++;
+      sendBatchWithRetry(batch)
+        .catch((error: unknown) => {
+          this.failure ??= error;
+        })
+        .finally(() => {
+          this.active--;
+          this.pump();
+          if (this.active === 0 && this.queued.length === 0) this.drained?.();
+        });
+    }
   }
 }
 

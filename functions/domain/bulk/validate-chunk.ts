@@ -52,10 +52,14 @@ async function readRange(work: ChunkWork): Promise<Buffer> {
 }
 
 /** Statuses for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
-async function classifyRows(emails: (string | undefined)[], classify: ClassifyChunk): Promise<BulkStatus[]> {
+async function classifyRows(
+  emails: (string | undefined)[],
+  classify: ClassifyChunk,
+  companyId: string,
+): Promise<BulkStatus[]> {
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
-  const verdicts = await classify(present);
+  const verdicts = await classify(present, companyId);
   let next = 0;
   return emails.map((email) =>
     email === undefined || email === '' ? 'block_bounce_risk' : verdicts[next++]!,
@@ -88,7 +92,7 @@ export async function processChunkMessage(
   }
   const rows = readChunkRows(chunk, work.delimiter, work.emailColumn, work.start === 0, work.headerRow);
   const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
-  const statuses = await classifyRows(emails, classify);
+  const statuses = await classifyRows(emails, classify, work.companyId);
   const part = annotateChunk(chunk, rows, work.delimiter, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
   await s3().send(
