@@ -143,7 +143,8 @@ describe('chunking', () => {
 
   it('finds no data rows in an empty file or a lone header', async () => {
     expect((await run('', 0)).totalEmails).toBe(0);
-    expect((await run('email\n', 0)).totalEmails).toBe(1); // one row, and it is not a header: no later address
+    expect((await run('email\n', 0)).totalEmails).toBe(0); // a lone row without '@' is a header
+    expect((await run('not-an-address@\n', 0)).totalEmails).toBe(1); // with '@' it is data
     expect((await run('email\n\n', 0)).chunks.length).toBe(1);
   });
 });

@@ -81,10 +81,15 @@ export function detectDialect(sample: Buffer, emailColumn: number, wholeFile: bo
   return { delimiter: chosen.delimiter, hasHeader: isHeader(chosen.rows) };
 }
 
-/** The first row is a header when its email cell does not look like an address and a later row's does. */
+/**
+ * The first row is a header when its email cell does not look like an address and a later row's does.
+ * A lone row is a header when its email cell holds no `@` at all (a column title such as "email"), so a
+ * file holding only a header has no data rows.
+ */
 function isHeader(rows: SampleRow[]): boolean {
   const [first, ...rest] = rows;
-  if (!first || rest.length === 0) return false;
+  if (!first) return false;
   if (first.email !== undefined && looksLikeEmail(first.email)) return false;
+  if (rest.length === 0) return first.email !== undefined && !first.email.includes('@');
   return rest.some((r) => r.email !== undefined && looksLikeEmail(r.email));
 }

@@ -1,0 +1,264 @@
+// End to end under faults: duplicate S3 events, every chunk delivered twice, validators crashing
+// mid-chunk, a chunk failing until the DLQ, second uploads, bad files, the active-job limit and expiry.
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { SendMessageBatchCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { S3Event } from 'aws-lambda';
+import { encodeS3EventKey } from '../../functions/domain/s3-keys';
+import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { BulkClient, buildCsv, startBulkDns, type CsvModel } from './bulk-client';
+
+jest.setTimeout(180_000);
+
+let dns: FixtureDns;
+let runtime: TestRuntime;
+let client: BulkClient;
+
+beforeAll(async () => {
+  dns = await startBulkDns();
+  runtime = await startTestRuntime({
+    DNS_SERVERS: dns.servers.join(','),
+    DNS_TIMEOUT_MS: '500',
+    ALLOW_PRIVATE_MX: 'true',
+    CHUNK_SIZE_BYTES: '64',
+    UPLOAD_URL_TTL_SECONDS: '4',
+    // The faults below log loudly by design.
+    LOG_LEVEL: 'silent',
+  });
+  client = new BulkClient(runtime.baseUrl, runtime.keys.admin);
+  // Redeliveries after a second instead of 12 minutes.
+  const sqs = new SQSClient({
+    region: 'us-east-1',
+    endpoint: runtime.runtime.endpoints.sqs,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await sqs.send(
+    new SetQueueAttributesCommand({
+      QueueUrl: runtime.runtime.env.CHUNKS_QUEUE_URL!,
+      Attributes: { VisibilityTimeout: '1' },
+    }),
+  );
+  sqs.destroy();
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+  await dns?.close();
+});
+
+afterEach(() => jest.restoreAllMocks());
+
+function sample(rowsCount = 60): ReturnType<typeof buildCsv> {
+  const rows: CsvModel['rows'] = [['name', 'email']];
+  for (let n = 0; n < rowsCount; n++)
+    rows.push([
+      `Person "${n}", with a comma\nand a newline`,
+      n % 7 === 0 ? `x${n}@nowhere.test` : `p${n}@ok.test`,
+    ]);
+  return buildCsv({ delimiter: ',', header: true, emailColumn: 1, rows });
+}
+
+async function expectCompletedAsExpected(jobId: string, csv: ReturnType<typeof buildCsv>) {
+  const seen = await client.waitForEnd(jobId);
+  const final = seen[seen.length - 1]!;
+  expect(final).toMatchObject({
+    status: 'completed',
+    statistics: csv.statistics,
+    totalEmails: 60,
+    processedEmails: 60,
+  });
+  const { file } = await client.download(jobId);
+  expect(file.equals(csv.expected)).toBe(true);
+}
+
+function objectCreated(key: string, size: number): S3Event {
+  return {
+    Records: [
+      {
+        eventVersion: '2.1',
+        eventSource: 'aws:s3',
+        awsRegion: 'us-east-1',
+        eventTime: new Date().toISOString(),
+        eventName: 'ObjectCreated:Put',
+        userIdentity: { principalId: 'local' },
+        requestParameters: { sourceIPAddress: '127.0.0.1' },
+        responseElements: { 'x-amz-request-id': 'r', 'x-amz-id-2': 'i' },
+        s3: {
+          s3SchemaVersion: '1.0',
+          configurationId: 'uploads',
+          bucket: {
+            name: runtime.runtime.env.BUCKET_NAME!,
+            ownerIdentity: { principalId: 'local' },
+            arn: 'arn:aws:s3:::b',
+          },
+          object: { key: encodeS3EventKey(key), size, eTag: 'x', sequencer: '1' },
+        },
+      },
+    ],
+  };
+}
+
+describe('bulk processing under faults', () => {
+  it('processes a job once when its S3 event arrives several times', async () => {
+    const csv = sample();
+    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
+    expect((await client.upload(uploadUrl, csv.input)).status).toBe(200);
+    const key = `uploads/${runtime.ids.acme}/${jobId}.csv`;
+    await Promise.all(
+      [1, 2, 3].map(() => runtime.runtime.invoke('startProcessing', objectCreated(key, csv.input.length))),
+    );
+    await expectCompletedAsExpected(jobId, csv);
+    // And once more after completion: ignored.
+    await runtime.runtime.invoke('startProcessing', objectCreated(key, csv.input.length));
+    expect((await client.status(jobId)).status).toBe('completed');
+  });
+
+  it('counts every chunk once when every chunk message is delivered twice', async () => {
+    const original = SQSClient.prototype.send;
+    jest.spyOn(SQSClient.prototype, 'send').mockImplementation(async function (
+      this: SQSClient,
+      command: unknown,
+    ) {
+      const send = original.bind(this) as (c: unknown) => Promise<unknown>;
+      if (
+        command instanceof SendMessageBatchCommand &&
+        command.input.QueueUrl === runtime.runtime.env.CHUNKS_QUEUE_URL
+      ) {
+        await send(new SendMessageBatchCommand(command.input));
+      }
+      return send(command);
+    } as never);
+    const csv = sample();
+    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
+    await client.upload(uploadUrl, csv.input);
+    await expectCompletedAsExpected(jobId, csv);
+  });
+
+  it('recovers from validators crashing mid-chunk (before and after writing the part)', async () => {
+    // The first attempt of every chunk crashes: before its part is written (even chunks) or after it
+    // was written but before it was counted (odd chunks). SQS delivers each again a second later.
+    const crashed = new Set<string>();
+    const s3Send = S3Client.prototype.send;
+    jest.spyOn(S3Client.prototype, 'send').mockImplementation(async function (
+      this: S3Client,
+      command: unknown,
+    ) {
+      const key = (command as { input?: { Key?: string } }).input?.Key ?? '';
+      const index = /\/(\d{6})-[^/]+\.csv$/.exec(key)?.[1];
+      if (
+        command instanceof PutObjectCommand &&
+        index &&
+        Number(index) % 2 === 0 &&
+        !crashed.has(`part ${index}`)
+      ) {
+        crashed.add(`part ${index}`);
+        throw new Error('injected crash before the part is written');
+      }
+      return (s3Send.bind(this) as (c: unknown) => Promise<unknown>)(command);
+    } as never);
+    const ddbSend = DynamoDBDocumentClient.prototype.send;
+    jest.spyOn(DynamoDBDocumentClient.prototype, 'send').mockImplementation(async function (
+      this: DynamoDBDocumentClient,
+      command: unknown,
+    ) {
+      const index =
+        command instanceof UpdateCommand ? command.input.ExpressionAttributeNames?.['#i'] : undefined;
+      if (index && Number(index) % 2 === 1 && !crashed.has(`count ${index}`)) {
+        crashed.add(`count ${index}`);
+        throw new Error('injected crash after the part was written, before it was counted');
+      }
+      return (ddbSend.bind(this) as (c: unknown) => Promise<unknown>)(command);
+    } as never);
+    const csv = sample();
+    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
+    await client.upload(uploadUrl, csv.input);
+    await expectCompletedAsExpected(jobId, csv);
+    expect([...crashed].filter((c) => c.startsWith('part')).length).toBeGreaterThan(3);
+    expect([...crashed].filter((c) => c.startsWith('count')).length).toBeGreaterThan(3);
+  });
+
+  it('fails the job with an actionable error when a chunk keeps failing until the DLQ', async () => {
+    const s3Send = S3Client.prototype.send;
+    jest.spyOn(S3Client.prototype, 'send').mockImplementation(async function (
+      this: S3Client,
+      command: unknown,
+    ) {
+      if (command instanceof GetObjectCommand && command.input.Range?.startsWith('bytes=0-'))
+        throw new Error('injected: chunk 0 cannot be read');
+      return (s3Send.bind(this) as (c: unknown) => Promise<unknown>)(command);
+    } as never);
+    const csv = sample();
+    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
+    await client.upload(uploadUrl, csv.input);
+    const seen = await client.waitForEnd(jobId, 60_000, 300);
+    const final = seen[seen.length - 1]!;
+    expect(final.status).toBe('failed');
+    expect(final.error).toMatch(/could not be validated after several attempts\. Create a new job/);
+    const download = await client.request('GET', `/v1/email/validate-file/${jobId}/download`);
+    expect(download.status).toBe(409);
+    expect(await download.text()).toBe('{"error":"Job is not completed"}');
+  });
+
+  it('never mixes two files when the upload URL is used twice', async () => {
+    const first = sample();
+    const second = buildCsv({
+      delimiter: ';',
+      emailColumn: 1,
+      rows: [
+        ['x', 'a@ok.test'],
+        ['y', 'b@nowhere.test'],
+      ],
+    });
+    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
+    await client.upload(uploadUrl, first.input);
+    await client.upload(uploadUrl, second.input);
+    const seen = await client.waitForEnd(jobId);
+    const final = seen[seen.length - 1]!;
+    // Whichever file the scan read is processed whole; a file replaced under running chunks fails the job.
+    if (final.status === 'completed') {
+      const { file } = await client.download(jobId);
+      expect(file.equals(first.expected) || file.equals(second.expected)).toBe(true);
+    } else {
+      expect(final.error).toMatch(/replaced by a second upload/);
+    }
+  });
+
+  it.each([
+    ['an empty file', Buffer.alloc(0), /no data rows/],
+    ['a header without rows', Buffer.from('name,email\r\n'), /no data rows/],
+    ['only empty lines', Buffer.from('\n\r\n\n'), /no data rows/],
+    ['a file over 100 MB', Buffer.alloc(104_857_601, 'a@ok.test\n'), /^File exceeds the 100 MB limit$/],
+  ])('fails the job for %s', async (_name, file, error) => {
+    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
+    expect((await client.upload(uploadUrl, file)).status).toBe(200);
+    const seen = await client.waitForEnd(jobId);
+    expect(seen[seen.length - 1]).toMatchObject({ status: 'failed', error: expect.stringMatching(error) });
+  });
+
+  it('lets exactly 5 of 20 concurrent creations through, then frees expired slots at once', async () => {
+    const other = new BulkClient(runtime.baseUrl, runtime.keys.other);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => other.request('POST', '/v1/email/validate-file', { emailColumn: 0 })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 202)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    const refused = results.find((r) => r.status === 429)!;
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.text()).toBe(
+      '{"error":"Concurrent job limit reached. Complete or wait for existing jobs before creating new ones."}',
+    );
+    const created = (await Promise.all(results.filter((r) => r.status === 202).map((r) => r.json()))) as {
+      jobId: string;
+      uploadUrl: string;
+    }[];
+
+    await new Promise((resolve) => setTimeout(resolve, 4_200));
+    expect((await other.status(created[0]!.jobId)).status).toBe('expired');
+    const late = await other.upload(created[0]!.uploadUrl, Buffer.from('a@ok.test\n'));
+    expect(late.status).toBe(403);
+    const again = await other.request('POST', '/v1/email/validate-file', { emailColumn: 0 });
+    expect(again.status).toBe(202);
+  });
+});
