@@ -111,6 +111,17 @@ describe('runValidation', () => {
     expect(await runValidation(event(message(ids[0])))).toEqual({ batchItemFailures: [] });
   });
 
+  it('runs the transaction again when another transaction held the usage item', async () => {
+    stored(ids[0], { status: 'pending', input: 'jo@example.test' });
+    const conflict = Object.assign(new Error('Transaction cancelled'), {
+      name: 'TransactionCanceledException',
+      CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+    });
+    ddb.on(TransactWriteCommand).rejectsOnce(conflict).resolves({});
+    expect(await runValidation(event(message(ids[0])))).toEqual({ batchItemFailures: [] });
+    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 2);
+  });
+
   it('reports only the record whose write failed, so SQS retries only it', async () => {
     stored(ids[0], { status: 'pending', input: 'a@example.test' });
     stored(ids[1], { status: 'pending', input: 'b@example.test' });

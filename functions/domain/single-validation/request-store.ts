@@ -50,6 +50,31 @@ function usageUpdate(companyId: string, at: string) {
   return { ...rest, UpdateExpression };
 }
 
+const CONFLICT_RETRIES = 5;
+
+/**
+ * Runs a transaction again when DynamoDB cancelled it because another transaction held one of its items
+ * (the company's usage item is shared by all of its concurrent validations). The SDK does not retry
+ * that cancellation; a condition failure is never retried.
+ */
+async function transactWithRetry(send: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await send();
+      return;
+    } catch (error) {
+      if (attempt >= CONFLICT_RETRIES || !isTransactionConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+    }
+  }
+}
+
+function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((r) => r.Code === 'TransactionConflict') && !isTransactionConditionFailure(error);
+}
+
 const ttlOf = (createdAt: string) => epochSeconds(new Date(createdAt)) + REQUEST_TTL_SECONDS;
 
 function toItem(request: ValidationRequest) {
@@ -114,19 +139,21 @@ export async function createPendingRequest(
 export async function storeCompletedRequest(
   request: ValidationRequest & { status: 'completed'; validatedAt: string },
 ) {
-  await dynamoDb().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: toItem(request),
-            ConditionExpression: 'attribute_not_exists(pk)',
+  await transactWithRetry(() =>
+    dynamoDb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: toItem(request),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
           },
-        },
-        { Update: usageUpdate(request.companyId, request.validatedAt) },
-      ],
-    }),
+          { Update: usageUpdate(request.companyId, request.validatedAt) },
+        ],
+      }),
+    ),
   );
 }
 
@@ -141,28 +168,30 @@ export async function completePendingRequest(
   validatedAt: string,
 ): Promise<boolean> {
   try {
-    await dynamoDb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: validationRequestKey(companyId, requestId),
-              UpdateExpression:
-                'SET #status = :completed, outcome = :outcome, validatedAt = :at REMOVE #input',
-              ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: { '#status': 'status', '#input': 'input' },
-              ExpressionAttributeValues: {
-                ':completed': 'completed',
-                ':pending': 'pending',
-                ':outcome': outcome,
-                ':at': validatedAt,
+    await transactWithRetry(() =>
+      dynamoDb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: validationRequestKey(companyId, requestId),
+                UpdateExpression:
+                  'SET #status = :completed, outcome = :outcome, validatedAt = :at REMOVE #input',
+                ConditionExpression: '#status = :pending',
+                ExpressionAttributeNames: { '#status': 'status', '#input': 'input' },
+                ExpressionAttributeValues: {
+                  ':completed': 'completed',
+                  ':pending': 'pending',
+                  ':outcome': outcome,
+                  ':at': validatedAt,
+                },
               },
             },
-          },
-          { Update: usageUpdate(companyId, validatedAt) },
-        ],
-      }),
+            { Update: usageUpdate(companyId, validatedAt) },
+          ],
+        }),
+      ),
     );
     return true;
   } catch (error) {
