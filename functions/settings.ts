@@ -27,6 +27,11 @@ const schema = z.object({
 
   /** Requests per second per company over every API route. */
   RATE_LIMIT_PER_SECOND: int(25, 1),
+  /**
+   * Seconds a process remembers a key's authentication result. A revoked key stops working within this
+   * time; 0 reads the key item on every request.
+   */
+  AUTH_CACHE_SECONDS: int(5, 0),
   /** Lifetime of a job's presigned upload URL. */
   UPLOAD_URL_TTL_SECONDS: int(300, 1),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 1),

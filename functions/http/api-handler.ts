@@ -79,7 +79,7 @@ export async function runRoute(
   let log = logger.child({ requestId, path: event.rawPath, method: event.requestContext?.http?.method });
   try {
     const headers = lowerCaseHeaders(event.headers);
-    const principal = await authenticate(headers['x-api-key']);
+    const principal = await authenticate(headers['x-api-key'], settings().AUTH_CACHE_SECONDS);
     log = log.child({ companyId: principal.companyId, keyId: principal.keyId });
     await consumeRateLimit(principal.companyId, settings().RATE_LIMIT_PER_SECOND);
     const request: ApiRequest = {

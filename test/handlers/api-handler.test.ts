@@ -90,3 +90,25 @@ describe('apiHandler', () => {
     expect(result.headers?.['retry-after']).toBeDefined();
   });
 });
+
+describe('authentication cache', () => {
+  it('reads a key once within AUTH_CACHE_SECONDS and again after it', async () => {
+    const { authenticate } = await import('../../functions/domain/accounts/accounts');
+    const rawKey = `mv_live_cache_${Date.now()}`;
+    ddb.on(GetCommand).resolves({ Item: principalItem });
+    await authenticate(rawKey, 1);
+    await authenticate(rawKey, 1);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    ddb.on(GetCommand).resolves({ Item: { ...principalItem, revokedAt: '2026-11-01T00:00:00.000Z' } });
+    await expect(authenticate(rawKey, 1)).rejects.toMatchObject({ statusCode: 403 });
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(2);
+  });
+
+  it('reads the key on every request when the cache is off', async () => {
+    const { authenticate } = await import('../../functions/domain/accounts/accounts');
+    await authenticate(key, 0);
+    await authenticate(key, 0);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(2);
+  });
+});

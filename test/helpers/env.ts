@@ -10,6 +10,7 @@ const defaults: Record<string, string> = {
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',
   LOG_LEVEL: 'silent',
+  AUTH_CACHE_SECONDS: '0',
 };
 for (const [name, value] of Object.entries(defaults))
   if (process.env[name] === undefined) process.env[name] = value;

@@ -183,13 +183,35 @@ function toApiKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
   return { keyId, companyId, userId, userEmail, name, hint, createdAt, ...(revokedAt ? { revokedAt } : {}) };
 }
 
-/** Resolves the caller from the `x-api-key` value: 401 when absent, 403 when unknown or revoked. */
-export async function authenticate(rawKey: string | undefined): Promise<Principal> {
+/** Recent authentication results per key hash (a revoked or unknown key is remembered too). */
+const authCache = new Map<string, { principal: Principal | undefined; until: number }>();
+const authCacheLimit = 10_000;
+
+/**
+ * Resolves the caller from the `x-api-key` value: 401 when absent, 403 when unknown or revoked.
+ * `cacheSeconds` > 0 keeps the answer that long in this process, saving a read per request.
+ */
+export async function authenticate(rawKey: string | undefined, cacheSeconds = 0): Promise<Principal> {
   if (rawKey === undefined || rawKey.trim() === '') throw new MissingKeyError();
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: apiKeyKey(hashApiKey(rawKey)) }),
-  );
-  if (!Item || Item.revokedAt) throw new InvalidKeyError();
+  const keyHash = hashApiKey(rawKey);
+  const now = Date.now();
+  const cached = cacheSeconds > 0 ? authCache.get(keyHash) : undefined;
+  if (cached && cached.until > now) {
+    if (!cached.principal) throw new InvalidKeyError();
+    return cached.principal;
+  }
+  const principal = await readPrincipal(keyHash);
+  if (cacheSeconds > 0) {
+    if (authCache.size >= authCacheLimit) authCache.clear();
+    authCache.set(keyHash, { principal, until: now + cacheSeconds * 1000 });
+  }
+  if (!principal) throw new InvalidKeyError();
+  return principal;
+}
+
+async function readPrincipal(keyHash: string): Promise<Principal | undefined> {
+  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash) }));
+  if (!Item || Item.revokedAt) return undefined;
   const record = Item as unknown as ApiKeyRecord;
   return {
     companyId: record.companyId,
