@@ -3,7 +3,7 @@ import { apiHandler, type Route } from '../http/api-handler';
 import { listConnectedDomains } from '../domain/workspace/connected-domains';
 import { listQuery, parseQuery } from '../domain/workspace/query';
 
-const querySchema = listQuery({});
+export const querySchema = listQuery({});
 
 export const listConnectedDomainsRoute = (): Route => async (request) => {
   const query = parseQuery(querySchema, request.query);

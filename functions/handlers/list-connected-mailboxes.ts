@@ -5,7 +5,7 @@ import { resolveReputationRange, systemClock, type Clock } from '../domain/works
 import { connectionStatuses } from '../domain/workspace/model';
 import { enumParam, listQuery, parseQuery, reputationRangeParam } from '../domain/workspace/query';
 
-const querySchema = listQuery({
+export const querySchema = listQuery({
   connectionStatus: enumParam('connectionStatus', connectionStatuses).optional(),
   reputationRange: reputationRangeParam,
 });

@@ -3,7 +3,7 @@ import { apiHandler, type Route } from '../http/api-handler';
 import { booleanParam, listQuery, parseQuery } from '../domain/workspace/query';
 import { listSafetyNetMailboxes } from '../domain/workspace/safety-net';
 
-const querySchema = listQuery({ activated: booleanParam('activated').optional() });
+export const querySchema = listQuery({ activated: booleanParam('activated').optional() });
 
 export const listSafetyNetMailboxesRoute = (): Route => async (request) => {
   const query = parseQuery(querySchema, request.query);

@@ -4,7 +4,7 @@ import { sequenceServices } from '../domain/workspace/model';
 import { booleanParam, enumParam, listQuery, parseQuery } from '../domain/workspace/query';
 import { listSafetyNetSequences } from '../domain/workspace/safety-net';
 
-const querySchema = listQuery({
+export const querySchema = listQuery({
   activated: booleanParam('activated').optional(),
   service: enumParam('service', sequenceServices).optional(),
 });

@@ -5,7 +5,7 @@ import { userStatuses } from '../domain/workspace/model';
 import { enumParam, listQuery, parseQuery } from '../domain/workspace/query';
 import { listUsers } from '../domain/workspace/users';
 
-const querySchema = listQuery({ status: enumParam('status', userStatuses).optional() });
+export const querySchema = listQuery({ status: enumParam('status', userStatuses).optional() });
 
 export const listUsersRoute =
   (clock: Clock = systemClock): Route =>
