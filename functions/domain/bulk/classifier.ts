@@ -1,9 +1,9 @@
 // The validation engine as bulk processing sees it: one engine per process (its domain cache shared by
 // every chunk the container handles), prepared once per chunk so each unique domain of the chunk is
 // resolved at most once, then a synchronous status per row.
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { settings } from '../../settings';
-import { DynamoKnownLists, ValidationEngine, engineOptionsFromSettings } from '../validation';
+import { ValidationEngine, engineOptionsFromSettings } from '../validation';
+import { gatedKnownLists } from './known-lists-gate';
 import type { BulkStatus } from './statuses';
 
 /** Classifies the email cells of one chunk, in order. */
@@ -12,9 +12,7 @@ export type ClassifyChunk = (emails: readonly string[], companyId: string) => Pr
 let engine: ValidationEngine | undefined;
 
 function sharedEngine(): ValidationEngine {
-  engine ??= new ValidationEngine(
-    engineOptionsFromSettings(settings(), { knownLists: new DynamoKnownLists(dynamoDb(), tableName()) }),
-  );
+  engine ??= new ValidationEngine(engineOptionsFromSettings(settings(), { knownLists: gatedKnownLists }));
   return engine;
 }
 
