@@ -81,6 +81,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stoppers.length = 0;
   };
   try {
+    // Last to run: the handlers' own SDK clients (and their keep-alive sockets) go with the services.
+    stoppers.push(async () => {
+      resetDynamoDb();
+      resetS3();
+      resetSqs();
+    });
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({ dataDir: dynamoDir });
     stoppers.push(() => dynamo.stop());
     const sqsServer: SqsServer = await startSqsServer({ host, port: 0, dataDir: path.join(dataDir, 'sqs') });
@@ -88,7 +94,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.
     const handlers = new Map<string, Handler>();
-    const invoke = (name: string, event: unknown) => invokeFunction(handlers, name, event);
+    // Invocations in flight: stop() lets them finish before the services they use go away.
+    const inFlight = new Set<Promise<unknown>>();
+    let stopping = false;
+    const invoke = (name: string, event: unknown) => {
+      if (stopping) return Promise.reject(new Error('The local runtime is stopping'));
+      const running = invokeFunction(handlers, name, event);
+      inFlight.add(running);
+      void running.catch(() => undefined).finally(() => inFlight.delete(running));
+      return running;
+    };
     const s3: LocalS3 = await startLocalS3({
       dataDir: path.join(dataDir, 's3'),
       host,
@@ -99,6 +114,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       onObjectCreated: (event) => dispatchS3Event(invoke, event),
     });
     stoppers.push(() => s3.close());
+    // Runs after the API and the pollers have stopped (stoppers run in reverse): no new work
+    // starts, S3 events already delivered and invocations in flight finish, then the services stop.
+    stoppers.push(async () => {
+      await s3.drain();
+      stopping = true;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => setTimeout(resolve, 10_000)),
+      ]);
+    });
 
     const env: Record<string, string> = {
       AWS_REGION: region,

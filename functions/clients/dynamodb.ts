@@ -26,5 +26,6 @@ export function tableName(): string {
 
 /** Forget the client (tests that point the process at another endpoint). */
 export function resetDynamoDb(): void {
+  client?.destroy();
   client = undefined;
 }

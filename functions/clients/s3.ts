@@ -26,5 +26,6 @@ export function bucketName(): string {
 }
 
 export function resetS3(): void {
+  client?.destroy();
   client = undefined;
 }

@@ -18,5 +18,6 @@ export function queueUrl(name: QueueName): string {
 }
 
 export function resetSqs(): void {
+  client?.destroy();
   client = undefined;
 }
