@@ -105,6 +105,3 @@ export async function runRoute(
 export function apiHandler(route: Route) {
   return middy<ApiEvent, ApiResult>().handler((event, context) => runRoute(route, event, context));
 }
-
-/** A route whose issue has not landed yet. */
-export const notImplemented: Route = async () => ({ statusCode: 501, body: { error: 'Not implemented' } });
