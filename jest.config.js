@@ -1,11 +1,6 @@
-// One decision for ESM-only dependencies (@middy/core 6, request-filtering-agent 3): swc transforms
+// One decision for ESM-only dependencies (@middy/core 6, request-filtering-agent 3): esbuild transforms
 // TypeScript and those packages to CommonJS, so Jest runs in its ordinary CommonJS mode.
-const transform = {
-  '^.+\\.(t|j|mj)s$': [
-    '@swc/jest',
-    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
-  ],
-};
+const transform = { '^.+\\.(t|j|mj)s$': '<rootDir>/test/esbuild-transformer.js' };
 const common = {
   transform,
   transformIgnorePatterns: ['/node_modules/(?!(@middy|request-filtering-agent)/)'],

@@ -1,5 +1,6 @@
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { authenticate } from '../../functions/domain/accounts/accounts';
 import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import { apiHandler, type Route } from '../../functions/http/api-handler';
 import { NotFoundError } from '../../functions/errors';
@@ -93,7 +94,6 @@ describe('apiHandler', () => {
 
 describe('authentication cache', () => {
   it('reads a key once within AUTH_CACHE_SECONDS and again after it', async () => {
-    const { authenticate } = await import('../../functions/domain/accounts/accounts');
     const rawKey = `mv_live_cache_${Date.now()}`;
     ddb.on(GetCommand).resolves({ Item: principalItem });
     await authenticate(rawKey, 1);
@@ -106,7 +106,6 @@ describe('authentication cache', () => {
   });
 
   it('reads the key on every request when the cache is off', async () => {
-    const { authenticate } = await import('../../functions/domain/accounts/accounts');
     await authenticate(key, 0);
     await authenticate(key, 0);
     expect(ddb.commandCalls(GetCommand)).toHaveLength(2);

@@ -2,9 +2,7 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { postWebhook } from '../../functions/domain/webhooks/post';
 import type { AttemptResult } from '../../functions/domain/webhooks/retry-policy';
-import { handler, sendWebhook } from '../../functions/handlers/send-webhook';
 import { resetSettings } from '../../functions/settings';
 import { companyKey, jobKey } from '../../functions/store/keys';
 import { lambdaContext } from '../../local/events';
@@ -18,7 +16,15 @@ import {
   type FakeTable,
 } from '../unit/webhooks/helpers';
 
+// esbuild (our Jest transform) does not hoist jest.mock above imports: the modules that must see the
+// mock are required after it.
 jest.mock('../../functions/domain/webhooks/post', () => ({ postWebhook: jest.fn() }));
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { postWebhook } =
+  require('../../functions/domain/webhooks/post') as typeof import('../../functions/domain/webhooks/post');
+const { handler, sendWebhook } =
+  require('../../functions/handlers/send-webhook') as typeof import('../../functions/handlers/send-webhook');
+/* eslint-enable @typescript-eslint/no-require-imports */
 const post = jest.mocked(postWebhook);
 const answer = (result: AttemptResult) => post.mockResolvedValue(result);
 

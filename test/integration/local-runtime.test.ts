@@ -1,6 +1,6 @@
 // The local runtime as a client sees it: authentication, conventions, the rate limit, and DynamoDB
 // Local's transactions, over real HTTP against the real emulators.
-import { TransactWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
 import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 
@@ -94,7 +94,7 @@ describe('the local runtime', () => {
       name: 'TransactionCanceledException',
     });
     const { Item } = await dynamoDb().send(
-      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
+      new GetCommand({
         TableName: table,
         Key: { pk: 'TEST#tx', sk: 'B' },
       }),

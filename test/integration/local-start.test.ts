@@ -103,7 +103,9 @@ describe('npm start', () => {
     expect(family.length).toBeGreaterThan(0);
     first.child.kill('SIGTERM');
     expect(await exited(first.child)).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Grandchildren (the JVM, tsx's esbuild service) may take a moment after the parent exits.
+    for (let waited = 0; waited < 5000 && family.some(alive); waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(family.filter(alive)).toEqual([]);
 
     // Same data directory: the demo keys still work and nothing is seeded again.
