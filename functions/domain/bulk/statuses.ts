@@ -1,13 +1,8 @@
-// The five bulk statuses (spec part 1) and the statistics object built from them.
+// The five bulk statuses (spec part 1; the engine's one list) and the statistics object built from them.
+import { STATUSES, type Status } from '../validation/types';
 
-export const bulkStatuses = [
-  'safe',
-  'block_bounce_risk',
-  'some_risk',
-  'dead_email',
-  'do_not_mail_abuse',
-] as const;
-export type BulkStatus = (typeof bulkStatuses)[number];
+export const bulkStatuses = STATUSES;
+export type BulkStatus = Status;
 
 /** Always all five keys; their sum equals the job's totalEmails. */
 export type Statistics = Record<BulkStatus, number>;
