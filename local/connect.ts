@@ -1,12 +1,9 @@
 // How the command-line tools (keys, invoke, imports) reach the services: a running `npm start`
 // (its runtime.json), a deployed stack (TABLE_NAME etc. in the environment), or, failing both, the
 // local emulators started just for this command.
+import { resetServiceClients } from '../functions/clients/reset';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resetDynamoDb } from '../functions/clients/dynamodb';
-import { resetS3 } from '../functions/clients/s3';
-import { resetSqs } from '../functions/clients/sqs';
-import { resetSettings } from '../functions/settings';
 import { runtimeFile, startLocalRuntime, type LocalRuntime } from './runtime';
 
 export interface Connection {
@@ -33,7 +30,7 @@ export async function connect(): Promise<Connection> {
     const running = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; env: Record<string, string> };
     if (isAlive(running.pid)) {
       Object.assign(process.env, running.env);
-      resetAll();
+      resetServiceClients();
       return { target: `the running local runtime (${dataDir})`, close: async () => undefined };
     }
   }
@@ -48,16 +45,9 @@ export async function connect(): Promise<Connection> {
       'INVITES_QUEUE_URL',
     ])
       process.env[name] ??= 'unset';
-    resetAll();
+    resetServiceClients();
     return { target: `the deployed table ${process.env.TABLE_NAME}`, close: async () => undefined };
   }
   const runtime = await startLocalRuntime({ port: 0, dataDir, serve: false, env: { LOG_LEVEL: 'warn' } });
   return { target: `the local data in ${dataDir}`, runtime, close: () => runtime.stop() };
-}
-
-function resetAll(): void {
-  resetSettings();
-  resetDynamoDb();
-  resetS3();
-  resetSqs();
 }

@@ -1,16 +1,13 @@
 // The local runtime: DynamoDB Local, the local S3 (presigned URLs, events) and the local SQS (with
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
+import { resetServiceClients } from '../functions/clients/reset';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
-import { resetDynamoDb } from '../functions/clients/dynamodb';
-import { resetS3 } from '../functions/clients/s3';
-import { resetSqs } from '../functions/clients/sqs';
 import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
 import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
-import { resetSettings } from '../functions/settings';
 import {
   bucketTriggers,
   deadLetterRetentionSeconds,
@@ -83,9 +80,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   try {
     // Last to run: the handlers' own SDK clients (and their keep-alive sockets) go with the services.
     stoppers.push(async () => {
-      resetDynamoDb();
-      resetS3();
-      resetSqs();
+      resetServiceClients();
     });
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({ dataDir: dynamoDir });
     stoppers.push(() => dynamo.stop());
@@ -163,10 +158,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     // Handlers read their settings from process.env, exactly as in Lambda.
     Object.assign(process.env, env);
-    resetSettings();
-    resetDynamoDb();
-    resetS3();
-    resetSqs();
+    resetServiceClients();
     await ensureTable(dynamo.endpoint, tableName);
     for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
 

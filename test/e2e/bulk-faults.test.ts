@@ -5,7 +5,7 @@ import { SendMessageBatchCommand, SetQueueAttributesCommand, SQSClient } from '@
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { BulkClient, buildCsv, startBulkDns, type CsvModel } from './bulk-client';
 
@@ -18,9 +18,7 @@ let client: BulkClient;
 beforeAll(async () => {
   dns = await startBulkDns();
   runtime = await startTestRuntime({
-    DNS_SERVERS: dns.servers.join(','),
-    DNS_TIMEOUT_MS: '500',
-    ALLOW_PRIVATE_MX: 'true',
+    ...fixtureDnsSettings(dns),
     CHUNK_SIZE_BYTES: '64',
     UPLOAD_URL_TTL_SECONDS: '4',
     // The faults below log loudly by design.

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { BulkClient, buildCsv, startBulkDns, type CsvModel } from './bulk-client';
 
 jest.setTimeout(180_000);
@@ -15,9 +15,7 @@ let client: BulkClient;
 beforeAll(async () => {
   dns = await startBulkDns();
   runtime = await startTestRuntime({
-    DNS_SERVERS: dns.servers.join(','),
-    DNS_TIMEOUT_MS: '500',
-    ALLOW_PRIVATE_MX: 'true',
+    ...fixtureDnsSettings(dns),
     // Tiny chunks: a 1 KB file becomes dozens of chunks cut between rows, in and around quoted fields.
     CHUNK_SIZE_BYTES: '48',
   });

@@ -29,3 +29,8 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     },
   };
 }
+
+/** Settings that point the validator at a fixture DNS server on 127.0.0.1 whose MX hosts are loopback. */
+export function fixtureDnsSettings(dns: { servers: string[] }, timeoutMs = 500): Record<string, string> {
+  return { DNS_SERVERS: dns.servers.join(','), DNS_TIMEOUT_MS: String(timeoutMs), ALLOW_PRIVATE_MX: 'true' };
+}

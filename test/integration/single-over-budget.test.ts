@@ -2,7 +2,7 @@
 // then the validations queue (SQS emulator and runValidation) finishes the request and polling gets 200.
 import { resetSettings } from '../../functions/settings';
 import { monthlyUsage } from '../../functions/domain/usage';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';
 
@@ -17,10 +17,8 @@ let local: TestRuntime;
 beforeAll(async () => {
   dns = await startFixtureDns(ZONES);
   local = await startTestRuntime({
-    DNS_SERVERS: dns.servers.join(','),
     // slow.test never answers: each lookup waits the whole timeout, far past the 250 ms budget
-    DNS_TIMEOUT_MS: '1500',
-    ALLOW_PRIVATE_MX: 'true',
+    ...fixtureDnsSettings(dns, 1500),
     RATE_LIMIT_PER_SECOND: '1000',
     SYNC_BUDGET_MS: '250',
   });

@@ -4,7 +4,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createPendingRequest } from '../../functions/domain/single-validation/request-store';
 import { monthlyUsage } from '../../functions/domain/usage';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';
 
@@ -19,9 +19,7 @@ let local: TestRuntime;
 beforeAll(async () => {
   dns = await startFixtureDns(ZONES);
   local = await startTestRuntime({
-    DNS_SERVERS: dns.servers.join(','),
-    DNS_TIMEOUT_MS: '500',
-    ALLOW_PRIVATE_MX: 'true',
+    ...fixtureDnsSettings(dns),
     RATE_LIMIT_PER_SECOND: '1000',
   });
 });

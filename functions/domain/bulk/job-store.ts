@@ -220,16 +220,12 @@ export function takeScanLease(
   nowMs: number,
   leaseUntilMs: number,
 ): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET scanLeaseUntilMs = :lease',
-      ConditionExpression:
-        '#status = :processing AND attribute_not_exists(chunkCount) AND scanLeaseUntilMs < :now',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':processing': 'processing', ':now': nowMs, ':lease': leaseUntilMs },
-    }),
+  return claimLease(
+    job,
+    'scanLeaseUntilMs',
+    'attribute_not_exists(chunkCount) AND scanLeaseUntilMs < :now',
+    nowMs,
+    leaseUntilMs,
   );
 }
 
@@ -335,13 +331,29 @@ export function claimAssembly(
   nowMs: number,
   leaseUntilMs: number,
 ): Promise<boolean> {
+  return claimLease(
+    job,
+    'assemblyLeaseUntilMs',
+    '(attribute_not_exists(assemblyLeaseUntilMs) OR assemblyLeaseUntilMs < :now)',
+    nowMs,
+    leaseUntilMs,
+  );
+}
+
+/** Sets a lease attribute on a processing job when `condition` (which may use :now) holds. */
+function claimLease(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  leaseAttribute: 'scanLeaseUntilMs' | 'assemblyLeaseUntilMs',
+  condition: string,
+  nowMs: number,
+  leaseUntilMs: number,
+): Promise<boolean> {
   return conditional(
     new UpdateCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET assemblyLeaseUntilMs = :lease',
-      ConditionExpression:
-        '#status = :processing AND (attribute_not_exists(assemblyLeaseUntilMs) OR assemblyLeaseUntilMs < :now)',
+      UpdateExpression: `SET ${leaseAttribute} = :lease`,
+      ConditionExpression: `#status = :processing AND ${condition}`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':processing': 'processing', ':now': nowMs, ':lease': leaseUntilMs },
     }),
