@@ -9,9 +9,9 @@ export const inviteUserRoute =
   (clock: Clock = systemClock): Route =>
   async (request) => {
     // Permission first (403), then the body (400): a caller without the right learns nothing else.
-    await requirePermission(request.principal, 'inviteUsers');
+    const permitted = await requirePermission(request.principal, 'inviteUsers');
     const body = parseInviteBody(request.body);
-    const { created, user } = await inviteUser(request.principal, body, clock(), request.log);
+    const { created, user } = await inviteUser(permitted, body, clock(), request.log);
     return { statusCode: created ? 201 : 200, body: user };
   };
 

@@ -10,13 +10,13 @@ export const patchSafetyNetSequenceRoute =
   (clock: Clock = systemClock): Route =>
   async (request) => {
     // Permission first (403), then the body (400).
-    await requirePermission(request.principal, 'toggleSequences');
+    const permitted = await requirePermission(request.principal, 'toggleSequences');
     const activated = parseActivationBody(request.body);
     const id = request.pathParameters.id;
     if (!isUuid(id)) throw new NotFoundError('Safety Net sequence not found');
     return {
       statusCode: 200,
-      body: await patchSafetyNetSequence(request.principal, id.toLowerCase(), activated, clock()),
+      body: await patchSafetyNetSequence(permitted, id.toLowerCase(), activated, clock()),
     };
   };
 

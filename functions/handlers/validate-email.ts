@@ -1,9 +1,7 @@
 // POST /v1/email/validate: 200 with the result within the sync budget, else 202 with a poll URL.
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
 import { parseValidationRequestBody } from '../domain/single-validation/request-body';
 import { validateWithinBudget } from '../domain/single-validation/validate-sync';
-import { runRoute, type ApiEvent, type ApiResult, type Route } from '../http/api-handler';
+import { apiHandler, type Route } from '../http/api-handler';
 import { settings } from '../settings';
 
 /** Time kept back from the Lambda's deadline to store the request and queue it after the budget. */
@@ -14,23 +12,19 @@ export function budgetMs(remainingMs: number): number {
   return Math.min(settings().SYNC_BUDGET_MS, remainingMs - RESERVE_MS);
 }
 
-export const validateEmailRoute =
-  (remainingMs: () => number): Route =>
-  async (request) => {
-    const body = parseValidationRequestBody(request.body);
-    const outcome = await validateWithinBudget(request.principal.companyId, body, budgetMs(remainingMs()));
-    if (outcome.kind === 'completed') return { statusCode: 200, body: outcome.body };
-    return {
-      statusCode: 202,
-      body: outcome.body,
-      headers: { 'retry-after': String(outcome.body.retryAfter) },
-    };
+export const validateEmailRoute: Route = async (request) => {
+  const body = parseValidationRequestBody(request.body);
+  const outcome = await validateWithinBudget(
+    request.principal.companyId,
+    body,
+    budgetMs(request.remainingMs()),
+  );
+  if (outcome.kind === 'completed') return { statusCode: 200, body: outcome.body };
+  return {
+    statusCode: 202,
+    body: outcome.body,
+    headers: { 'retry-after': String(outcome.body.retryAfter) },
   };
+};
 
-export const handler = middy<ApiEvent, ApiResult>().handler((event, context: Context) =>
-  runRoute(
-    validateEmailRoute(() => context.getRemainingTimeInMillis()),
-    event,
-    context,
-  ),
-);
+export const handler = apiHandler(validateEmailRoute);

@@ -222,10 +222,17 @@ async function readPrincipal(keyHash: string): Promise<Principal | undefined> {
 }
 
 /** 403 unless the key's creator currently holds the permission (read fresh, so revocation is immediate). */
-export async function requirePermission(principal: Principal, permission: Permission): Promise<AccountUser> {
+/** A principal whose key's creator was seen to hold permission P (one read per request). */
+export type Permitted<P extends Permission> = Principal & { readonly permission: P };
+
+/** Reads the key's creator once; 403 without the permission. Use cases needing P take Permitted<P>. */
+export async function requirePermission<P extends Permission>(
+  principal: Principal,
+  permission: P,
+): Promise<Permitted<P>> {
   const user = await getAccountUser(principal.companyId, principal.userEmail);
   if (!user || user.permissions?.[permission] !== true) {
     throw new ForbiddenError(`The API key's creator lacks the ${permission} permission`);
   }
-  return user;
+  return { ...principal, permission };
 }

@@ -1,7 +1,8 @@
 // Use case: make one delivery attempt of a completion webhook and decide what the queue does next.
 //
 // Primary course:
-//  1. Parse the queue message; a malformed one is recorded on its job (when it names one) and dropped.
+//  1. The queue message arrives parsed (functions/middlewares/sqs-batch.ts); a malformed one is
+//     recorded on its job by recordMalformedMessage (when it names one) and dropped.
 //  2. Skip a duplicate copy of a message whose webhook already ended (delivered or failed).
 //  3. Check the callback URL is http(s); load the company's whsec_ secret; sign the sorted-key body.
 //  4. POST it through the SSRF guard with the timeout; classify the outcome.
@@ -13,7 +14,7 @@ import { logger as rootLogger, type Logger } from '../../log';
 import { settings } from '../../settings';
 import { currentWebhookStatus, recordAttempt, type AttemptOutcome, type JobRef } from './attempts';
 import { parseCallbackUrl } from './callback-guard';
-import { parseWebhookMessage } from './message';
+import { parseWebhookMessage, type WebhookMessage } from './message';
 import { postWebhook } from './post';
 import { classify, decide, maxAttempts, type AttemptResult, type Decision } from './retry-policy';
 import { signWebhook } from './signing';
@@ -28,19 +29,23 @@ export interface AttemptContext {
 
 const acknowledge: Decision = { action: 'acknowledge' };
 
-export async function deliverWebhook(messageBody: string, context: AttemptContext): Promise<Decision> {
+/** A queue message that is not a webhook message: recorded as failed on the job it names, if any. */
+export async function recordMalformedMessage(messageBody: string, context: AttemptContext): Promise<void> {
+  const parsed = parseWebhookMessage(messageBody);
+  if (parsed.ok) return;
+  const log = context.log ?? rootLogger;
+  const startedAt = (context.now ?? (() => new Date()))();
+  log.error('Dropping a malformed webhook message', undefined, { reason: parsed.error, ...parsed.job });
+  if (parsed.job)
+    await record(log, parsed.job, context.attempt, startedAt, 'failed', { error: parsed.error });
+}
+
+export async function deliverWebhook(message: WebhookMessage, context: AttemptContext): Promise<Decision> {
   const { attempt } = context;
   const now = context.now ?? (() => new Date());
   let log = context.log ?? rootLogger;
   const startedAt = now();
 
-  const parsed = parseWebhookMessage(messageBody);
-  if (!parsed.ok) {
-    log.error('Dropping a malformed webhook message', undefined, { reason: parsed.error, ...parsed.job });
-    if (parsed.job) await record(log, parsed.job, attempt, startedAt, 'failed', { error: parsed.error });
-    return acknowledge;
-  }
-  const message = parsed.message;
   const job: JobRef = { companyId: message.companyId, jobId: message.jobId };
   log = log.child({ companyId: job.companyId, jobId: job.jobId, webhookId: message.webhookId, attempt });
 

@@ -1,8 +1,9 @@
 // Inviting a user (POST /v1/users) and delivering the invite email through an outbox.
-// Primary course: check the creator's permission; read the users view; refuse an active user's email
+// Primary course (the caller holds the invite permission, Permitted<'inviteUsers'>): read the users view; refuse an active user's email
 // (409); refresh a pending invite (no new seat) or consume a free seat (409 when none); write the
 // invite, its outbox record and the view in one transaction conditioned on the view's version, so two
 // concurrent invites can never both take the last seat; then queue the outbox record for send-invite.
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
@@ -13,7 +14,7 @@ import type { Logger } from '../../log';
 import { isConditionFailure } from '../../store/conditions';
 import { inviteEmailKey, userKey } from '../../store/keys';
 import { epochSeconds } from '../../store/table';
-import { getCompany, requirePermission, type Principal } from '../accounts/accounts';
+import { getCompany, type Permitted } from '../accounts/accounts';
 import { inviteLifetimeMs, isLiveUser, userBody, userView, type UserRole, type UserRow } from './model';
 import { commitWithRetry } from './transact';
 import { loadUsers, mailboxesOfOwner } from './users';
@@ -25,13 +26,16 @@ export interface InviteInput {
   role: UserRole;
 }
 
-export interface InviteMessage {
-  companyId: string;
-  outboxId: string;
-}
+/** The invites queue message: the outbox record to deliver. */
+export const inviteMessageSchema = z.object({ companyId: z.string().min(1), outboxId: z.string().min(1) });
+export type InviteMessage = z.infer<typeof inviteMessageSchema>;
 
-export async function inviteUser(principal: Principal, input: InviteInput, now: Date, log: Logger) {
-  await requirePermission(principal, 'inviteUsers');
+export async function inviteUser(
+  principal: Permitted<'inviteUsers'>,
+  input: InviteInput,
+  now: Date,
+  log: Logger,
+) {
   const { companyId } = principal;
   const email = input.email.toLowerCase();
   const company = await getCompany(companyId);

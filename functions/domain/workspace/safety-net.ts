@@ -10,7 +10,7 @@ import {
   safetyNetSequenceIdIndex,
   safetyNetSequencePrefix,
 } from '../../store/keys';
-import { requirePermission, type Principal } from '../accounts/accounts';
+import type { Permitted } from '../accounts/accounts';
 import {
   facetOf,
   safetyNetMailboxView,
@@ -181,12 +181,11 @@ async function ownerRows(companyId: string, service: string, crmSequenceId: stri
  * idempotent, so a call that fails half way is completed by repeating it.
  */
 export async function patchSafetyNetSequence(
-  principal: Principal,
+  principal: Permitted<'toggleSequences'>,
   id: string,
   activated: boolean,
   now: Date,
 ) {
-  await requirePermission(principal, 'toggleSequences');
   const { companyId } = principal;
   const item = await findById(safetyNetSequenceIdIndex(companyId, id), id, sequenceNotFound);
   const updated: SequenceRow = { ...sequenceRowOf(item), activated };

@@ -1,0 +1,141 @@
+// The middlewares of every API route, one concern each. functions/http/api-handler.ts composes them;
+// a route only sees the finished ApiRequest and returns an ApiResponse.
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { authenticate, type Principal } from '../domain/accounts/accounts';
+import { consumeRateLimit } from '../domain/rate-limit';
+import { AppError, isThrottlingError, ServiceUnavailableError, ValidationError } from '../errors';
+import { json } from '../http/response';
+import { Logger, logger } from '../log';
+import { settings } from '../settings';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+/** What a route returns: a status, an optional JSON body and extra headers. */
+export interface ApiResponse {
+  statusCode: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The Lambda context as the API middlewares fill it, in their order. */
+export interface ApiContext extends Context {
+  requestId: string;
+  log: Logger;
+  /** Request headers, names lower-cased. */
+  headers: Record<string, string>;
+  principal?: Principal;
+  /** Parsed JSON body; undefined when the request had none. */
+  body?: unknown;
+}
+
+/**
+ * Until sortedJsonResponse() writes it, `request.response` holds the route's ApiResponse (body not yet
+ * serialised); middy types it as the final ApiResult.
+ */
+type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
+type ApiMiddyRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
+
+function lowerCaseHeaders(headers: ApiEvent['headers'] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {}))
+    if (value !== undefined) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Request id, headers and a request logger first; one "request done" line with the status last. */
+export function requestLog(): ApiMiddleware {
+  const done = ({ context, response }: ApiMiddyRequest) => {
+    context.log?.info('request done', { statusCode: response?.statusCode });
+  };
+  return {
+    before: ({ event, context }) => {
+      context.requestId = event.requestContext?.requestId ?? context.awsRequestId;
+      context.headers = lowerCaseHeaders(event.headers);
+      context.log = logger.child({
+        requestId: context.requestId,
+        path: event.rawPath,
+        method: event.requestContext?.http?.method,
+      });
+    },
+    after: done,
+    onError: done,
+  };
+}
+
+/** The `x-api-key` header names a live key (401 missing, 403 unknown or revoked). */
+export function authentication(): ApiMiddleware {
+  return {
+    before: async ({ context }) => {
+      const principal = await authenticate(context.headers['x-api-key'], settings().AUTH_CACHE_SECONDS);
+      context.principal = principal;
+      context.log = context.log.child({ companyId: principal.companyId, keyId: principal.keyId });
+    },
+  };
+}
+
+/** The company's requests-per-second limit (429, Retry-After: 1). Needs authentication before it. */
+export function rateLimit(): ApiMiddleware {
+  return {
+    before: async ({ context }) => {
+      if (!context.principal) throw new Error('rateLimit() needs authentication() before it');
+      await consumeRateLimit(context.principal.companyId, settings().RATE_LIMIT_PER_SECOND);
+    },
+  };
+}
+
+/** The JSON body, or undefined when empty; 400 "Invalid JSON body" when it does not parse. */
+export function jsonBody(): ApiMiddleware {
+  return {
+    before: ({ event, context }) => {
+      if (event.body === undefined || event.body === null || event.body === '') return;
+      const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      try {
+        context.body = JSON.parse(text);
+      } catch {
+        throw new ValidationError('Invalid JSON body');
+      }
+    },
+  };
+}
+
+/** Writes the route's response as JSON with keys sorted at every level (errors included). */
+export function sortedJsonResponse(): ApiMiddleware {
+  const write = (request: ApiMiddyRequest) => {
+    const response = request.response as ApiResponse | null;
+    if (response) request.response = json(response.statusCode, response.body, response.headers);
+  };
+  return { after: write, onError: write };
+}
+
+/** Any error as an ApiResponse: typed errors keep their status and message, the rest become 500/503. */
+export function errorResponse(error: unknown, log: Logger): ApiResponse {
+  if (error instanceof AppError) {
+    if (error.statusCode >= 500) log.error('request failed', error);
+    return { statusCode: error.statusCode, body: { error: error.message }, headers: error.headers };
+  }
+  if (isThrottlingError(error)) {
+    const unavailable = new ServiceUnavailableError();
+    log.warn('dependency throttled after retries', { error: (error as Error).name });
+    return {
+      statusCode: unavailable.statusCode,
+      body: { error: unavailable.message },
+      headers: unavailable.headers,
+    };
+  }
+  log.error('unhandled error', error);
+  return { statusCode: 500, body: { error: 'Internal server error' } };
+}
+
+/**
+ * Errors to HTTP, in this one place. Register it last: middy runs onError handlers last-registered
+ * first, so it answers before the response writer and the request log see the result.
+ */
+export function errorMapping(): ApiMiddleware {
+  return {
+    onError: (request) => {
+      request.response = errorResponse(request.error, request.context.log ?? logger) as ApiResult;
+    },
+  };
+}
