@@ -1,5 +1,9 @@
-// Typed errors thrown by domain code. functions/http/api-handler.ts maps them to HTTP in one place;
+// Typed errors thrown by domain code. functions/middlewares/api.ts maps them to HTTP in one place;
 // domain code never builds HTTP responses.
+import { z } from 'zod';
+
+/** Every error response body: `{"error": "<text a person can act on>"}`. */
+export const errorBodySchema = z.object({ error: z.string() });
 
 export abstract class AppError extends Error {
   abstract readonly statusCode: number;
@@ -17,10 +21,17 @@ export class ValidationError extends AppError {
 }
 
 /** 401: no API key. */
+export const missingKeyMessage = 'Missing API key';
+export const invalidKeyMessage = 'Invalid API key';
+export const rateLimitMessage = 'Rate limit exceeded';
+export const unavailableMessage = 'Service temporarily unavailable';
+export const internalErrorMessage = 'Internal server error';
+export const invalidJsonMessage = 'Invalid JSON body';
+
 export class MissingKeyError extends AppError {
   readonly statusCode = 401;
   constructor() {
-    super('Missing API key');
+    super(missingKeyMessage);
   }
 }
 
@@ -28,7 +39,7 @@ export class MissingKeyError extends AppError {
 export class InvalidKeyError extends AppError {
   readonly statusCode = 403;
   constructor() {
-    super('Invalid API key');
+    super(invalidKeyMessage);
   }
 }
 
@@ -56,7 +67,7 @@ export class TooManyRequestsError extends AppError {
 
 export class RateLimitError extends TooManyRequestsError {
   constructor() {
-    super('Rate limit exceeded', 1);
+    super(rateLimitMessage, 1);
   }
 }
 
@@ -64,7 +75,7 @@ export class RateLimitError extends TooManyRequestsError {
 export class ServiceUnavailableError extends AppError {
   readonly statusCode = 503;
   constructor(retryAfterSeconds = 2) {
-    super('Service temporarily unavailable');
+    super(unavailableMessage);
     this.headers['retry-after'] = String(retryAfterSeconds);
   }
 }

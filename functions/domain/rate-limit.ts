@@ -3,7 +3,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { RateLimitError } from '../errors';
-import { isConditionFailure } from '../store/conditions';
+import { wroteIf } from '../store/dynamodb';
 import { rateCounterKey } from '../store/keys';
 import { epochSeconds } from '../store/table';
 
@@ -14,8 +14,8 @@ export async function consumeRateLimit(
   now = new Date(),
 ): Promise<void> {
   const second = epochSeconds(now);
-  try {
-    await dynamoDb().send(
+  const counted = await wroteIf(
+    dynamoDb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: rateCounterKey(companyId, second),
@@ -24,9 +24,7 @@ export async function consumeRateLimit(
         ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':one': 1, ':limit': limitPerSecond, ':ttl': second + 120 },
       }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw new RateLimitError();
-    throw error;
-  }
+    ),
+  );
+  if (!counted) throw new RateLimitError();
 }

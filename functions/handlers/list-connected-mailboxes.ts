@@ -1,19 +1,13 @@
 // GET /v1/connected-mailboxes: connected mailboxes with their reputation over a named window.
 import { apiHandler, type Route } from '../http/api-handler';
-import { listConnectedMailboxes } from '../domain/workspace/connected-mailboxes';
+import { listConnectedMailboxes, listConnectedMailboxesQuery } from '../domain/workspace/connected-mailboxes';
 import { resolveReputationRange, systemClock, type Clock } from '../domain/workspace/dates';
-import { connectionStatuses } from '../domain/workspace/model';
-import { enumParam, listQuery, parseQuery, reputationRangeParam } from '../domain/workspace/query';
-
-export const querySchema = listQuery({
-  connectionStatus: enumParam('connectionStatus', connectionStatuses).optional(),
-  reputationRange: reputationRangeParam,
-});
+import { parseQuery } from '../domain/workspace/query';
 
 export const listConnectedMailboxesRoute =
   (clock: Clock = systemClock): Route =>
   async (request) => {
-    const query = parseQuery(querySchema, request.query);
+    const query = parseQuery(listConnectedMailboxesQuery, request.query);
     const range = resolveReputationRange(query.reputationRange, clock());
     return {
       statusCode: 200,

@@ -1,12 +1,10 @@
 // GET /v1/safety-net-mailboxes: mailboxes synced from Outreach and Salesloft.
 import { apiHandler, type Route } from '../http/api-handler';
-import { booleanParam, listQuery, parseQuery } from '../domain/workspace/query';
-import { listSafetyNetMailboxes } from '../domain/workspace/safety-net';
-
-export const querySchema = listQuery({ activated: booleanParam('activated').optional() });
+import { parseQuery } from '../domain/workspace/query';
+import { listSafetyNetMailboxes, listSafetyNetMailboxesQuery } from '../domain/workspace/safety-net';
 
 export const listSafetyNetMailboxesRoute = (): Route => async (request) => {
-  const query = parseQuery(querySchema, request.query);
+  const query = parseQuery(listSafetyNetMailboxesQuery, request.query);
   return { statusCode: 200, body: await listSafetyNetMailboxes(request.principal.companyId, query) };
 };
 

@@ -1,16 +1,10 @@
 // GET /v1/safety-net-sequences: one row per sequence and owner.
 import { apiHandler, type Route } from '../http/api-handler';
-import { sequenceServices } from '../domain/workspace/model';
-import { booleanParam, enumParam, listQuery, parseQuery } from '../domain/workspace/query';
-import { listSafetyNetSequences } from '../domain/workspace/safety-net';
-
-export const querySchema = listQuery({
-  activated: booleanParam('activated').optional(),
-  service: enumParam('service', sequenceServices).optional(),
-});
+import { parseQuery } from '../domain/workspace/query';
+import { listSafetyNetSequences, listSafetyNetSequencesQuery } from '../domain/workspace/safety-net';
 
 export const listSafetyNetSequencesRoute = (): Route => async (request) => {
-  const query = parseQuery(querySchema, request.query);
+  const query = parseQuery(listSafetyNetSequencesQuery, request.query);
   return { statusCode: 200, body: await listSafetyNetSequences(request.principal.companyId, query) };
 };
 

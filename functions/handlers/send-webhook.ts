@@ -5,7 +5,7 @@ import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deliverWebhook, recordMalformedMessage } from '../domain/webhooks/deliver-webhook';
 import { webhookMessageSchema } from '../domain/webhooks/message';
-import { holdMessage } from '../storage/queues';
+import { holdMessage } from '../store/queues';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
 // Concurrently: ten receivers that each take the full timeout must still fit in one invocation.

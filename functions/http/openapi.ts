@@ -1,56 +1,124 @@
 // The OpenAPI 3.1 document of the HTTP API, built from the route table (functions/wiring.ts) and the
-// very zod schemas the handlers parse with, so the document cannot drift from the code.
-// `npm run openapi` writes it to docs/openapi.json; a test checks the file is current.
+// zod schemas the use cases export: request bodies, query strings and path ids as the code parses
+// them, responses as the code writes them (a test checks real responses against this document), and
+// every error with its exact text. `npm run openapi` writes it to docs/openapi.json; a test checks the
+// file is current and `npm run lint` lints it (Redocly).
 import { z } from 'zod';
-import { createJobRequestSchema } from '../domain/bulk/create-job-request';
-import { activationBody, inviteBody } from '../domain/workspace/bodies';
-import { querySchema as connectedDomainsQuery } from '../handlers/list-connected-domains';
-import { querySchema as connectedMailboxesQuery } from '../handlers/list-connected-mailboxes';
-import { querySchema as safetyNetMailboxesQuery } from '../handlers/list-safety-net-mailboxes';
-import { querySchema as safetyNetSequencesQuery } from '../handlers/list-safety-net-sequences';
-import { querySchema as usersQuery } from '../handlers/list-users';
+import { createJobRequestErrors, createJobRequestSchema } from '../domain/bulk/create-job-request';
+import { jobViewSchema } from '../domain/bulk/job-view';
+import {
+  concurrentJobLimitMessage,
+  createdJobSchema,
+  downloadDescriptorSchema,
+  jobNotCompletedMessage,
+  jobNotFoundMessage,
+} from '../domain/bulk/jobs';
+import { permissionMissingMessage } from '../domain/accounts/accounts';
+import { REQUEST_NOT_FOUND } from '../domain/single-validation/poll';
+import { FAILED_MESSAGE, inProgressSchema, OVERDUE_MESSAGE } from '../domain/single-validation/polling';
+import { validationRequestErrors, validationRequestSchema } from '../domain/single-validation/request-body';
+import { completedBodySchema } from '../domain/single-validation/result-body';
+import {
+  activationBody,
+  activationRejectedMessage,
+  inviteBody,
+  inviteBodyErrors,
+  uuidParam,
+} from '../domain/workspace/bodies';
+import {
+  connectedDomainListSchema,
+  connectedDomainSchema,
+  listConnectedDomainsQuery,
+} from '../domain/workspace/connected-domains';
+import {
+  connectedMailboxListSchema,
+  connectedMailboxSchema,
+  listConnectedMailboxesQuery,
+} from '../domain/workspace/connected-mailboxes';
+import { inviteConflictMessages } from '../domain/workspace/invites';
+import { safetyNetMailboxBodySchema, sequenceBodySchema, userBodySchema } from '../domain/workspace/model';
+import { detailWindowQuery, oneOfMessage, pagingErrors, windowErrors } from '../domain/workspace/query';
+import {
+  listSafetyNetMailboxesQuery,
+  listSafetyNetSequencesQuery,
+  safetyNetMailboxListSchema,
+  safetyNetSequenceListSchema,
+} from '../domain/workspace/safety-net';
+import { listUsersQuery, userListSchema } from '../domain/workspace/users';
+import {
+  errorBodySchema,
+  internalErrorMessage,
+  invalidJsonMessage,
+  invalidKeyMessage,
+  missingKeyMessage,
+  rateLimitMessage,
+  unavailableMessage,
+} from '../errors';
 import { routes, type RouteSpec } from '../wiring';
 
-/** The single-email body is parsed by hand (exact texts); this schema describes the same rules. */
-const validationRequestBody = z.object({
-  email: z
-    .string()
-    .max(10_000)
-    .describe('The address to validate; blank or missing is 400 "email is required"'),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Echoed in the result; at most 16 KiB as JSON'),
-});
-
-const detailWindowQuery = z.object({
-  startDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional()
-    .describe('Default: 89 days before endDate'),
-  endDate: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional()
-    .describe('Default: today (UTC)'),
-});
+/** A success response: its JSON schema (a named component) and whether it carries Retry-After. */
+interface Success {
+  description: string;
+  schema: string;
+  retryAfter?: boolean;
+}
 
 interface Operation {
   summary: string;
   body?: z.ZodType;
   query?: z.ZodObject;
-  /** Status code -> description. Every authenticated route also answers 401, 403, 429 and 503. */
-  responses: Record<string, string>;
+  /** Status code -> the success response. */
+  responses: Record<string, Success>;
+  /** Status code -> every error text this route itself answers with (common ones are added). */
+  errors: Record<string, string[]>;
 }
 
-const list = (what: string): Operation['responses'] => ({
-  '200': `A page of ${what}: {limit, offset, total, <list>} (decisions.md names the list key)`,
-  '400': 'A bad limit, offset or filter; the error names the parameter',
+/** Response body schemas, by component name (components.schemas). */
+const schemas: Record<string, z.ZodType> = {
+  Error: errorBodySchema,
+  CreatedJob: createdJobSchema,
+  Job: jobViewSchema,
+  Download: downloadDescriptorSchema,
+  ValidationResult: completedBodySchema,
+  InProgress: inProgressSchema,
+  ConnectedMailboxPage: connectedMailboxListSchema,
+  ConnectedMailbox: connectedMailboxSchema,
+  ConnectedDomainPage: connectedDomainListSchema,
+  ConnectedDomain: connectedDomainSchema,
+  UserPage: userListSchema,
+  User: userBodySchema,
+  SafetyNetMailboxPage: safetyNetMailboxListSchema,
+  SafetyNetMailbox: safetyNetMailboxBodySchema,
+  SafetyNetSequencePage: safetyNetSequenceListSchema,
+  SafetyNetSequence: sequenceBodySchema,
+};
+
+const ok = (description: string, schema: string): Record<string, Success> => ({
+  '200': { description, schema },
 });
-const detail = (what: string): Operation['responses'] => ({
-  '200': what,
-  '404': 'Unknown id, or another company’s',
+const inProgress: Success = {
+  description: 'Still in progress: poll pollUrl after Retry-After seconds',
+  schema: 'InProgress',
+  retryAfter: true,
+};
+
+/** The 400 texts of a list's query: paging and each enumerated filter with its values. */
+function queryErrors(query: z.ZodObject): string[] {
+  const properties = jsonSchema(query, 'input').properties as Record<string, { enum?: string[] }>;
+  const filters = Object.entries(properties).filter(([, schema]) => schema.enum);
+  return [...pagingErrors, ...filters.map(([name, schema]) => oneOfMessage(name, schema.enum!))];
+}
+
+const list = (
+  query: z.ZodObject,
+  what: string,
+  schema: string,
+): Pick<Operation, 'query' | 'responses'> & {
+  errors: Record<string, string[]>;
+} => ({
+  query,
+  responses: ok(`A page of ${what}, sorted; total counts every match`, schema),
+  errors: { '400': queryErrors(query) },
 });
 
 /** What each route does, keyed by `METHOD path`. A route missing here fails the document test. */
@@ -58,124 +126,134 @@ export const operations: Record<string, Operation> = {
   'POST /v1/email/validate-file': {
     summary: 'Create a bulk validation job and its presigned upload URL (PUT with Content-Type: text/csv)',
     body: createJobRequestSchema,
-    responses: {
-      '202': '{jobId, status: "awaiting_upload", uploadExpiresIn, uploadUrl}',
-      '400': 'A body rule of spec 7.1, with its exact text',
-      '429': 'Five active jobs already (Retry-After: 60), or the rate limit (Retry-After: 1)',
-    },
+    responses: { '202': { description: 'The job, awaiting its upload', schema: 'CreatedJob' } },
+    errors: { '400': createJobRequestErrors, '429': [concurrentJobLimitMessage] },
   },
   'GET /v1/email/validate-file/{jobId}': {
     summary: 'Job status and progress',
-    responses: {
-      '200':
-        '{completedAt, createdAt, error?, jobId, percentComplete, processedEmails, statistics, status, totalEmails}; status is awaiting_upload, processing, completed, failed or expired',
-      '404': '{"error":"Job not found"}',
-    },
+    responses: ok('The job; statistics once completed, error once failed', 'Job'),
+    errors: { '404': [jobNotFoundMessage] },
   },
   'GET /v1/email/validate-file/{jobId}/download': {
-    summary: 'Presigned GET of the results file, valid 3600 s',
-    responses: {
-      '200': '{downloadUrl, expiresIn: 3600, format: "csv", jobId}',
-      '404': '{"error":"Job not found"}',
-      '409': '{"error":"Job is not completed"}',
-    },
+    summary: 'Presigned GET of the results file',
+    responses: ok('Where to download the results CSV', 'Download'),
+    errors: { '404': [jobNotFoundMessage], '409': [jobNotCompletedMessage] },
   },
   'POST /v1/email/validate': {
     summary: 'Validate one address within the sync budget (SYNC_BUDGET_MS)',
-    body: validationRequestBody,
+    body: validationRequestSchema,
     responses: {
-      '200':
-        '{didYouMean?, domain, email, mailbox, metadata?, requestId, result: {reason, status, subStatus}, validatedAt}',
-      '202': 'Over the budget: {pollUrl, requestId, retryAfter}',
-      '400': '{"error":"email is required"} and other body errors',
+      ...ok('The verdict', 'ValidationResult'),
+      '202': { ...inProgress, description: 'Over the budget: poll pollUrl after Retry-After seconds' },
     },
+    errors: { '400': validationRequestErrors },
   },
   'POST /v1/email/validate-async': {
     summary: 'Accept one address and validate it in the background',
-    body: validationRequestBody,
-    responses: { '202': '{pollUrl, requestId, retryAfter}', '400': '{"error":"email is required"}' },
+    body: validationRequestSchema,
+    responses: { '202': { ...inProgress, description: 'Accepted: poll pollUrl after Retry-After seconds' } },
+    errors: { '400': validationRequestErrors },
   },
   'GET /v1/email/validate/{requestId}': {
     summary: 'Poll a validation request; clients branch on the status code',
-    responses: {
-      '200': 'The result, as the sync endpoint’s 200',
-      '202': 'Still in progress: {pollUrl, requestId, retryAfter}',
-      '404': 'Unknown requestId, or another company’s',
-      '500': 'Failed irrecoverably',
-    },
+    responses: { ...ok('The verdict, as the sync endpoint’s 200', 'ValidationResult'), '202': inProgress },
+    errors: { '404': [REQUEST_NOT_FOUND], '500': [FAILED_MESSAGE, OVERDUE_MESSAGE] },
   },
   'GET /v1/connected-mailboxes': {
-    summary: 'Connected mailboxes with their reputation over a window',
-    query: connectedMailboxesQuery,
-    responses: list('mailboxes (key "mailboxes", with reputationRange {endDate, name, startDate})'),
+    summary: 'Connected mailboxes with their reputation over a named window',
+    ...list(listConnectedMailboxesQuery, 'mailboxes', 'ConnectedMailboxPage'),
   },
   'GET /v1/connected-mailboxes/{id}': {
     summary: 'One connected mailbox with its daily reputation history',
     query: detailWindowQuery,
-    responses: {
-      ...detail('The mailbox with currentReputation and history [{date, reputation}]'),
-      '400': 'Bad dates',
-    },
+    responses: ok('The mailbox and its history over the window', 'ConnectedMailbox'),
+    errors: { '400': [...windowErrors], '404': ['Connected mailbox not found'] },
   },
   'GET /v1/connected-domains': {
     summary: 'Sending domains with current reputation and mailbox count',
-    query: connectedDomainsQuery,
-    responses: list('domains (key "domains")'),
+    ...list(listConnectedDomainsQuery, 'domains', 'ConnectedDomainPage'),
   },
   'GET /v1/connected-domains/{domainName}': {
     summary: 'One domain’s daily reputation history',
     query: detailWindowQuery,
-    responses: { ...detail('The domain with its history [{date, reputation}]'), '400': 'Bad dates' },
+    responses: ok('The domain and its history over the window', 'ConnectedDomain'),
+    errors: { '400': [...windowErrors], '404': ['Connected domain not found'] },
   },
   'GET /v1/users': {
-    summary: 'Users, invited ones included',
-    query: usersQuery,
-    responses: list('users (key "users")'),
+    summary: 'Users, pending invites included',
+    ...list(listUsersQuery, 'users', 'UserPage'),
   },
-  'GET /v1/users/{id}': { summary: 'One user', responses: detail('The user') },
+  'GET /v1/users/{id}': {
+    summary: 'One active user',
+    responses: ok('The user', 'User'),
+    errors: { '404': ['User not found'] },
+  },
   'POST /v1/users': {
-    summary: 'Invite a user (needs the invite permission)',
+    summary: 'Invite a user (needs the inviteUsers permission)',
     body: inviteBody,
     responses: {
-      '201': 'The invited user',
-      '200': 'Already invited: the invite is refreshed, no second seat',
-      '400': 'A bad body',
-      '409': 'An active user has this email, or no seat is free',
+      '201': { description: 'The invited user', schema: 'User' },
+      ...ok('Already invited: the invite is refreshed, no second seat', 'User'),
+    },
+    errors: {
+      '400': inviteBodyErrors,
+      '403': [permissionMissingMessage('inviteUsers')],
+      '409': [inviteConflictMessages.active, inviteConflictMessages.noSeat],
     },
   },
   'GET /v1/safety-net-mailboxes': {
     summary: 'Safety Net mailboxes',
-    query: safetyNetMailboxesQuery,
-    responses: list('mailboxes (key "mailboxes")'),
+    ...list(listSafetyNetMailboxesQuery, 'Safety Net mailboxes', 'SafetyNetMailboxPage'),
   },
   'GET /v1/safety-net-mailboxes/{id}': {
     summary: 'One Safety Net mailbox',
-    responses: detail('The mailbox'),
+    responses: ok('The mailbox', 'SafetyNetMailbox'),
+    errors: { '404': ['Safety Net mailbox not found'] },
   },
   'PATCH /v1/safety-net-mailboxes/{id}': {
     summary: 'Switch the Safety Net on or off for a mailbox (idempotent)',
     body: activationBody,
-    responses: { ...detail('The updated mailbox'), '400': 'Body other than {"activated": boolean}' },
+    responses: ok('The updated mailbox', 'SafetyNetMailbox'),
+    errors: { '400': [activationRejectedMessage], '404': ['Safety Net mailbox not found'] },
   },
   'GET /v1/safety-net-sequences': {
     summary: 'Sequences, one row per owner',
-    query: safetyNetSequencesQuery,
-    responses: list('sequences (key "sequences")'),
+    ...list(listSafetyNetSequencesQuery, 'sequence rows', 'SafetyNetSequencePage'),
   },
-  'GET /v1/safety-net-sequences/{id}': { summary: 'One sequence row', responses: detail('The sequence row') },
+  'GET /v1/safety-net-sequences/{id}': {
+    summary: 'One sequence row',
+    responses: ok('The sequence row', 'SafetyNetSequence'),
+    errors: { '404': ['Safety Net sequence not found'] },
+  },
   'PATCH /v1/safety-net-sequences/{id}': {
-    summary: 'Switch the Safety Net for a sequence, under every owner (needs the toggle permission)',
+    summary: 'Switch the Safety Net for a sequence, under every owner (needs the toggleSequences permission)',
     body: activationBody,
-    responses: { ...detail('The updated sequence row'), '400': 'Body other than {"activated": boolean}' },
+    responses: ok('The updated sequence row', 'SafetyNetSequence'),
+    errors: {
+      '400': [activationRejectedMessage],
+      '403': [permissionMissingMessage('toggleSequences')],
+      '404': ['Safety Net sequence not found'],
+    },
   },
 };
 
-const common: Record<string, string> = {
-  '401': '{"error":"Missing API key"}',
-  '403': '{"error":"Invalid API key"}, or the key’s creator lacks the permission of a write',
-  '429': '{"error":"Rate limit exceeded"}, Retry-After: 1',
-  '503': '{"error":"Service temporarily unavailable"}, with Retry-After',
+/** Errors every authenticated route can answer, with their exact texts. */
+const commonErrors: Record<string, string[]> = {
+  '400': [invalidJsonMessage],
+  '401': [missingKeyMessage],
+  '403': [invalidKeyMessage],
+  '429': [rateLimitMessage],
+  '500': [internalErrorMessage],
+  '503': [unavailableMessage],
 };
+
+/** Statuses whose answers carry Retry-After (seconds). */
+const retryAfterStatuses = new Set(['429', '503']);
+
+/** Every error text of a route's status, the route's own first. */
+export function errorTexts(operation: Operation, status: string): string[] {
+  return [...new Set([...(operation.errors[status] ?? []), ...(commonErrors[status] ?? [])])];
+}
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
@@ -185,13 +263,31 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   return rest;
 }
 
+const retryAfterHeader = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function errorResponse(texts: string[]) {
+  return {
+    description: texts.map((text) => `"${text}"`).join('; '),
+    content: {
+      'application/json': {
+        schema: ref('Error'),
+        examples: Object.fromEntries(texts.map((text, i) => [`error${i + 1}`, { value: { error: text } }])),
+      },
+    },
+  };
+}
+
+function pathParameter(name: string) {
+  const schema = name === 'domainName' ? { type: 'string' } : jsonSchema(uuidParam, 'input');
+  return { name, in: 'path', required: true, schema };
+}
+
 function operationObject(route: RouteSpec, operation: Operation) {
-  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-    name: m[1],
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
+  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => pathParameter(m[1]!));
   const queryProperties = operation.query
     ? (jsonSchema(operation.query, 'input').properties as Record<string, Record<string, unknown>>)
     : {};
@@ -202,8 +298,18 @@ function operationObject(route: RouteSpec, operation: Operation) {
     schema,
   }));
   const responses: Record<string, unknown> = {};
-  for (const [code, description] of Object.entries({ ...common, ...operation.responses }).sort())
-    responses[code] = { description, content: { 'application/json': { schema: { type: 'object' } } } };
+  for (const [status, success] of Object.entries(operation.responses))
+    responses[status] = {
+      description: success.description,
+      ...(success.retryAfter ? { headers: retryAfterHeader } : {}),
+      content: { 'application/json': { schema: ref(success.schema) } },
+    };
+  for (const status of new Set([...Object.keys(commonErrors), ...Object.keys(operation.errors)])) {
+    const response = errorResponse(errorTexts(operation, status));
+    responses[status] = retryAfterStatuses.has(status)
+      ? { ...response, headers: retryAfterHeader }
+      : response;
+  }
   return {
     operationId: route.function,
     summary: operation.summary,
@@ -217,7 +323,7 @@ function operationObject(route: RouteSpec, operation: Operation) {
           },
         }
       : {}),
-    responses,
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
   };
 }
 
@@ -236,10 +342,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'mailvet',
       version: '1.0.0',
       description:
-        'Email validation: bulk CSV, single addresses, workspace data. Keys are sorted at every level of every JSON body; errors are {"error": "..."}. Unknown routes: 404 {"error":"Not found"}; malformed JSON: 400 {"error":"Invalid JSON body"}. Where the spec is silent, see README.md and decisions.md.',
+        'Email validation: bulk CSV, single addresses, workspace data. Keys are sorted at every level of every JSON body; errors are {"error": "..."}. Unknown routes: 404 {"error":"Not found"}. Where the spec is silent, see README.md.',
     },
     servers: [{ url: 'http://localhost:3000', description: 'npm start' }],
-    components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      schemas: Object.fromEntries(
+        Object.entries(schemas).map(([name, schema]) => [name, jsonSchema(schema, 'output')]),
+      ),
+    },
     paths,
   };
 }

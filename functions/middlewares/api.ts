@@ -4,7 +4,14 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { authenticate, type Principal } from '../domain/accounts/accounts';
 import { consumeRateLimit } from '../domain/rate-limit';
-import { AppError, isThrottlingError, ServiceUnavailableError, ValidationError } from '../errors';
+import {
+  AppError,
+  internalErrorMessage,
+  invalidJsonMessage,
+  isThrottlingError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../errors';
 import { json } from '../http/response';
 import { Logger, logger } from '../log';
 import { settings } from '../settings';
@@ -94,7 +101,7 @@ export function jsonBody(): ApiMiddleware {
       try {
         context.body = JSON.parse(text);
       } catch {
-        throw new ValidationError('Invalid JSON body');
+        throw new ValidationError(invalidJsonMessage);
       }
     },
   };
@@ -125,7 +132,7 @@ export function errorResponse(error: unknown, log: Logger): ApiResponse {
     };
   }
   log.error('unhandled error', error);
-  return { statusCode: 500, body: { error: 'Internal server error' } };
+  return { statusCode: 500, body: { error: internalErrorMessage } };
 }
 
 /**

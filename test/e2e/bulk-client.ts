@@ -1,5 +1,6 @@
 // A client of the bulk API as a customer would write one (create, PUT, poll, download), plus the
 // independent reference the end-to-end tests compare results files with.
+import { expectDocumented } from '../helpers/openapi-check';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 
 export interface JobBody {
@@ -29,8 +30,9 @@ export class BulkClient {
     readonly apiKey: string,
   ) {}
 
-  request(method: string, path: string, body?: unknown): Promise<Response> {
-    return fetch(`${this.baseUrl}${path}`, {
+  /** An API call; its response is checked against docs/openapi.json (a mismatch throws). */
+  async request(method: string, path: string, body?: unknown): Promise<Response> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: {
         'x-api-key': this.apiKey,
@@ -38,6 +40,8 @@ export class BulkClient {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    await expectDocumented(method, path, response);
+    return response;
   }
 
   async create(body: Record<string, unknown>): Promise<{ jobId: string; uploadUrl: string }> {

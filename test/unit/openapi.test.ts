@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildOpenApiDocument } from '../../functions/http/openapi';
 import { routes } from '../../functions/wiring';
+import { responseProblems } from '../helpers/openapi-check';
 
 describe('the OpenAPI document', () => {
   const document = buildOpenApiDocument() as {
@@ -28,5 +29,32 @@ describe('the OpenAPI document', () => {
     const schema = post.requestBody.content['application/json'].schema;
     expect(schema.required).toEqual(['emailColumn']);
     expect(Object.keys(schema.properties).sort()).toEqual(['callbackUrl', 'emailColumn', 'fileName']);
+  });
+});
+
+describe('checking a response against the document', () => {
+  const job = {
+    completedAt: null,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    jobId: 'j',
+    percentComplete: 0,
+    processedEmails: 0,
+    statistics: null,
+    status: 'processing',
+    totalEmails: 0,
+  };
+  const path = '/v1/email/validate-file/00000000-0000-4000-8000-000000000000';
+
+  it('accepts a documented status with a valid body', () => {
+    expect(responseProblems('GET', path, 200, JSON.stringify(job))).toEqual([]);
+    expect(responseProblems('GET', path, 404, '{"error":"Job not found"}')).toEqual([]);
+  });
+
+  it('reports a body that breaks the schema, an unlisted error text and an undocumented status', () => {
+    expect(responseProblems('GET', path, 200, JSON.stringify({ ...job, extra: 1 }))).toHaveLength(1);
+    expect(responseProblems('GET', path, 200, JSON.stringify({ ...job, status: 'paused' }))).toHaveLength(1);
+    expect(responseProblems('GET', path, 404, '{"error":"No such job"}')[0]).toContain('not listed');
+    expect(responseProblems('GET', path, 418, '{}')[0]).toContain('not documented');
+    expect(responseProblems('GET', '/v2/nothing', 404, '{}')[0]).toContain('not a documented route');
   });
 });

@@ -6,6 +6,7 @@ import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { ForbiddenError, InvalidKeyError, MissingKeyError, NotFoundError } from '../../errors';
 import { apiKeyKey, apiKeysOfCompanyIndex, companyKey, userKey } from '../../store/keys';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './secrets';
+import { queryAll } from '../../store/dynamodb';
 
 export interface Company {
   companyId: string;
@@ -126,22 +127,12 @@ export async function createApiKey(input: {
 }
 
 export async function listApiKeys(companyId: string): Promise<ApiKeyRecord[]> {
-  const out: ApiKeyRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamoDb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': apiKeysOfCompanyIndex(companyId).gsi1pk },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push(toApiKeyRecord(item));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': apiKeysOfCompanyIndex(companyId).gsi1pk },
+  });
+  return items.map(toApiKeyRecord);
 }
 
 /** Revokes the key with this id in the company; later requests with it get 403. */
@@ -222,6 +213,10 @@ async function readPrincipal(keyHash: string): Promise<Principal | undefined> {
 }
 
 /** 403 unless the key's creator currently holds the permission (read fresh, so revocation is immediate). */
+/** The 403 text of a write whose key's creator lacks the permission. */
+export const permissionMissingMessage = (permission: Permission) =>
+  `The API key's creator lacks the ${permission} permission`;
+
 /** A principal whose key's creator was seen to hold permission P (one read per request). */
 export type Permitted<P extends Permission> = Principal & { readonly permission: P };
 
@@ -232,7 +227,7 @@ export async function requirePermission<P extends Permission>(
 ): Promise<Permitted<P>> {
   const user = await getAccountUser(principal.companyId, principal.userEmail);
   if (!user || user.permissions?.[permission] !== true) {
-    throw new ForbiddenError(`The API key's creator lacks the ${permission} permission`);
+    throw new ForbiddenError(permissionMissingMessage(permission));
   }
   return { ...principal, permission };
 }

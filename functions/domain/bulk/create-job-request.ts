@@ -3,9 +3,25 @@ import { z } from 'zod';
 import { ValidationError } from '../../errors';
 import { maxEmailColumn, maxFileNameLength } from './limits';
 
+const emailColumnRequired = 'emailColumn is required';
 const emailColumnInvalid = 'emailColumn must be a non-negative integer';
+// The spec gives the limit but not its text; this one follows the wording of the fileName rule.
+const emailColumnTooLarge = `emailColumn must be ${maxEmailColumn} or less`;
 const fileNameEmpty = 'fileName must be a non-empty string';
+const fileNameTooLong = `fileName must be ${maxFileNameLength} characters or less`;
+const fileNameNotCsv = 'fileName must end in .csv';
 const callbackInvalid = 'Invalid callbackUrl';
+
+/** Every 400 text of the body, in the order the rules are checked. */
+export const createJobRequestErrors = [
+  emailColumnRequired,
+  emailColumnInvalid,
+  emailColumnTooLarge,
+  fileNameEmpty,
+  fileNameTooLong,
+  fileNameNotCsv,
+  callbackInvalid,
+];
 
 /** An absolute http(s) URL with a host: anything else cannot receive a webhook. */
 function isHttpUrl(value: string): boolean {
@@ -21,20 +37,19 @@ export const createJobRequestSchema = z.preprocess(
     emailColumn: z
       .number({
         error: (issue) =>
-          issue.input === undefined || issue.input === null ? 'emailColumn is required' : emailColumnInvalid,
+          issue.input === undefined || issue.input === null ? emailColumnRequired : emailColumnInvalid,
       })
       .int({ error: emailColumnInvalid })
       .min(0, { error: emailColumnInvalid })
-      // The spec gives the limit but not its text; this one follows the wording of the fileName rule.
-      .max(maxEmailColumn, { error: `emailColumn must be ${maxEmailColumn} or less` }),
+      .max(maxEmailColumn, { error: emailColumnTooLarge }),
     fileName: z
       .string({ error: fileNameEmpty })
       .refine((name) => name.trim().length > 0, { error: fileNameEmpty, abort: true })
       .refine((name) => name.length <= maxFileNameLength, {
-        error: `fileName must be ${maxFileNameLength} characters or less`,
+        error: fileNameTooLong,
         abort: true,
       })
-      .refine((name) => /\.csv$/i.test(name), { error: 'fileName must end in .csv' })
+      .refine((name) => /\.csv$/i.test(name), { error: fileNameNotCsv })
       .optional(),
     callbackUrl: z
       .string({ error: callbackInvalid })

@@ -1,13 +1,13 @@
 // Bulk job items and active-job slots in the single table. Every state change is one conditional
 // write, so duplicate events, redelivered messages and concurrent workers each change a job once.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { isConditionFailure } from '../../store/conditions';
+import { tableName } from '../../clients/dynamodb';
 import { jobKey, jobSlotKey, type ItemKey } from '../../store/keys';
 import { epochSeconds } from '../../store/table';
 import type { Dialect } from './csv/dialect';
 import { jobRetentionSeconds, maxActiveJobs } from './limits';
 import { bulkStatuses, type Statistics } from './statuses';
+import { ifConditionHolds, send, wroteIf } from '../../store/dynamodb';
 
 /** Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md). */
 export type StoredJobStatus = 'awaiting_upload' | 'processing' | 'completed' | 'failed';
@@ -68,20 +68,9 @@ export type NewJob = Pick<
   | 'slot'
 >;
 
-/** Sends any lib-dynamodb command (their union does not fit the client's overloads). */
-const send = <T = unknown>(command: object): Promise<T> =>
-  (dynamoDb() as unknown as { send(c: object): Promise<T> }).send(command);
-
 /** Runs a conditional write; false when its condition did not hold. */
-async function conditional(command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
-  try {
-    await send(command);
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
+const conditional = (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>
+  wroteIf(send(command));
 
 export async function getJobItem(
   companyId: string,
@@ -234,8 +223,8 @@ export async function recordScan(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   scan: { pin: ObjectPin; dialect: Dialect; chunkCount: number; totalEmails: number },
 ): Promise<JobItem | undefined> {
-  try {
-    const out = await send<{ Attributes?: Record<string, unknown> }>(
+  const out = await ifConditionHolds(
+    send<{ Attributes?: Record<string, unknown> }>(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(job.companyId, job.jobId),
@@ -251,12 +240,9 @@ export async function recordScan(
         },
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return out.Attributes as unknown as JobItem;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return out?.Attributes as JobItem | undefined;
 }
 
 export interface ChunkOutcome {
@@ -301,8 +287,8 @@ export async function recordChunk(
   });
   values[':processed'] = processed;
   sets.push('processedEmails = processedEmails + :processed');
-  try {
-    const out = await send<{ Attributes?: Record<string, unknown> }>(
+  const out = await ifConditionHolds(
+    send<{ Attributes?: Record<string, unknown> }>(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(job.companyId, job.jobId),
@@ -312,12 +298,9 @@ export async function recordChunk(
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return out.Attributes as unknown as JobItem;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return out?.Attributes as JobItem | undefined;
 }
 
 /** True when every chunk of the job is counted (and the scan has said how many there are). */

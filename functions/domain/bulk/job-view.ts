@@ -1,10 +1,12 @@
 // What clients see of a job (spec 2.1 and decisions.md): the stored state, with `expired` and the
 // processing deadline applied at read time so neither waits for a sweeper.
+import { z } from 'zod';
 import type { JobItem } from './job-store';
 import { processingDeadlineSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 
-export type JobStatus = 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
+export const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
+export type JobStatus = (typeof jobStatuses)[number];
 
 export interface JobView {
   jobId: string;
@@ -17,6 +19,30 @@ export interface JobView {
   statistics: Statistics | null;
   error?: string;
 }
+
+const count = z.number().int().nonnegative();
+const statisticsSchema = z.object({
+  safe: count,
+  block_bounce_risk: count,
+  some_risk: count,
+  dead_email: count,
+  do_not_mail_abuse: count,
+}) satisfies z.ZodType<Statistics>;
+
+/** GET /v1/email/validate-file/{jobId}: the JSON shape of a JobView. */
+export const jobViewSchema = z.object({
+  completedAt: z.string().nullable().describe('ISO 8601; null until completed'),
+  createdAt: z.string().describe('ISO 8601'),
+  error: z.string().optional().describe('Failed jobs only: what went wrong and what to do'),
+  jobId: z.string(),
+  percentComplete: z.number().int().min(0).max(100),
+  processedEmails: z.number().int().nonnegative(),
+  statistics: statisticsSchema
+    .nullable()
+    .describe('Completed jobs only: the count of each status; they sum to totalEmails'),
+  status: z.enum(jobStatuses),
+  totalEmails: z.number().int().nonnegative(),
+}) satisfies z.ZodType<JobView>;
 
 export const deadlineError = `Processing did not finish within ${processingDeadlineSeconds / 3600} hours. Create a new job and upload the file again; if it happens again, contact support with this job ID.`;
 

@@ -1,6 +1,7 @@
 // The API's use cases on bulk jobs: create one (within the active-job limit), read its status, and
 // describe its results download.
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../../errors';
 import { settings } from '../../settings';
 import type { CreateJobRequest } from './create-job-request';
@@ -15,12 +16,14 @@ export const concurrentJobLimitMessage =
 export const jobNotFoundMessage = 'Job not found';
 export const jobNotCompletedMessage = 'Job is not completed';
 
-export interface CreatedJob {
-  jobId: string;
-  status: 'awaiting_upload';
-  uploadUrl: string;
-  uploadExpiresIn: number;
-}
+/** POST /v1/email/validate-file's 202 body. */
+export const createdJobSchema = z.object({
+  jobId: z.string(),
+  status: z.literal('awaiting_upload'),
+  uploadExpiresIn: z.number().int().positive().describe('Seconds the upload URL stays valid'),
+  uploadUrl: z.string().describe('Presigned PUT; send the CSV with Content-Type: text/csv'),
+});
+export type CreatedJob = z.infer<typeof createdJobSchema>;
 
 /**
  * Primary course: claim one of the company's active-job slots until the upload URL expires (429 when
@@ -74,13 +77,15 @@ export async function readJob(companyId: string, jobId: string, now = new Date()
   return jobView(job, now.getTime());
 }
 
-export interface DownloadDescriptor {
-  jobId: string;
-  downloadUrl: string;
-  expiresIn: number;
-  fileName: string;
-  format: 'csv';
-}
+/** GET /v1/email/validate-file/{jobId}/download's 200 body. */
+export const downloadDescriptorSchema = z.object({
+  downloadUrl: z.string().describe('Presigned GET of the results CSV'),
+  expiresIn: z.number().int().positive().describe('Seconds the download URL stays valid'),
+  fileName: z.string().describe('The results file name the download suggests'),
+  format: z.literal('csv'),
+  jobId: z.string(),
+});
+export type DownloadDescriptor = z.infer<typeof downloadDescriptorSchema>;
 
 export async function describeDownload(
   companyId: string,

@@ -1,13 +1,15 @@
 // What a client is told while a request is in progress, and when a pending request counts as failed.
+import { z } from 'zod';
 import { settings } from '../../settings';
 import { queueByName } from '../../wiring';
 
 /** The 202 body of the sync (over budget), async and polling endpoints. */
-export interface InProgress {
-  pollUrl: string;
-  requestId: string;
-  retryAfter: number;
-}
+export const inProgressSchema = z.object({
+  pollUrl: z.string().describe('Relative to the API origin: GET it for the result'),
+  requestId: z.string(),
+  retryAfter: z.number().int().positive().describe('Seconds until a poll is worth it (also Retry-After)'),
+});
+export type InProgress = z.infer<typeof inProgressSchema>;
 
 /**
  * Relative to the API's origin: correct behind any host or custom domain the client called, and

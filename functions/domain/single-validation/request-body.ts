@@ -1,4 +1,5 @@
 // The body of POST /v1/email/validate and /validate-async: `{"email": string, "metadata"?: object}`.
+import { z } from 'zod';
 import { ValidationError } from '../../errors';
 
 /** Longer strings are never addresses (254 is the maximum); the cap keeps stored items small. */
@@ -6,28 +7,44 @@ export const MAX_EMAIL_LENGTH = 10_000;
 /** Metadata is echoed and stored with the request: its JSON must fit comfortably in one item. */
 export const MAX_METADATA_BYTES = 16_384;
 
-export interface ValidationRequestBody {
-  email: string;
-  /** Absent when the body has none (or `null`). */
-  metadata?: Record<string, unknown>;
-}
+const emailRequired = 'email is required';
+const emailTooLong = `email must be ${MAX_EMAIL_LENGTH} characters or less`;
+const metadataNotObject = 'metadata must be a JSON object';
+const metadataTooLarge = `metadata must be ${MAX_METADATA_BYTES} bytes or less as JSON`;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** Every 400 text of the body, in the order the rules are checked. */
+export const validationRequestErrors = [emailRequired, emailTooLong, metadataNotObject, metadataTooLarge];
 
-/** Parses the JSON body; throws ValidationError (400) with the message a client can act on. */
+const plainObjectOrEmpty = (body: unknown) =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
+
+export const validationRequestSchema = z.preprocess(
+  // A body that is not a JSON object has no email.
+  plainObjectOrEmpty,
+  z.object({
+    email: z
+      .string({ error: emailRequired })
+      .max(MAX_EMAIL_LENGTH, { error: emailTooLong })
+      .describe('The address to validate'),
+    metadata: z.preprocess(
+      (value) => (value === null ? undefined : value),
+      z
+        .record(z.string(), z.unknown(), { error: metadataNotObject })
+        .refine((metadata) => Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES, {
+          error: metadataTooLarge,
+        })
+        .optional()
+        .describe(`Echoed in the result; at most ${MAX_METADATA_BYTES} bytes as JSON`),
+    ),
+  }),
+);
+
+export type ValidationRequestBody = z.infer<typeof validationRequestSchema>;
+
+/** Parses the JSON body; throws ValidationError (400) with the first rule broken, in field order. */
 export function parseValidationRequestBody(body: unknown): ValidationRequestBody {
-  const fields = isPlainObject(body) ? body : {};
-  const { email, metadata } = fields;
-  if (typeof email !== 'string') throw new ValidationError('email is required');
-  if (email.length > MAX_EMAIL_LENGTH) {
-    throw new ValidationError(`email must be ${MAX_EMAIL_LENGTH} characters or less`);
-  }
-  if (metadata === undefined || metadata === null) return { email };
-  if (!isPlainObject(metadata)) throw new ValidationError('metadata must be a JSON object');
-  if (Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
-    throw new ValidationError(`metadata must be ${MAX_METADATA_BYTES} bytes or less as JSON`);
-  }
-  return { email, metadata };
+  const parsed = validationRequestSchema.safeParse(body);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid request body');
+  const { email, metadata } = parsed.data;
+  return metadata === undefined ? { email } : { email, metadata };
 }

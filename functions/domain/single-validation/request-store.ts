@@ -3,7 +3,8 @@
 // whose condition is the pending state, so a redelivered message can never count an address twice.
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { isConditionFailure, isTransactionConditionFailure } from '../../store/conditions';
+import { isTransactionConditionFailure } from '../../store/conditions';
+import { wroteIf } from '../../store/dynamodb';
 import { validationRequestKey } from '../../store/keys';
 import { epochSeconds } from '../../store/table';
 import type { ValidationResult } from '../validation';
@@ -167,8 +168,8 @@ export async function completePendingRequest(
   outcome: ValidationResult,
   validatedAt: string,
 ): Promise<boolean> {
-  try {
-    await transactWithRetry(() =>
+  return wroteIf(
+    transactWithRetry(() =>
       dynamoDb().send(
         new TransactWriteCommand({
           TransactItems: [
@@ -192,12 +193,8 @@ export async function completePendingRequest(
           ],
         }),
       ),
-    );
-    return true;
-  } catch (error) {
-    if (isTransactionConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Marks a pending request failed; false when it was not pending (completed meanwhile, or gone). */
@@ -207,8 +204,8 @@ export async function failPendingRequest(
   reason: string,
   failedAt: string,
 ): Promise<boolean> {
-  try {
-    await dynamoDb().send(
+  return wroteIf(
+    dynamoDb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: validationRequestKey(companyId, requestId),
@@ -222,10 +219,6 @@ export async function failPendingRequest(
           ':at': failedAt,
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -1,6 +1,7 @@
 // The 200 body of a completed request (decisions.md "Single-email validation"): the engine's answer plus
 // requestId, validatedAt and the caller's metadata. Keys are sorted when the response is written.
-import type { ValidationResult } from '../validation';
+import { z } from 'zod';
+import { STATUSES, type Reason, type ValidationResult } from '../validation';
 import type { ValidationRequest } from './request-store';
 
 export type CompletedBody = ValidationResult & {
@@ -8,6 +9,83 @@ export type CompletedBody = ValidationResult & {
   validatedAt: string;
   metadata?: Record<string, unknown>;
 };
+
+/** Every reason and probe outcome once: adding one to the engine's types fails the build until listed. */
+const reasons = {
+  blank: true,
+  invalid_syntax: true,
+  no_such_domain: true,
+  null_mx: true,
+  no_mail_server: true,
+  disposable: true,
+  role_abuse: true,
+  known_complainer: true,
+  known_dead: true,
+  known_dead_non_catch_all: true,
+  mailbox_not_found: true,
+  mailbox_not_found_catch_all: true,
+  dns_error: true,
+  dns_timeout: true,
+  ip_literal: true,
+  quoted_local_part: true,
+  smtputf8_local_part: true,
+  mailbox_full: true,
+  greylisted: true,
+  smtp_timeout: true,
+  role_account: true,
+  domain_not_resolved: true,
+  validation_error: true,
+  catch_all: true,
+  accepted: true,
+  domain_ok: true,
+} satisfies Record<Reason, true>;
+type SmtpProbe = ValidationResult['mailbox']['smtpProbe'];
+const smtpProbes = {
+  accepted: true,
+  not_found: true,
+  full: true,
+  greylisted: true,
+  timeout: true,
+  unreachable: true,
+  blocked: true,
+  error: true,
+  off: true,
+  skipped: true,
+} satisfies Record<SmtpProbe, true>;
+const keysOf = <K extends string>(record: Record<K, true>) => Object.keys(record) as [K, ...K[]];
+
+/** The JSON shape of a CompletedBody (the 200 of the sync endpoint and of polling). */
+export const completedBodySchema = z.object({
+  didYouMean: z.string().optional().describe('A likely intended address, when the domain looks mistyped'),
+  domain: z.object({
+    hasMailServer: z.boolean().nullable(),
+    isCatchAll: z.boolean().nullable(),
+    isDisposable: z.boolean(),
+    isFreeProvider: z.boolean(),
+    mxProvider: z.string().nullable(),
+    mxRecords: z.array(z.object({ exchange: z.string(), priority: z.number().int() })),
+    name: z.string(),
+    registrableDomain: z.string().nullable(),
+    unicodeName: z.string(),
+  }),
+  email: z.string(),
+  mailbox: z.object({
+    isAbuseRole: z.boolean(),
+    isKnownComplainer: z.boolean(),
+    isKnownDead: z.boolean(),
+    isRoleAccount: z.boolean(),
+    localPart: z.string(),
+    smtpProbe: z.enum(keysOf(smtpProbes)).describe('off, skipped, or the SMTP probe’s outcome'),
+  }),
+  metadata: z.record(z.string(), z.unknown()).optional().describe('The request’s metadata, echoed'),
+  requestId: z.string(),
+  result: z.object({
+    reason: z.enum(keysOf(reasons)).describe('Machine-readable why of the verdict (docs/validation.md)'),
+    status: z.enum(STATUSES),
+    subStatus: z.string().nullable(),
+  }),
+  validatedAt: z.string().describe('ISO 8601'),
+}) satisfies z.ZodType<CompletedBody>;
 
 export function completedBody(request: ValidationRequest): CompletedBody {
   if (!request.outcome || !request.validatedAt) throw new Error(`Request ${request.requestId} has no result`);

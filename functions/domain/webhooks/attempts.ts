@@ -1,8 +1,8 @@
 // The webhook's trail on its job item: one record per attempt and the overall webhookStatus.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { isConditionFailure } from '../../store/conditions';
 import { jobKey } from '../../store/keys';
+import { wroteIf } from '../../store/dynamodb';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'refused';
 export type WebhookStatus = 'delivered' | 'retrying' | 'failed';
@@ -34,8 +34,8 @@ export function statusAfter(outcome: AttemptOutcome): WebhookStatus {
  * to record on; the attempt still happened), so a webhook never creates a half-empty job item.
  */
 export async function recordAttempt(job: JobRef, record: AttemptRecord): Promise<boolean> {
-  try {
-    await dynamoDb().send(
+  return wroteIf(
+    dynamoDb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(job.companyId, job.jobId),
@@ -48,12 +48,8 @@ export async function recordAttempt(job: JobRef, record: AttemptRecord): Promise
           ':status': statusAfter(record.outcome),
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** The job's webhookStatus, if the job and a status exist. */

@@ -5,35 +5,55 @@ import { userRoles } from './model';
 
 export const activationBody = z.strictObject({ activated: z.boolean() });
 
+export const activationRejectedMessage = 'Body must be exactly {"activated": true} or {"activated": false}';
+export const bodyNotObjectMessage = 'Body must be a JSON object';
+
 export function parseActivationBody(body: unknown): boolean {
   const parsed = activationBody.safeParse(body);
-  if (!parsed.success)
-    throw new ValidationError('Body must be exactly {"activated": true} or {"activated": false}');
+  if (!parsed.success) throw new ValidationError(activationRejectedMessage);
   return parsed.data.activated;
 }
 
+const inviteEmailRequired = 'email is required';
+const inviteEmailInvalid = 'email must be a valid email address';
+const inviteNameNotString = 'name must be a string';
+const inviteNameTooLong = 'name must be 200 characters or less';
+const inviteRoleInvalid = 'role must be member or admin';
+
+/** Every 400 text of the invite body. */
+export const inviteBodyErrors = [
+  bodyNotObjectMessage,
+  inviteEmailRequired,
+  inviteEmailInvalid,
+  inviteNameNotString,
+  inviteNameTooLong,
+  inviteRoleInvalid,
+];
+
 export const inviteBody = z.object({
   email: z.email({
-    error: (issue) =>
-      issue.input === undefined ? 'email is required' : 'email must be a valid email address',
+    error: (issue) => (issue.input === undefined ? inviteEmailRequired : inviteEmailInvalid),
   }),
-  name: z
-    .string({ error: 'name must be a string' })
-    .max(200, { error: 'name must be 200 characters or less' })
-    .optional(),
-  role: z.enum(userRoles, { error: 'role must be member or admin' }).default('member'),
+  name: z.string({ error: inviteNameNotString }).max(200, { error: inviteNameTooLong }).optional(),
+  role: z.enum(userRoles, { error: inviteRoleInvalid }).default('member'),
 });
 export type InviteBody = z.infer<typeof inviteBody>;
 
 export function parseInviteBody(body: unknown): InviteBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw new ValidationError('Body must be a JSON object');
+    throw new ValidationError(bodyNotObjectMessage);
   const parsed = inviteBody.safeParse(body);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid body');
   return parsed.data;
 }
 
+/** The `{id}` of a path: a UUID, any case. */
+export const uuidParam = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
+  .describe('UUID');
+
 /** A path id that cannot be a UUID cannot name anything: 404 like any unknown id. */
 export function isUuid(value: string | undefined): value is string {
-  return value !== undefined && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+  return uuidParam.safeParse(value).success;
 }

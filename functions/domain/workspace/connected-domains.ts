@@ -2,17 +2,28 @@
 // daily reputation is the rounded mean of its mailboxes' values that day, stored as yearly rollups,
 // so a domain's history costs one or two reads however many mailboxes it has.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
 import { connectedDomainKey, domainReputationKey } from '../../store/keys';
 import type { DateWindow } from './dates';
-import { domainView } from './model';
+import { domainRowSchema, domainView, historyFields, pageSchema } from './model';
+import { listQuery } from './query';
 import { rebuildDomainRows } from './rebuild';
 import { history, windowMean, yearsOf, type YearBlocks } from './series';
 import { batchGet } from './store';
 import { allFacet, readPage } from './views';
 
-export async function listConnectedDomains(companyId: string, query: { limit: number; offset: number }) {
+export const listConnectedDomainsQuery = listQuery({});
+export type ListConnectedDomainsQuery = z.infer<typeof listConnectedDomainsQuery>;
+
+export const connectedDomainListSchema = pageSchema('domains', domainRowSchema);
+export const connectedDomainSchema = domainRowSchema.extend(historyFields);
+
+export async function listConnectedDomains(
+  companyId: string,
+  query: ListConnectedDomainsQuery,
+): Promise<z.infer<typeof connectedDomainListSchema>> {
   const page = await readPage(
     companyId,
     domainView,
@@ -24,7 +35,11 @@ export async function listConnectedDomains(companyId: string, query: { limit: nu
   return { limit: query.limit, offset: query.offset, total: page.total, domains: page.rows };
 }
 
-export async function getConnectedDomain(companyId: string, domainName: string, window: DateWindow) {
+export async function getConnectedDomain(
+  companyId: string,
+  domainName: string,
+  window: DateWindow,
+): Promise<z.infer<typeof connectedDomainSchema>> {
   const domain = domainName.trim().toLowerCase();
   const { Item } = await dynamoDb().send(
     new GetCommand({ TableName: tableName(), Key: connectedDomainKey(companyId, domain) }),

@@ -2,15 +2,42 @@
 // A list page reads the packed mailbox view (filter, total, page) and then only the page's yearly
 // reputation blocks: cost grows with the page and the mailbox count, never with the history's length.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
 import { connectedMailboxIdIndex, mailboxReputationKey } from '../../store/keys';
 import type { DateWindow, ReputationRange } from './dates';
 import { rebuildMailboxRows } from './rebuild';
-import { facetOf, mailboxView, type ConnectionStatus, type MailboxRow } from './model';
+import {
+  connectionStatuses,
+  facetOf,
+  historyFields,
+  mailboxBodySchema,
+  mailboxView,
+  pageSchema,
+  reputationRangeSchema,
+  type ConnectionStatus,
+  type MailboxRow,
+} from './model';
+import { enumParam, listQuery, reputationRangeParam } from './query';
 import { history, windowMean, yearsOf, type YearBlocks } from './series';
 import { batchGet, getByIndex, mailboxRowOf, type Item } from './store';
 import { readPage } from './views';
+
+export const listConnectedMailboxesQuery = listQuery({
+  connectionStatus: enumParam('connectionStatus', connectionStatuses).optional(),
+  reputationRange: reputationRangeParam,
+});
+
+export const connectedMailboxListSchema = pageSchema(
+  'mailboxes',
+  mailboxBodySchema.extend({ reputation: historyFields.reputation }),
+).extend({ reputationRange: reputationRangeSchema });
+
+export const connectedMailboxSchema = mailboxBodySchema.extend({
+  currentReputation: historyFields.reputation.describe('The latest known day'),
+  ...historyFields,
+});
 
 export interface MailboxListQuery {
   limit: number;
@@ -33,7 +60,10 @@ export async function reputationBlocks(
   return out;
 }
 
-export async function listConnectedMailboxes(companyId: string, query: MailboxListQuery) {
+export async function listConnectedMailboxes(
+  companyId: string,
+  query: MailboxListQuery,
+): Promise<z.infer<typeof connectedMailboxListSchema>> {
   const { total, rows: page } = await readPage(
     companyId,
     mailboxView,
@@ -88,7 +118,11 @@ export async function findConnectedMailbox(companyId: string, id: string): Promi
   return Item;
 }
 
-export async function getConnectedMailbox(companyId: string, id: string, window: DateWindow) {
+export async function getConnectedMailbox(
+  companyId: string,
+  id: string,
+  window: DateWindow,
+): Promise<z.infer<typeof connectedMailboxSchema>> {
   const item = await findConnectedMailbox(companyId, id);
   const blocks = (await reputationBlocks(companyId, [id], window)).get(id) ?? new Map();
   return {

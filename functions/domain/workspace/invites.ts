@@ -11,7 +11,6 @@ import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { queueUrl, sqs } from '../../clients/sqs';
 import { ConflictError } from '../../errors';
 import type { Logger } from '../../log';
-import { isConditionFailure } from '../../store/conditions';
 import { inviteEmailKey, userKey } from '../../store/keys';
 import { epochSeconds } from '../../store/table';
 import { getCompany, type Permitted } from '../accounts/accounts';
@@ -19,6 +18,7 @@ import { inviteLifetimeMs, isLiveUser, userBody, userView, type UserRole, type U
 import { commitWithRetry } from './transact';
 import { loadUsers, mailboxesOfOwner } from './users';
 import { allRows, upsertRow, viewTransactItems } from './views';
+import { wroteIf } from '../../store/dynamodb';
 
 export interface InviteInput {
   email: string;
@@ -29,6 +29,12 @@ export interface InviteInput {
 /** The invites queue message: the outbox record to deliver. */
 export const inviteMessageSchema = z.object({ companyId: z.string().min(1), outboxId: z.string().min(1) });
 export type InviteMessage = z.infer<typeof inviteMessageSchema>;
+
+/** The 409 texts of an invite. */
+export const inviteConflictMessages = {
+  active: 'A user with this email is already active',
+  noSeat: 'No free seats',
+};
 
 export async function inviteUser(
   principal: Permitted<'inviteUsers'>,
@@ -44,10 +50,10 @@ export async function inviteUser(
     const view = await loadUsers(companyId);
     const rows = allRows(view);
     const existing = rows.find((row) => row.email === email);
-    if (existing?.status === 'active') throw new ConflictError('A user with this email is already active');
+    if (existing?.status === 'active') throw new ConflictError(inviteConflictMessages.active);
     const refresh = existing !== undefined && isLiveUser(existing, now);
     if (!refresh && rows.filter((row) => isLiveUser(row, now)).length >= company.seats) {
-      throw new ConflictError('No free seats');
+      throw new ConflictError(inviteConflictMessages.noSeat);
     }
     const inviteExpiresAt = new Date(now.getTime() + inviteLifetimeMs).toISOString();
     const row: UserRow = {
@@ -142,8 +148,8 @@ export async function sendInviteEmail(
     inviteExpiresAt: Item.inviteExpiresAt,
     outboxId: message.outboxId,
   });
-  try {
-    await dynamoDb().send(
+  const marked = await wroteIf(
+    dynamoDb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key,
@@ -152,10 +158,7 @@ export async function sendInviteEmail(
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':sent': 'sent', ':pending': 'pending', ':now': now.toISOString() },
       }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) return 'already-sent';
-    throw error;
-  }
-  return 'sent';
+    ),
+  );
+  return marked ? 'sent' : 'already-sent';
 }

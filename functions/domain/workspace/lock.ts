@@ -4,17 +4,17 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { ConflictError } from '../../errors';
-import { isConditionFailure } from '../../store/conditions';
 import { workspaceLockKey } from '../../store/keys';
 import type { TransactItem } from './views';
+import { wroteIf } from '../../store/dynamodb';
 
 /** Long enough for the largest import; a crashed import frees the workspace after it. */
 const leaseMs = 15 * 60_000;
 
 export async function acquireWorkspaceLock(companyId: string, now = new Date()): Promise<string> {
   const token = randomUUID();
-  try {
-    await dynamoDb().send(
+  const acquired = await wroteIf(
+    dynamoDb().send(
       new PutCommand({
         TableName: tableName(),
         Item: {
@@ -27,17 +27,16 @@ export async function acquireWorkspaceLock(companyId: string, now = new Date()):
         ExpressionAttributeNames: { '#until': 'until' },
         ExpressionAttributeValues: { ':now': now.toISOString() },
       }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw new ConflictError('Another import of this workspace is running');
-    throw error;
-  }
+    ),
+  );
+  if (!acquired) throw new ConflictError('Another import of this workspace is running');
   return token;
 }
 
 export async function releaseWorkspaceLock(companyId: string, token: string): Promise<void> {
-  await dynamoDb()
-    .send(
+  // Not ours any more (the lease ran out and another import took it): nothing to release.
+  await wroteIf(
+    dynamoDb().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: workspaceLockKey(companyId),
@@ -45,10 +44,8 @@ export async function releaseWorkspaceLock(companyId: string, token: string): Pr
         ExpressionAttributeNames: { '#token': 'token' },
         ExpressionAttributeValues: { ':token': token },
       }),
-    )
-    .catch((error) => {
-      if (!isConditionFailure(error)) throw error;
-    });
+    ),
+  );
 }
 
 /** A transaction item that fails while an import holds the lock. */

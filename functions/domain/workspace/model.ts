@@ -1,5 +1,7 @@
 // The workspace's row types (what the API returns, as sorted JSON) and how each list packs them
 // into its view. Field names follow spec 2.5-2.10 and decisions.md "Workspace data".
+import { z } from 'zod';
+import { reputationRangeNames } from './dates';
 import { allFacet, type ViewSpec } from './views';
 
 export const connectionStatuses = ['connected', 'credentials_error'] as const;
@@ -68,6 +70,81 @@ export interface SequenceRow {
   service: SequenceService;
   activated: boolean;
   owner: Person;
+}
+
+// The response shapes of the workspace endpoints (docs/openapi.json is built from these).
+const isoTime = z.string().describe('ISO 8601 timestamp (UTC)');
+const isoDate = z.string().describe('YYYY-MM-DD (UTC)');
+const reputation = z.number().int().min(0).max(100);
+
+export const personSchema = z.object({ email: z.string(), firstName: z.string(), lastName: z.string() });
+
+export const mailboxBodySchema = z.object({
+  connectedAt: isoTime,
+  connectionStatus: z.enum(connectionStatuses),
+  domain: z.string(),
+  email: z.string(),
+  id: z.string(),
+  owner: personSchema,
+  provider: z.string(),
+  statusUpdatedAt: isoTime,
+});
+
+export const domainRowSchema = z.object({
+  currentReputation: reputation.nullable(),
+  domain: z.string(),
+  mailboxCount: z.number().int().nonnegative(),
+}) satisfies z.ZodType<DomainRow>;
+
+/** A daily reputation series over a window: the mean over the window's known days, and each day. */
+export const historyFields = {
+  startDate: isoDate,
+  endDate: isoDate,
+  reputation: reputation.nullable().describe('Mean over the window; null without data'),
+  history: z.array(z.object({ date: isoDate, reputation: reputation.nullable() })),
+};
+
+export const reputationRangeSchema = z.object({
+  name: z.enum(reputationRangeNames),
+  startDate: isoDate,
+  endDate: isoDate,
+});
+
+export const userBodySchema = z.object({
+  createdAt: isoTime.nullable().optional().describe('Active users only'),
+  email: z.string(),
+  id: z.string().nullable().describe('null for an invited user'),
+  inviteExpiresAt: isoTime.nullable().optional().describe('Invited users only'),
+  mailboxes: z.array(z.object({ email: z.string(), id: z.string() })),
+  name: z.string(),
+  role: z.enum(userRoles),
+  status: z.enum(userStatuses),
+});
+
+export const safetyNetMailboxBodySchema = z.object({
+  activated: z.boolean(),
+  email: z.string(),
+  id: z.string(),
+  integrations: z.array(z.object({ externalId: z.string().nullable(), service: z.enum(sequenceServices) })),
+});
+
+export const sequenceBodySchema = z.object({
+  activated: z.boolean(),
+  crmSequenceId: z.string(),
+  id: z.string(),
+  name: z.string(),
+  owner: personSchema,
+  service: z.enum(sequenceServices),
+});
+
+/** A list page: `{limit, offset, total, <key>: rows}` (decisions.md names each list's key). */
+export function pageSchema<K extends string, R extends z.ZodType>(key: K, row: R) {
+  return z.object({
+    limit: z.number().int(),
+    offset: z.number().int(),
+    total: z.number().int().nonnegative(),
+    ...({ [key]: z.array(row) } as { [P in K]: z.ZodArray<R> }),
+  });
 }
 
 /** Plain code-unit order: deterministic and the same in every runtime (no locale). */
@@ -210,7 +287,7 @@ export function facetOf(filters: Record<string, string | boolean | undefined>): 
 }
 
 /** The API shape of a user: createdAt only on active users, inviteExpiresAt only on invited ones. */
-export function userBody(row: UserRow): Record<string, unknown> {
+export function userBody(row: UserRow): z.infer<typeof userBodySchema> {
   return {
     email: row.email,
     id: row.status === 'active' ? row.id : null,

@@ -1,7 +1,8 @@
 // Safety Net mailboxes and sequences: lists, details, and the `activated` switch (spec 3.5). A switch
 // writes the item(s) and the packed list view in one transaction guarded by the view's version; a
 // sequence is switched for every owner row at once. Setting the value already held writes nothing.
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
 import {
@@ -13,25 +14,41 @@ import {
 import type { Permitted } from '../accounts/accounts';
 import {
   facetOf,
+  pageSchema,
+  safetyNetMailboxBodySchema,
   safetyNetMailboxView,
+  sequenceBodySchema,
+  sequenceServices,
   sequenceView,
   type SafetyNetMailboxRow,
   type SequenceRow,
-  type SequenceService,
 } from './model';
+import { booleanParam, enumParam, listQuery } from './query';
 import { rebuildSafetyNetMailboxRows, rebuildSequenceRows } from './rebuild';
 import { getByIndex, safetyNetMailboxRowOf, sequenceRowOf, type Item } from './store';
 import { commitWithRetry } from './transact';
 import { allRows, loadView, readPage, replaceRows, viewTransactItems, type TransactItem } from './views';
+import { queryAll } from '../../store/dynamodb';
 
 /** Rows of one transaction; the lock check and the view's head and chunks take the rest of the 100. */
 export const ownerRowsPerTransaction = 90;
 
-export function safetyNetMailboxBody(row: SafetyNetMailboxRow) {
+export const listSafetyNetMailboxesQuery = listQuery({ activated: booleanParam('activated').optional() });
+export type ListSafetyNetMailboxesQuery = z.infer<typeof listSafetyNetMailboxesQuery>;
+export const safetyNetMailboxListSchema = pageSchema('mailboxes', safetyNetMailboxBodySchema);
+
+export const listSafetyNetSequencesQuery = listQuery({
+  activated: booleanParam('activated').optional(),
+  service: enumParam('service', sequenceServices).optional(),
+});
+export type ListSafetyNetSequencesQuery = z.infer<typeof listSafetyNetSequencesQuery>;
+export const safetyNetSequenceListSchema = pageSchema('sequences', sequenceBodySchema);
+
+export function safetyNetMailboxBody(row: SafetyNetMailboxRow): z.infer<typeof safetyNetMailboxBodySchema> {
   return { activated: row.activated, email: row.email, id: row.id, integrations: row.integrations };
 }
 
-export function sequenceBody(row: SequenceRow) {
+export function sequenceBody(row: SequenceRow): z.infer<typeof sequenceBodySchema> {
   return {
     activated: row.activated,
     crmSequenceId: row.crmSequenceId,
@@ -44,8 +61,8 @@ export function sequenceBody(row: SequenceRow) {
 
 export async function listSafetyNetMailboxes(
   companyId: string,
-  query: { limit: number; offset: number; activated?: boolean },
-) {
+  query: ListSafetyNetMailboxesQuery,
+): Promise<z.infer<typeof safetyNetMailboxListSchema>> {
   const page = await readPage(
     companyId,
     safetyNetMailboxView,
@@ -67,8 +84,8 @@ export async function listSafetyNetMailboxes(
 
 export async function listSafetyNetSequences(
   companyId: string,
-  query: { limit: number; offset: number; activated?: boolean; service?: SequenceService },
-) {
+  query: ListSafetyNetSequencesQuery,
+): Promise<z.infer<typeof safetyNetSequenceListSchema>> {
   const page = await readPage(
     companyId,
     sequenceView,
@@ -154,25 +171,14 @@ export async function patchSafetyNetMailbox(companyId: string, id: string, activ
 
 /** Every owner row of the sequence (same service and crmSequenceId), read strongly consistent. */
 async function ownerRows(companyId: string, service: string, crmSequenceId: string): Promise<Item[]> {
-  const out: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamoDb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: {
-          ':pk': companyKey(companyId).pk,
-          ':sk': safetyNetSequencePrefix(service, crmSequenceId),
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: {
+      ':pk': companyKey(companyId).pk,
+      ':sk': safetyNetSequencePrefix(service, crmSequenceId),
+    },
+    ConsistentRead: true,
+  });
 }
 
 /**

@@ -4,27 +4,17 @@ import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-d
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { companyKey } from '../../store/keys';
 import type { MailboxRow, SafetyNetMailboxRow, SequenceRow, UserRow } from './model';
+import { queryAll } from '../../store/dynamodb';
 
 export type Item = Record<string, unknown>;
 
 /** Every item of the company whose sort key starts with the prefix (all pages). */
 export async function queryPrefix(companyId: string, prefix: string, consistent = true): Promise<Item[]> {
-  const out: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await dynamoDb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': companyKey(companyId).pk, ':sk': prefix },
-        ConsistentRead: consistent,
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': companyKey(companyId).pk, ':sk': prefix },
+    ConsistentRead: consistent,
+  });
 }
 
 /** The one item of a gsi1 key (an id lookup), or undefined. */

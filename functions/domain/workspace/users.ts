@@ -1,23 +1,40 @@
 // Users and pending invites of a company. Expired invites are dropped at read time: they leave the
 // list and stop holding a seat the moment they expire, with no sweeper involved.
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
 import { mailboxesOfOwnerIndex, userIdIndex, userKey } from '../../store/keys';
-import { compareText, isLiveUser, userBody, userView, type UserRow, type UserStatus } from './model';
+import {
+  compareText,
+  isLiveUser,
+  pageSchema,
+  userBody,
+  userBodySchema,
+  userStatuses,
+  userView,
+  type UserRow,
+} from './model';
+import { enumParam, listQuery } from './query';
 import { rebuildUserRows } from './rebuild';
 import { getByIndex, userRowOf } from './store';
 import { allRows, loadView, type LoadedView } from './views';
+import { queryAll } from '../../store/dynamodb';
 
 export function loadUsers(companyId: string): Promise<LoadedView<UserRow>> {
   return loadView(companyId, userView, () => rebuildUserRows(companyId));
 }
 
+export const listUsersQuery = listQuery({ status: enumParam('status', userStatuses).optional() });
+export type ListUsersQuery = z.infer<typeof listUsersQuery>;
+
+export const userListSchema = pageSchema('users', userBodySchema);
+
 export async function listUsers(
   companyId: string,
-  query: { limit: number; offset: number; status?: UserStatus },
+  query: ListUsersQuery,
   now: Date,
-) {
+): Promise<z.infer<typeof userListSchema>> {
   const rows = allRows(await loadUsers(companyId)).filter(
     (row) => isLiveUser(row, now) && (query.status === undefined || row.status === query.status),
   );
@@ -30,7 +47,7 @@ export async function listUsers(
 }
 
 /** An active user by id (invited users have none). The id index holds the company, so other companies' ids miss. */
-export async function getUser(companyId: string, id: string) {
+export async function getUser(companyId: string, id: string): Promise<z.infer<typeof userBodySchema>> {
   const indexed = await getByIndex(userIdIndex(companyId, id));
   let email = indexed?.email as string | undefined;
   if (email === undefined) {
@@ -54,21 +71,13 @@ export async function getUser(companyId: string, id: string) {
 
 /** A person's connected mailboxes, sorted by email, from the owner index of the mailbox items. */
 export async function mailboxesOfOwner(companyId: string, ownerEmail: string): Promise<UserRow['mailboxes']> {
-  const out: UserRow['mailboxes'] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamoDb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': mailboxesOfOwnerIndex(companyId, ownerEmail, '').gsi2pk },
-        ProjectionExpression: 'email, id',
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) out.push({ email: String(item.email), id: String(item.id) });
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out.sort((a, b) => compareText(a.email, b.email));
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': mailboxesOfOwnerIndex(companyId, ownerEmail, '').gsi2pk },
+    ProjectionExpression: 'email, id',
+  });
+  return items
+    .map((item) => ({ email: String(item.email), id: String(item.id) }))
+    .sort((a, b) => compareText(a.email, b.email));
 }

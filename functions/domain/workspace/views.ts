@@ -9,13 +9,12 @@ import {
   BatchWriteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { isConditionFailure, isTransactionConditionFailure } from '../../store/conditions';
 import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from '../../store/keys';
+import { queryAll, wroteIf } from '../../store/dynamodb';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -61,21 +60,11 @@ export function allRows<Row>(view: LoadedView<Row>): Row[] {
 /** Reads a view with one strongly consistent Query (head and chunks share a key prefix). */
 export async function readView<Row>(companyId: string, spec: ViewSpec<Row>): Promise<LoadedView<Row>> {
   const head = listViewHeadKey(companyId, spec.kind);
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamoDb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: { ':pk': head.pk, ':sk': head.sk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': head.pk, ':sk': head.sk },
+    ConsistentRead: true,
+  });
   const headItem = items.find((item) => item.sk === head.sk);
   if (!headItem) return { exists: false, version: 0, chunks: [] };
   const chunkCount = Number(headItem.chunks);
@@ -305,15 +294,13 @@ export async function loadView<Row>(
     changed: new Set(chunks.map((c) => c.index)),
   };
   if (chunks.length <= 40) {
-    try {
-      await dynamoDb().send(
+    const built = await wroteIf(
+      dynamoDb().send(
         new TransactWriteCommand({ TransactItems: viewTransactItems(companyId, spec, change) }),
-      );
-    } catch (error) {
-      if (!isTransactionConditionFailure(error) && !isConditionFailure(error)) throw error;
-      // Someone else built it first: theirs is as good.
-      return readView(companyId, spec);
-    }
+      ),
+    );
+    // Someone else built it first: theirs is as good.
+    if (!built) return readView(companyId, spec);
   } else {
     await writeWholeView(companyId, spec, rows);
   }

@@ -1,0 +1,196 @@
+// Every route over real HTTP on the local runtime, each response checked against docs/openapi.json
+// (status documented, body valid against its schema, error text listed), so the document cannot
+// drift from what the code answers. The bulk end-to-end client checks its responses the same way.
+import openapi from '../../docs/openapi.json';
+import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { BulkClient, startBulkDns } from '../e2e/bulk-client';
+import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { operationOf, responseProblems } from '../helpers/openapi-check';
+
+jest.setTimeout(120_000);
+
+let dns: FixtureDns;
+let local: TestRuntime;
+const problems: string[] = [];
+/** operationId -> statuses seen */
+const seen = new Map<string, Set<number>>();
+
+beforeAll(async () => {
+  dns = await startBulkDns();
+  local = await startTestRuntime({ ...fixtureDnsSettings(dns), RATE_LIMIT_PER_SECOND: '100000' });
+});
+
+afterAll(async () => {
+  await local?.stop();
+  await dns?.close();
+});
+
+const unknownId = '00000000-0000-4000-8000-000000000000';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** One request; its response is checked against the document and remembered. */
+async function call(
+  method: string,
+  path: string,
+  options: { key?: string | null; body?: unknown; raw?: string } = {},
+): Promise<{ status: number; body: Json }> {
+  const key = options.key === undefined ? local.keys.admin : options.key;
+  const response = await fetch(`${local.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(key === null ? {} : { 'x-api-key': key }),
+      ...(options.body === undefined && options.raw === undefined
+        ? {}
+        : { 'content-type': 'application/json' }),
+    },
+    body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
+  const text = await response.text();
+  problems.push(...responseProblems(method, path, response.status, text));
+  const id = operationOf(method, path)?.operationId ?? `${method} ${path}`;
+  if (!seen.has(id)) seen.set(id, new Set());
+  seen.get(id)!.add(response.status);
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still waiting after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('responses against docs/openapi.json', () => {
+  it('bulk jobs: create, status, download, and their errors', async () => {
+    expect((await call('POST', '/v1/email/validate-file', { key: null, body: {} })).status).toBe(401);
+    expect((await call('POST', '/v1/email/validate-file', { key: 'wrong', body: {} })).status).toBe(403);
+    expect((await call('POST', '/v1/email/validate-file', { raw: '{"emailColumn":' })).status).toBe(400);
+    expect((await call('POST', '/v1/email/validate-file', { body: {} })).status).toBe(400);
+    expect(
+      (await call('POST', '/v1/email/validate-file', { body: { emailColumn: 0, fileName: 'x.txt' } })).status,
+    ).toBe(400);
+    expect((await call('GET', `/v1/email/validate-file/${unknownId}`)).status).toBe(404);
+
+    const created = await call('POST', '/v1/email/validate-file', {
+      body: { emailColumn: 1, fileName: 'a.csv' },
+    });
+    expect(created.status).toBe(202);
+    expect((await call('GET', `/v1/email/validate-file/${created.body.jobId}/download`)).status).toBe(409);
+    const put = await new BulkClient(local.baseUrl, local.keys.admin).upload(
+      created.body.uploadUrl,
+      Buffer.from('name,email\nAnn,ann@ok.test\nBob,bob@nowhere.test\nNo,not-an-address\n'),
+    );
+    expect(put.status).toBe(200);
+    const done = await until('job completion', async () => {
+      const job = await call('GET', `/v1/email/validate-file/${created.body.jobId}`);
+      return job.body.status === 'completed' ? job : undefined;
+    });
+    expect(done.body.statistics.safe + done.body.statistics.dead_email).toBeGreaterThan(0);
+    expect((await call('GET', `/v1/email/validate-file/${created.body.jobId}/download`)).status).toBe(200);
+  });
+
+  it('single addresses: sync, async, polling, and their errors', async () => {
+    const sync = await call('POST', '/v1/email/validate', {
+      body: { email: 'ann@ok.test', metadata: { crm: 7 } },
+    });
+    expect(sync.status).toBe(200);
+    expect((await call('POST', '/v1/email/validate', { body: { email: 42 } })).status).toBe(400);
+    expect(
+      (await call('POST', '/v1/email/validate', { body: { email: 'a@b.test', metadata: [1] } })).status,
+    ).toBe(400);
+    expect((await call('POST', '/v1/email/validate-async', { body: {} })).status).toBe(400);
+    const accepted = await call('POST', '/v1/email/validate-async', { body: { email: 'bob@nowhere.test' } });
+    expect(accepted.status).toBe(202);
+    await until('the async result', async () => {
+      const poll = await call('GET', accepted.body.pollUrl);
+      return poll.status === 200 ? poll : undefined;
+    });
+    expect((await call('GET', `/v1/email/validate/${unknownId}`)).status).toBe(404);
+  });
+
+  it('workspace lists and details, with their errors', async () => {
+    const lists = [
+      ['/v1/connected-mailboxes', 'mailboxes', 'connectionStatus=nope'],
+      ['/v1/connected-domains', 'domains', 'limit=0'],
+      ['/v1/users', 'users', 'status=gone'],
+      ['/v1/safety-net-mailboxes', 'mailboxes', 'activated=maybe'],
+      ['/v1/safety-net-sequences', 'sequences', 'service=hubspot'],
+    ] as const;
+    const firsts: Record<string, Json> = {};
+    for (const [path, key, bad] of lists) {
+      const page = await call('GET', `${path}?limit=1000`);
+      expect(page.status).toBe(200);
+      expect(page.body[key].length).toBeGreaterThan(0);
+      firsts[path] = page.body[key][0];
+      expect((await call('GET', `${path}?${bad}`)).status).toBe(400);
+      expect((await call('GET', `${path}?offset=-1`)).status).toBe(400);
+    }
+    const mailbox = firsts['/v1/connected-mailboxes'].id;
+    expect((await call('GET', `/v1/connected-mailboxes/${mailbox}`)).status).toBe(200);
+    expect((await call('GET', `/v1/connected-mailboxes/${mailbox}?startDate=2026-02-30`)).status).toBe(400);
+    expect((await call('GET', `/v1/connected-mailboxes/${unknownId}`)).status).toBe(404);
+    const domain = firsts['/v1/connected-domains'].domain;
+    expect(
+      (await call('GET', `/v1/connected-domains/${domain}?startDate=2026-01-01&endDate=2026-02-01`)).status,
+    ).toBe(200);
+    expect(
+      (await call('GET', `/v1/connected-domains/${domain}?startDate=2026-03-01&endDate=2026-02-01`)).status,
+    ).toBe(400);
+    expect((await call('GET', '/v1/connected-domains/nothing.example')).status).toBe(404);
+    const user = firsts['/v1/users'].id ?? unknownId;
+    expect((await call('GET', `/v1/users/${user}`)).status).toBe(200);
+    expect((await call('GET', `/v1/users/${unknownId}`)).status).toBe(404);
+    const snMailbox = firsts['/v1/safety-net-mailboxes'].id;
+    expect((await call('GET', `/v1/safety-net-mailboxes/${snMailbox}`)).status).toBe(200);
+    expect((await call('GET', `/v1/safety-net-mailboxes/${unknownId}`)).status).toBe(404);
+    const sequence = firsts['/v1/safety-net-sequences'].id;
+    expect((await call('GET', `/v1/safety-net-sequences/${sequence}`)).status).toBe(200);
+    expect((await call('GET', `/v1/safety-net-sequences/${unknownId}`)).status).toBe(404);
+  });
+
+  it('workspace writes, with their errors', async () => {
+    const invite = { email: 'new.person@acme.example', name: 'New Person' };
+    expect((await call('POST', '/v1/users', { body: invite })).status).toBe(201);
+    expect((await call('POST', '/v1/users', { body: invite })).status).toBe(200);
+    expect((await call('POST', '/v1/users', { body: { email: 'nope' } })).status).toBe(400);
+    expect((await call('POST', '/v1/users', { key: local.keys.member, body: invite })).status).toBe(403);
+
+    const snMailbox = (await call('GET', '/v1/safety-net-mailboxes?limit=1')).body.mailboxes[0].id;
+    const path = `/v1/safety-net-mailboxes/${snMailbox}`;
+    expect((await call('PATCH', path, { body: { activated: true } })).status).toBe(200);
+    expect((await call('PATCH', path, { body: { activated: 'yes' } })).status).toBe(400);
+    expect(
+      (await call('PATCH', `/v1/safety-net-mailboxes/${unknownId}`, { body: { activated: true } })).status,
+    ).toBe(404);
+
+    const sequence = (await call('GET', '/v1/safety-net-sequences?limit=1')).body.sequences[0].id;
+    expect(
+      (await call('PATCH', `/v1/safety-net-sequences/${sequence}`, { body: { activated: false } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/v1/safety-net-sequences/${sequence}`, {
+          key: local.keys.member,
+          body: { activated: true },
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it('matched the document on every response, and reached every operation with a success', () => {
+    expect(problems).toEqual([]);
+    const paths = openapi.paths as Record<string, Record<string, { operationId: string }>>;
+    const operations = new Set(
+      Object.values(paths).flatMap((methods) => Object.values(methods).map((o) => o.operationId)),
+    );
+    const succeeded = [...seen]
+      .filter(([, statuses]) => [...statuses].some((s) => s < 300))
+      .map(([id]) => id);
+    expect(succeeded.sort()).toEqual([...operations].sort());
+  });
+});
