@@ -1,6 +1,6 @@
 // JSON with keys in alphabetical order at every level: the (fixed) convention of every body we send.
 
-export function sortKeysDeep(value: unknown): unknown {
+function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
     const out: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
-// Every setting of every function, parsed once from process.env with zod. A missing or malformed
-// value fails at start-up with the variable's name, never later in the middle of a request.
+// Every setting of every function, parsed from process.env with zod on first use and then cached
+// (resetSettings() forgets it). A missing or malformed value fails that first use (in a Lambda, its
+// first invocation) with the variable's name and the rule it breaks.
 import { z } from 'zod';
 
 const bool = z
@@ -70,7 +71,7 @@ export function settings(): Settings {
   return cached;
 }
 
-export function parseSettings(env: NodeJS.ProcessEnv): Settings {
+function parseSettings(env: NodeJS.ProcessEnv): Settings {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

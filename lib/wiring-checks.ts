@@ -20,7 +20,7 @@ export interface Wiring {
 }
 
 /** Lambda rejects a queue whose visibility timeout is below the function's; 6x leaves room for retries. */
-export const visibilityTimeoutFactor = 6;
+const visibilityTimeoutFactor = 6;
 /** Lambda's SQS event source refuses a maximum concurrency below 2. */
 const minimumMaxConcurrency = 2;
 /** A dead-letter queue nobody consumes keeps SQS's default visibility timeout. */

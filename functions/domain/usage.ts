@@ -1,11 +1,11 @@
 // Monthly validation usage per company: every validated address, single or bulk, counts once.
 // Workspace data endpoints never call this.
-import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { usageKey } from '../store/keys';
 
 /** `YYYY-MM` of a date, in UTC. */
-export function usageMonth(now: Date = new Date()): string {
+function usageMonth(now: Date = new Date()): string {
   return now.toISOString().slice(0, 7);
 }
 
@@ -18,11 +18,6 @@ export function usageIncrement(companyId: string, count: number, now: Date = new
     ExpressionAttributeNames: { '#type': 'type' },
     ExpressionAttributeValues: { ':count': count, ':type': 'usage' },
   };
-}
-
-export async function recordUsage(companyId: string, count: number, now: Date = new Date()): Promise<void> {
-  if (count <= 0) return;
-  await dynamoDb().send(new UpdateCommand(usageIncrement(companyId, count, now)));
 }
 
 /** Validations counted for the company in the month of `now`. */

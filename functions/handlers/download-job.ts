@@ -2,7 +2,7 @@
 import { describeDownload } from '../domain/bulk/jobs';
 import { apiHandler, type Route } from '../http/api-handler';
 
-export const downloadJobRoute: Route = async (request) => ({
+const downloadJobRoute: Route = async (request) => ({
   statusCode: 200,
   body: await describeDownload(request.principal.companyId, request.pathParameters.jobId ?? ''),
 });

@@ -5,7 +5,7 @@ import { chunkMessageSchema } from '../domain/bulk/chunk-messages';
 import { failJobOfDeadChunk } from '../domain/bulk/validate-chunk';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
-export const failChunkJobHandler = sqsBatch(
+const failChunkJobHandler = sqsBatch(
   chunkMessageSchema,
   async (message, { log }) => {
     await failJobOfDeadChunk(message, log);

@@ -2,7 +2,7 @@
 import { readJob } from '../domain/bulk/jobs';
 import { apiHandler, type Route } from '../http/api-handler';
 
-export const getJobRoute: Route = async (request) => ({
+const getJobRoute: Route = async (request) => ({
   statusCode: 200,
   body: await readJob(request.principal.companyId, request.pathParameters.jobId ?? ''),
 });

@@ -2,7 +2,7 @@
 import { pollValidation } from '../domain/single-validation/poll';
 import { apiHandler, type Route } from '../http/api-handler';
 
-export const getValidationRoute: Route = async (request) => {
+const getValidationRoute: Route = async (request) => {
   const outcome = await pollValidation(request.principal.companyId, request.pathParameters.requestId ?? '');
   switch (outcome.kind) {
     case 'completed':

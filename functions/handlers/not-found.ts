@@ -3,7 +3,6 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { json } from '../http/response';
 
-export const notFound = async (): Promise<APIGatewayProxyStructuredResultV2> =>
-  json(404, { error: 'Not found' });
+const notFound = async (): Promise<APIGatewayProxyStructuredResultV2> => json(404, { error: 'Not found' });
 
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>().handler(notFound);

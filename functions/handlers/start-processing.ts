@@ -5,7 +5,7 @@ import { startProcessing } from '../domain/bulk/start-processing';
 import { decodeS3Key } from '../domain/s3-keys';
 import { logger } from '../log';
 
-export async function startProcessingHandler(event: S3Event): Promise<void> {
+async function startProcessingHandler(event: S3Event): Promise<void> {
   const log = logger.child({ function: 'startProcessing' });
   for (const record of event.Records ?? []) {
     // Event keys arrive URL-encoded, space as `+`.

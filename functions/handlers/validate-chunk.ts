@@ -6,7 +6,7 @@ import { classifyChunk } from '../domain/bulk/classifier';
 import { processChunkMessage } from '../domain/bulk/validate-chunk';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
-export const validateChunkHandler = sqsBatch(
+const validateChunkHandler = sqsBatch(
   chunkMessageSchema,
   (message, { log }) => processChunkMessage(message, classifyChunk, log),
   { name: 'validateChunk' },

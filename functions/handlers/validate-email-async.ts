@@ -3,7 +3,7 @@ import { parseValidationRequestBody } from '../domain/single-validation/request-
 import { acceptValidation } from '../domain/single-validation/validate-async';
 import { apiHandler, type Route } from '../http/api-handler';
 
-export const validateEmailAsyncRoute: Route = async (request) => {
+const validateEmailAsyncRoute: Route = async (request) => {
   const body = parseValidationRequestBody(request.body);
   const accepted = await acceptValidation(request.principal.companyId, body);
   return { statusCode: 202, body: accepted, headers: { 'retry-after': String(accepted.retryAfter) } };

@@ -5,14 +5,14 @@ import { apiHandler, type Route } from '../http/api-handler';
 import { settings } from '../settings';
 
 /** Time kept back from the Lambda's deadline to store the request and queue it after the budget. */
-export const RESERVE_MS = 3000;
+const RESERVE_MS = 3000;
 
 /** SYNC_BUDGET_MS, cut so a 202 can still be written before the function (29 s) times out. */
 export function budgetMs(remainingMs: number): number {
   return Math.min(settings().SYNC_BUDGET_MS, remainingMs - RESERVE_MS);
 }
 
-export const validateEmailRoute: Route = async (request) => {
+const validateEmailRoute: Route = async (request) => {
   const body = parseValidationRequestBody(request.body);
   const outcome = await validateWithinBudget(
     request.principal.companyId,

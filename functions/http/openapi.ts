@@ -122,7 +122,7 @@ const list = (
 });
 
 /** What each route does, keyed by `METHOD path`. A route missing here fails the document test. */
-export const operations: Record<string, Operation> = {
+const operations: Record<string, Operation> = {
   'POST /v1/email/validate-file': {
     summary: 'Create a bulk validation job and its presigned upload URL (PUT with Content-Type: text/csv)',
     body: createJobRequestSchema,
@@ -251,7 +251,7 @@ const commonErrors: Record<string, string[]> = {
 const retryAfterStatuses = new Set(['429', '503']);
 
 /** Every error text of a route's status, the route's own first. */
-export function errorTexts(operation: Operation, status: string): string[] {
+function errorTexts(operation: Operation, status: string): string[] {
   return [...new Set([...(operation.errors[status] ?? []), ...(commonErrors[status] ?? [])])];
 }
 

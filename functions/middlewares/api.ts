@@ -117,7 +117,7 @@ export function sortedJsonResponse(): ApiMiddleware {
 }
 
 /** Any error as an ApiResponse: typed errors keep their status and message, the rest become 500/503. */
-export function errorResponse(error: unknown, log: Logger): ApiResponse {
+function errorResponse(error: unknown, log: Logger): ApiResponse {
   if (error instanceof AppError) {
     if (error.statusCode >= 500) log.error('request failed', error);
     return { statusCode: error.statusCode, body: { error: error.message }, headers: error.headers };

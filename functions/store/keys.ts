@@ -1,5 +1,6 @@
-// Single-table key builders. Every pk/sk in the code comes from here, never from a string literal
-// elsewhere, so a newcomer can see the whole key design in one file.
+// Single-table key builders. Every pk/sk comes from here, except the known-address list keys
+// (LIST#..., functions/domain/validation/list-keys.ts, which the list import and the engine share),
+// never from a string literal elsewhere.
 //
 // Entity            pk                          sk                      gsi1pk / gsi1sk
 // company           COMPANY#<companyId>         COMPANY

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Recognisable prefix of every generated API key (secret scanners can match `mv_live_`). */
-export const apiKeyPrefix = 'mv_live_';
+const apiKeyPrefix = 'mv_live_';
 
 /** A new API key: the prefix and 256 random bits, base64url. */
 export function generateApiKey(): string {

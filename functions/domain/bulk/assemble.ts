@@ -19,7 +19,7 @@ export interface PartSource {
 }
 
 /** Groups consecutive parts so that every group but the last has at least `minBytes`. */
-export function planGroups(parts: PartSource[], minBytes = minMultipartPartBytes): PartSource[][] {
+function planGroups(parts: PartSource[], minBytes = minMultipartPartBytes): PartSource[][] {
   const groups: PartSource[][] = [];
   let group: PartSource[] = [];
   let bytes = 0;
@@ -38,7 +38,7 @@ export function planGroups(parts: PartSource[], minBytes = minMultipartPartBytes
 }
 
 /** The job's parts in chunk order, from the keys the counted attempts recorded. */
-export function partSources(job: JobItem): PartSource[] {
+function partSources(job: JobItem): PartSource[] {
   const count = job.chunkCount ?? 0;
   const parts: PartSource[] = [];
   for (let index = 0; index < count; index++) {

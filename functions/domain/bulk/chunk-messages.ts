@@ -30,7 +30,3 @@ export const chunkMessageSchema = z.discriminatedUnion('kind', [
 
 export type ChunkMessage = z.infer<typeof chunkMessageSchema>;
 export type ChunkWork = Extract<ChunkMessage, { kind: 'chunk' }>;
-
-export function parseChunkMessage(body: string): ChunkMessage {
-  return chunkMessageSchema.parse(JSON.parse(body));
-}

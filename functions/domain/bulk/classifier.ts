@@ -20,8 +20,3 @@ export const classifyChunk: ClassifyChunk = async (emails, companyId) => {
   const batch = await sharedEngine().prepare(emails, { companyId });
   return emails.map((email) => batch.statusOf(email));
 };
-
-/** Forget the engine (tests that change DNS settings between runtimes). */
-export function resetClassifier(): void {
-  engine = undefined;
-}

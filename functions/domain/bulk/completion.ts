@@ -33,9 +33,7 @@ export interface WebhookMessage {
   webhookId: string;
 }
 
-export function webhookMessage(
-  job: JobItem & { callbackUrl: string; statistics: Statistics },
-): WebhookMessage {
+function webhookMessage(job: JobItem & { callbackUrl: string; statistics: Statistics }): WebhookMessage {
   return {
     callbackUrl: job.callbackUrl,
     companyId: job.companyId,

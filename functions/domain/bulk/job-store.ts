@@ -103,10 +103,6 @@ export async function putNewJob(job: NewJob): Promise<JobItem> {
   return item;
 }
 
-export async function deleteJobItem(companyId: string, jobId: string): Promise<void> {
-  await send(new DeleteCommand({ TableName: tableName(), Key: jobKey(companyId, jobId) }));
-}
-
 // --- Active-job slots ----------------------------------------------------------------------------
 
 /**

@@ -5,7 +5,7 @@ import type { JobItem } from './job-store';
 import { processingDeadlineSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 
-export const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
+const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 
 export interface JobView {

@@ -39,7 +39,7 @@ async function scopeNonEmpty(scope: string, now: number): Promise<boolean> {
 let dynamoLists: DynamoKnownLists | undefined;
 
 /** The lists to consult for a company's chunk: the real ones, or none when every applicable list is empty. */
-export async function knownListsFor(companyId: string, now = Date.now()): Promise<KnownAddressLists> {
+async function knownListsFor(companyId: string, now = Date.now()): Promise<KnownAddressLists> {
   const [global, own] = await Promise.all([scopeNonEmpty(GLOBAL_SCOPE, now), scopeNonEmpty(companyId, now)]);
   if (!global && !own) return NO_KNOWN_LISTS;
   dynamoLists ??= new DynamoKnownLists(dynamoDb(), tableName());

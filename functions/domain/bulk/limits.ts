@@ -23,8 +23,6 @@ export const assemblyLeaseSeconds = 150;
 
 /** S3's smallest multipart part (every part but the last). */
 export const minMultipartPartBytes = 5 * 1024 * 1024;
-/** Parts the assembler uploads when it has to concatenate small chunk parts. */
-export const assemblyPartBytes = 8 * 1024 * 1024;
 
 /** Job items and their slots are kept this long after the job ends (then DynamoDB's TTL removes them). */
 export const jobRetentionSeconds = 30 * 86400;

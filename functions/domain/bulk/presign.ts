@@ -5,7 +5,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { bucketName, s3 } from '../../clients/s3';
 import { attachmentDisposition } from './object-keys';
 
-export const uploadContentType = 'text/csv';
+const uploadContentType = 'text/csv';
 
 export function presignUpload(key: string, expiresInSeconds: number): Promise<string> {
   return getSignedUrl(

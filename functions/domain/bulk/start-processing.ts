@@ -31,10 +31,10 @@ export interface UploadedObject {
   size: number;
 }
 
-export const tooLargeError = 'File exceeds the 100 MB limit';
-export const emptyFileError =
+const tooLargeError = 'File exceeds the 100 MB limit';
+const emptyFileError =
   'The file has no data rows. Upload a CSV with one email address per row (a header row is optional).';
-export const lateUploadError =
+const lateUploadError =
   'The upload finished as its URL expired and the job could not be started. Create a new job and upload the file again.';
 
 /**

@@ -16,7 +16,3 @@ export function countStatuses(statuses: Iterable<BulkStatus>): Statistics {
   for (const status of statuses) counts[status]++;
   return counts;
 }
-
-export function isBulkStatus(value: unknown): value is BulkStatus {
-  return typeof value === 'string' && (bulkStatuses as readonly string[]).includes(value);
-}

@@ -13,11 +13,11 @@ import { getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from '
 import { partObjectKey } from './object-keys';
 import { countStatuses, type BulkStatus } from './statuses';
 
-export const replacedFileError =
+const replacedFileError =
   'The uploaded file was replaced by a second upload while it was being processed. Create a new job and upload the file once.';
 
 /** The error a job gets when one of its chunks kept failing (chunks DLQ). */
-export function chunkFailedError(chunk: Pick<ChunkWork, 'start' | 'end'>): string {
+function chunkFailedError(chunk: Pick<ChunkWork, 'start' | 'end'>): string {
   return `Part of the file (bytes ${chunk.start}-${chunk.end - 1}) could not be validated after several attempts. Create a new job and upload the file again; if it fails again, contact support with this job ID.`;
 }
 
@@ -111,7 +111,7 @@ export async function processChunkMessage(
   await completeIfDone(counted, chunkLog);
 }
 
-export async function failJob(
+async function failJob(
   job: Pick<JobItem, 'companyId' | 'jobId' | 'slot'>,
   error: string,
   log: Logger,

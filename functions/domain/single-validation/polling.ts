@@ -15,10 +15,10 @@ export type InProgress = z.infer<typeof inProgressSchema>;
  * Relative to the API's origin: correct behind any host or custom domain the client called, and
  * never built from a Host header a caller controls. Clients resolve it against the URL they used.
  */
-export const pollUrlOf = (requestId: string) => `/v1/email/validate/${requestId}`;
+const pollUrlOf = (requestId: string) => `/v1/email/validate/${requestId}`;
 
 /** Seconds until a poll is worth it: a DNS-only verdict takes well under a second, an SMTP probe more. */
-export function retryAfterSeconds(): number {
+function retryAfterSeconds(): number {
   return settings().SMTP_PROBE ? 5 : 1;
 }
 
@@ -31,7 +31,7 @@ export function inProgress(requestId: string): InProgress {
  * message (visibility timeout x receives) is long over, with margin for a queue backlog. Polling then
  * answers 500, and the queue consumer fails it instead of completing it, so a 500 is final.
  */
-export function pendingLimitSeconds(): number {
+function pendingLimitSeconds(): number {
   const queue = queueByName('validations');
   return Math.max(3600, 2 * queue.visibilityTimeoutSeconds * queue.maxReceiveCount);
 }

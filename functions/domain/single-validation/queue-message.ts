@@ -11,11 +11,6 @@ export const validationMessageSchema = z.object({
 
 export type ValidationMessage = z.infer<typeof validationMessageSchema>;
 
-/** Throws on a body that is not a validation message (JSON or shape). */
-export function parseValidationMessage(body: string): ValidationMessage {
-  return validationMessageSchema.parse(JSON.parse(body));
-}
-
 export async function enqueueValidation(message: ValidationMessage): Promise<void> {
   await sqs().send(
     new SendMessageCommand({

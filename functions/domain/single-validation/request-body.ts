@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { ValidationError } from '../../errors';
 
 /** Longer strings are never addresses (254 is the maximum); the cap keeps stored items small. */
-export const MAX_EMAIL_LENGTH = 10_000;
+const MAX_EMAIL_LENGTH = 10_000;
 /** Metadata is echoed and stored with the request: its JSON must fit comfortably in one item. */
-export const MAX_METADATA_BYTES = 16_384;
+const MAX_METADATA_BYTES = 16_384;
 
 const emailRequired = 'email is required';
 const emailTooLong = `email must be ${MAX_EMAIL_LENGTH} characters or less`;

@@ -10,7 +10,7 @@ import { epochSeconds } from '../../store/table';
 import type { ValidationResult } from '../validation';
 import { usageIncrement } from '../usage';
 
-export const REQUEST_TTL_SECONDS = 30 * 86400;
+const REQUEST_TTL_SECONDS = 30 * 86400;
 
 export type RequestStatus = 'pending' | 'completed' | 'failed';
 

@@ -23,7 +23,7 @@ export interface JobRef {
   jobId: string;
 }
 
-export function statusAfter(outcome: AttemptOutcome): WebhookStatus {
+function statusAfter(outcome: AttemptOutcome): WebhookStatus {
   if (outcome === 'delivered') return 'delivered';
   if (outcome === 'retry') return 'retrying';
   return 'failed';

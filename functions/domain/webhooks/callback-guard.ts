@@ -10,7 +10,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
  * than CIDRs: the library compares plain addresses textually, and an IPv4 CIDR tested against an IPv6
  * address makes it log a warning on every request.
  */
-export const metadataAddresses = [
+const metadataAddresses = [
   '169.254.169.254',
   '169.254.170.2',
   'fd00:ec2::254',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** The completion webhook body (decisions.md, fixed): exactly these five keys, sent sorted. */
-export const completionPayloadSchema = z.object({
+const completionPayloadSchema = z.object({
   event: z.literal('bulk_validation.completed'),
   jobId: z.string().min(1),
   statistics: z.record(z.string(), z.number().int().nonnegative()),

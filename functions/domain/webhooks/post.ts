@@ -7,7 +7,7 @@ import { callbackAgent, refusalReason } from './callback-guard';
 import type { AttemptResult } from './retry-policy';
 
 /** Bytes of a response body we read (and discard) before hanging up; the status is all we need. */
-export const maxResponseBytes = 64 * 1024;
+const maxResponseBytes = 64 * 1024;
 
 export interface PostInput {
   url: URL;

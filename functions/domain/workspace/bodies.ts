@@ -6,7 +6,7 @@ import { userRoles } from './model';
 export const activationBody = z.strictObject({ activated: z.boolean() });
 
 export const activationRejectedMessage = 'Body must be exactly {"activated": true} or {"activated": false}';
-export const bodyNotObjectMessage = 'Body must be a JSON object';
+const bodyNotObjectMessage = 'Body must be a JSON object';
 
 export function parseActivationBody(body: unknown): boolean {
   const parsed = activationBody.safeParse(body);

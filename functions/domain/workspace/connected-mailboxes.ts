@@ -47,7 +47,7 @@ export interface MailboxListQuery {
 }
 
 /** Year blocks of several mailboxes for a window: one BatchGet of (mailboxes x years) keys. */
-export async function reputationBlocks(
+async function reputationBlocks(
   companyId: string,
   ids: string[],
   window: DateWindow,
@@ -93,7 +93,7 @@ export async function listConnectedMailboxes(
   };
 }
 
-export function mailboxBody(row: MailboxRow) {
+function mailboxBody(row: MailboxRow) {
   return {
     connectedAt: row.connectedAt,
     connectionStatus: row.connectionStatus,
@@ -107,7 +107,7 @@ export function mailboxBody(row: MailboxRow) {
 }
 
 /** The mailbox with this id in this company; other companies' ids never resolve (the index key holds the company). */
-export async function findConnectedMailbox(companyId: string, id: string): Promise<Item> {
+async function findConnectedMailbox(companyId: string, id: string): Promise<Item> {
   const indexed = await getByIndex(connectedMailboxIdIndex(companyId, id));
   if (!indexed) throw new NotFoundError('Connected mailbox not found');
   // The index copy may lag a write; the item itself is read strongly consistent.

@@ -28,7 +28,7 @@ function series(
 
 const at = (date: string, time = '09:00:00.000Z') => `${date}T${time}`;
 
-export function demoWorkspace(accounts: DemoAccounts, now: Date): WorkspaceImportInput[] {
+function demoWorkspace(accounts: DemoAccounts, now: Date): WorkspaceImportInput[] {
   const today = utcDate(now);
   const ada = { email: 'ada.admin@acme.example', firstName: 'Ada', lastName: 'Admin' };
   const max = { email: 'max.member@acme.example', firstName: 'Max', lastName: 'Member' };

@@ -14,7 +14,7 @@ const reputation = z.record(
   z.number().int().min(0).max(100).nullable(),
 );
 
-export const importConnectedMailbox = z.object({
+const importConnectedMailbox = z.object({
   id: z.uuid().optional(),
   email,
   provider: z.string().min(1),
@@ -25,7 +25,7 @@ export const importConnectedMailbox = z.object({
   reputation: reputation.optional(),
 });
 
-export const importUser = z
+const importUser = z
   .object({
     id: z.uuid().optional(),
     email,
@@ -37,7 +37,7 @@ export const importUser = z
   })
   .refine((u) => u.status === 'active' || u.id === undefined, { error: 'an invited user has no id' });
 
-export const importSafetyNetMailbox = z.object({
+const importSafetyNetMailbox = z.object({
   id: z.uuid().optional(),
   email,
   activated: z.boolean().optional(),
@@ -46,7 +46,7 @@ export const importSafetyNetMailbox = z.object({
     .min(1),
 });
 
-export const importSequence = z.object({
+const importSequence = z.object({
   id: z.uuid().optional(),
   service: z.enum(sequenceServices),
   crmSequenceId: z.string().min(1),

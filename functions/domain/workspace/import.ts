@@ -5,7 +5,7 @@
 // mailbox lists); rewrite every list view; release the lock.
 import { createHash } from 'node:crypto';
 import { sortedJson } from '../../json';
-import { addDays, dayOfYear, yearOf } from './dates';
+import { dayOfYear, yearOf } from './dates';
 import { workspaceImportSchema, type WorkspaceImportInput } from './import-schema';
 import { acquireWorkspaceLock, releaseWorkspaceLock } from './lock';
 import {
@@ -394,11 +394,4 @@ function rollUpDomains(
   for (const item of existingBlocks)
     if (!keptBlocks.has(String(item.sk))) deletes.push({ pk: String(item.pk), sk: String(item.sk) });
   return rows;
-}
-
-/** Dates of a window as reputation map keys, for callers building import files. */
-export function reputationDays(endDate: string, values: (number | null)[]): Record<string, number | null> {
-  const out: Record<string, number | null> = {};
-  values.forEach((value, i) => (out[addDays(endDate, i - values.length + 1)] = value));
-  return out;
 }

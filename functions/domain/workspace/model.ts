@@ -77,7 +77,7 @@ const isoTime = z.string().describe('ISO 8601 timestamp (UTC)');
 const isoDate = z.string().describe('YYYY-MM-DD (UTC)');
 const reputation = z.number().int().min(0).max(100);
 
-export const personSchema = z.object({ email: z.string(), firstName: z.string(), lastName: z.string() });
+const personSchema = z.object({ email: z.string(), firstName: z.string(), lastName: z.string() });
 
 export const mailboxBodySchema = z.object({
   connectedAt: isoTime,
@@ -237,7 +237,7 @@ export const safetyNetMailboxView: ViewSpec<SafetyNetMailboxRow> = {
   facets: (r) => [`activated=${r.activated}`],
 };
 
-export function compareSequences(a: SequenceRow, b: SequenceRow): number {
+function compareSequences(a: SequenceRow, b: SequenceRow): number {
   return (
     compareText(a.name, b.name) ||
     compareText(a.crmSequenceId, b.crmSequenceId) ||

@@ -2,8 +2,8 @@
 // Every bad value is a 400 whose message names the parameter; unknown parameters are ignored.
 import { z } from 'zod';
 import { ValidationError } from '../../errors';
-import { addDays, daysBetween, isDate, resolveReputationRange, reputationRangeNames, utcDate } from './dates';
-import type { DateWindow, ReputationRange } from './dates';
+import { addDays, daysBetween, isDate, reputationRangeNames, utcDate } from './dates';
+import type { DateWindow } from './dates';
 
 const digits = /^\d+$/;
 
@@ -72,7 +72,7 @@ export function parseQuery<S extends z.ZodObject>(schema: S, query: Record<strin
 export const listQuery = <E extends z.ZodRawShape>(extra: E) => z.object({ ...pagingParams, ...extra });
 
 /** The longest detail window served (ten years of daily points). */
-export const maxWindowDays = 3660;
+const maxWindowDays = 3660;
 
 /** startDate/endDate of a detail call (GET .../{id}): both optional. */
 export const detailWindowQuery = z.object({
@@ -96,16 +96,4 @@ export function parseDetailWindow(query: Record<string, string>, now: Date): Dat
   if (start > end) throw new ValidationError(windowErrors[2]);
   if (daysBetween(start, end) + 1 > maxWindowDays) throw new ValidationError(windowErrors[3]);
   return { startDate: start, endDate: end };
-}
-
-export function parseReputationRange(
-  name: (typeof reputationRangeNames)[number],
-  now: Date,
-): ReputationRange {
-  return resolveReputationRange(name, now);
-}
-
-/** One page of an already filtered, sorted list. */
-export function pageOf<T>(rows: T[], limit: number, offset: number): T[] {
-  return rows.slice(offset, offset + limit);
 }

@@ -31,7 +31,7 @@ import { allRows, loadView, readPage, replaceRows, viewTransactItems, type Trans
 import { queryAll } from '../../store/dynamodb';
 
 /** Rows of one transaction; the lock check and the view's head and chunks take the rest of the 100. */
-export const ownerRowsPerTransaction = 90;
+const ownerRowsPerTransaction = 90;
 
 export const listSafetyNetMailboxesQuery = listQuery({ activated: booleanParam('activated').optional() });
 export type ListSafetyNetMailboxesQuery = z.infer<typeof listSafetyNetMailboxesQuery>;
@@ -44,11 +44,11 @@ export const listSafetyNetSequencesQuery = listQuery({
 export type ListSafetyNetSequencesQuery = z.infer<typeof listSafetyNetSequencesQuery>;
 export const safetyNetSequenceListSchema = pageSchema('sequences', sequenceBodySchema);
 
-export function safetyNetMailboxBody(row: SafetyNetMailboxRow): z.infer<typeof safetyNetMailboxBodySchema> {
+function safetyNetMailboxBody(row: SafetyNetMailboxRow): z.infer<typeof safetyNetMailboxBodySchema> {
   return { activated: row.activated, email: row.email, id: row.id, integrations: row.integrations };
 }
 
-export function sequenceBody(row: SequenceRow): z.infer<typeof sequenceBodySchema> {
+function sequenceBody(row: SequenceRow): z.infer<typeof sequenceBodySchema> {
   return {
     activated: row.activated,
     crmSequenceId: row.crmSequenceId,

@@ -10,7 +10,7 @@ export const emptyYear = empty.repeat(slotsPerYear);
 /** Values by date (`YYYY-MM-DD` → 0-100). Dates absent have no value. */
 export type DailyValues = Map<string, number>;
 
-export function encodeSlot(value: number | null | undefined): string {
+function encodeSlot(value: number | null | undefined): string {
   return value === null || value === undefined ? empty : value.toString(16).padStart(2, '0');
 }
 
@@ -42,7 +42,7 @@ export function yearsOf(startDate: string, endDate: string): number[] {
 export type YearBlocks = Map<number, string>;
 
 /** The value of one day, or null. */
-export function valueOn(blocks: YearBlocks, date: string): number | null {
+function valueOn(blocks: YearBlocks, date: string): number | null {
   const days = blocks.get(yearOf(date));
   return days === undefined ? null : readSlot(days, dayOfYear(date));
 }

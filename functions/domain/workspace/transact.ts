@@ -7,7 +7,7 @@ import { workspaceUnlocked } from './lock';
 import { backoff } from './store';
 import type { TransactItem } from './views';
 
-export const maxWriteAttempts = 8;
+const maxWriteAttempts = 8;
 
 /**
  * Runs `attempt` until its transaction commits. `attempt` reads what it needs and returns the items to

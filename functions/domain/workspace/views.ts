@@ -58,7 +58,7 @@ export function allRows<Row>(view: LoadedView<Row>): Row[] {
 }
 
 /** Reads a view with one strongly consistent Query (head and chunks share a key prefix). */
-export async function readView<Row>(companyId: string, spec: ViewSpec<Row>): Promise<LoadedView<Row>> {
+async function readView<Row>(companyId: string, spec: ViewSpec<Row>): Promise<LoadedView<Row>> {
   const head = listViewHeadKey(companyId, spec.kind);
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',

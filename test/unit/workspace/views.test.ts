@@ -8,7 +8,6 @@ import {
   type LoadedView,
 } from '../../../functions/domain/workspace/views';
 import { userView, type UserRow } from '../../../functions/domain/workspace/model';
-import { pageOf } from '../../../functions/domain/workspace/query';
 
 const user = (email: string, name = 'x'): UserRow => ({
   email,
@@ -74,20 +73,5 @@ describe('views', () => {
     const last = rows[4999]!;
     const change = replaceRows(userView, view, [{ ...last, name: 'changed' }]);
     expect([...change.changed]).toEqual([view.chunks.length - 1]);
-  });
-
-  it('pages reconstruct the list for any limit', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.integer(), { maxLength: 200 }),
-        fc.integer({ min: 1, max: 1000 }),
-        (rows, limit) => {
-          const pages: number[] = [];
-          for (let offset = 0; offset < rows.length; offset += limit)
-            pages.push(...pageOf(rows, limit, offset));
-          expect(pages).toEqual(rows);
-        },
-      ),
-    );
   });
 });
