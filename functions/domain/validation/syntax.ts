@@ -16,6 +16,8 @@ export type SyntaxErrorCode =
   | 'domain_too_long'
   | 'single_label_domain'
   | 'numeric_tld'
+  | 'single_letter_tld'
+  | 'multiple_addresses'
   | 'invalid_ip_literal'
   | 'invalid_idn';
 
@@ -116,8 +118,28 @@ export function checkLocalPartRange(local: string, start: number, n: number): nu
     }
     if (prevDot) return -3; // trailing dot
   }
+  if ((flags & LOCAL_UNICODE) !== 0) {
+    octets = unicodeLocalOctets(local.slice(start, n), (flags & LOCAL_QUOTED) !== 0);
+    if (octets < 0) return octets;
+  }
   if (octets > 64) return -2;
   return octets * LOCAL_OCTETS + flags;
+}
+
+const LEADING_MARK = /^\p{M}/u;
+const PRIVATE_OR_NONCHARACTER = /[\p{Co}\p{Noncharacter_Code_Point}]/u;
+
+/**
+ * A local part with non-ASCII characters (RFC 6531), normalised to NFC before its length is counted.
+ * It may not start with a combining mark nor hold private-use characters or noncharacters.
+ * Returns its UTF-8 octets in NFC, or checkLocalPart's negative error.
+ */
+function unicodeLocalOctets(local: string, quoted: boolean): number {
+  const nfc = local.normalize('NFC');
+  const error = quoted ? -4 : -3;
+  if (LEADING_MARK.test(quoted ? nfc.slice(1) : nfc)) return error;
+  if (PRIVATE_OR_NONCHARACTER.test(nfc)) return error;
+  return Buffer.byteLength(nfc, 'utf8');
 }
 
 /** UTF-8 length of the code point at i (4 for a surrogate pair), or 0 when it is not allowed. */
@@ -165,10 +187,26 @@ export function parseDomain(raw: string): DomainSyntax {
   } else if (upper) ascii = raw.toLowerCase();
   const error = checkDomainLabels(ascii);
   const unicode = error === null && ascii.includes('xn--') ? domainToUnicode(ascii) || ascii : ascii;
+  if (error === null && unicode !== ascii && !idna2008Labels(unicode))
+    return { ascii, unicode, error: 'invalid_idn', ipLiteral: false };
   return { ascii, unicode, error, ipLiteral: false };
 }
 
-/** LDH labels of 1..63 octets, at least two of them, at most 253 octets, a TLD that is not all digits. */
+/**
+ * IDNA2008 (RFC 5892) on the U-labels UTS-46 produced: letters, digits and marks (PVALID), the
+ * contextual characters (CONTEXTJ/CONTEXTO, whose context UTS-46 and the registries check) and the
+ * RFC 5892 exceptions; symbols and punctuation such as `©` `€` `£` `¡` are not valid in domain names.
+ * UTS-46 has already mapped width and case, so an upper-case letter cannot remain.
+ */
+const IDNA2008_INVALID =
+  /[^\p{Ll}\p{Lo}\p{Lm}\p{Nd}\p{Mn}\p{Mc}\u002d\u002e\u00b7\u0375\u05f3\u05f4\u06fd\u06fe\u0f0b\u200c\u200d\u3007\u30fb]|[\u0640\u07fa\u302e\u302f\u3031-\u3035\u303b]/u;
+const LABEL_STARTS_WITH_MARK = /(^|\.)\p{M}/u;
+
+function idna2008Labels(unicode: string): boolean {
+  return !IDNA2008_INVALID.test(unicode) && !LABEL_STARTS_WITH_MARK.test(unicode);
+}
+
+/** LDH labels of 1..63 octets, at least two of them, at most 253 octets, a TLD of two or more characters that is not all digits. */
 function checkDomainLabels(d: string): SyntaxErrorCode | null {
   if (d.length > 253) return 'domain_too_long';
   let labelStart = 0;
@@ -193,6 +231,7 @@ function checkDomainLabels(d: string): SyntaxErrorCode | null {
   }
   if (labels < 2) return 'single_label_domain';
   if (allDigits) return 'numeric_tld';
+  if (d.length - labelStart === 1) return 'single_letter_tld';
   return null;
 }
 
