@@ -16,6 +16,8 @@ export interface JobView {
   completedAt: string | null;
   statistics: Statistics | null;
   error?: string;
+  /** The upload's detected text encoding (`utf-8`, `utf-16le`, `windows-1252`, ...), once scanned. */
+  encoding?: string;
 }
 
 export const deadlineError = `Processing did not finish within ${processingDeadlineSeconds / 3600} hours. Create a new job and upload the file again; if it happens again, contact support with this job ID.`;
@@ -47,6 +49,7 @@ export function jobView(job: JobItem, nowMs: number): JobView {
     completedAt: status === 'completed' ? (job.completedAt ?? null) : null,
     statistics: status === 'completed' ? { ...emptyStatistics(), ...job.statistics } : null,
   };
+  if (job.dialect?.encoding) view.encoding = job.dialect.encoding;
   if (status === 'failed')
     view.error = job.status === 'failed' ? (job.error ?? deadlineError) : deadlineError;
   return view;

@@ -11,14 +11,7 @@
 //   5. classifyLocal -> { status, reason, subStatus } plus the facts of the result body
 // Bulk: prepare(emails) (steps 2 and 3 for a whole chunk at once), then statusOf(email) per row.
 import type { Settings } from '../../settings';
-import {
-  V,
-  classifyLocal,
-  classifyParts,
-  localFactsOf,
-  plainLocalEnd,
-  syntaxVerdict,
-} from './classify';
+import { V, classifyLocal, classifyParts, localFactsOf, plainLocalEnd, syntaxVerdict } from './classify';
 import {
   createResolver,
   lookupMailDomain,

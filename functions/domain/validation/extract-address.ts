@@ -31,7 +31,7 @@ function isTrimmable(c: number): boolean {
 
 /** Sentence punctuation left after an address. */
 function isTrailingPunctuation(c: number): boolean {
-  return c === 0x2e /* . */ || c === 0x2c /* , */ || c === 0x3b /* ; */ || c === 0x3a /* : */;
+  return c === 0x2e /* . */ || c === 0x2c /* , */ || c === 0x3b /* ; */ || c === 0x3a; /* : */
 }
 
 /** A-Z a-z 0-9 and `]` (end of an IP literal): an address ending so needs no trailing clean-up. */
