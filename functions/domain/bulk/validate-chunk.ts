@@ -52,7 +52,7 @@ async function readRange(work: ChunkWork): Promise<Buffer> {
 }
 
 /** Statuses for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
-async function classifyRows(
+export async function classifyRows(
   emails: (string | undefined)[],
   classify: ClassifyChunk,
   companyId: string,
