@@ -68,7 +68,7 @@ export const operations: Record<string, Operation> = {
     summary: 'Job status and progress',
     responses: {
       '200':
-        '{completedAt, createdAt, error?, jobId, percentComplete, processedEmails, statistics, status, totalEmails}; status is awaiting_upload, processing, completed, failed or expired',
+        '{completedAt, createdAt, encoding?, error?, jobId, percentComplete, processedEmails, statistics, status, totalEmails}; status is awaiting_upload, processing, completed, failed or expired; encoding is the detected text encoding of the upload (utf-8, utf-16le, windows-1252, ...) once scanned',
       '404': '{"error":"Job not found"}',
     },
   },

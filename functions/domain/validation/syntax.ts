@@ -198,12 +198,31 @@ export function parseDomain(raw: string): DomainSyntax {
  * RFC 5892 exceptions; symbols and punctuation such as `©` `€` `£` `¡` are not valid in domain names.
  * UTS-46 has already mapped width and case, so an upper-case letter cannot remain.
  */
-const IDNA2008_INVALID =
-  /[^\p{Ll}\p{Lo}\p{Lm}\p{Nd}\p{Mn}\p{Mc}\u002d\u002e\u00b7\u0375\u05f3\u05f4\u06fd\u06fe\u0f0b\u200c\u200d\u3007\u30fb]|[\u0640\u07fa\u302e\u302f\u3031-\u3035\u303b]/u;
-const LABEL_STARTS_WITH_MARK = /(^|\.)\p{M}/u;
+const IDNA2008_LETTER_DIGIT_MARK = /^[\p{Ll}\p{Lo}\p{Lm}\p{Nd}\p{Mn}\p{Mc}]$/u;
+const COMBINING_MARK = /^\p{M}$/u;
+/** Hyphen, dot, and the CONTEXTJ / CONTEXTO / PVALID exceptions of RFC 5892 outside those categories. */
+const IDNA2008_ALSO_VALID = new Set([
+  0x2d, 0x2e, 0xb7, 0x375, 0x5f3, 0x5f4, 0x6fd, 0x6fe, 0xf0b, 0x200c, 0x200d, 0x3007, 0x30fb,
+]);
+/** RFC 5892 DISALLOWED exceptions inside those categories. */
+const IDNA2008_DISALLOWED = new Set([
+  0x640, 0x7fa, 0x302e, 0x302f, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303b,
+]);
 
 function idna2008Labels(unicode: string): boolean {
-  return !IDNA2008_INVALID.test(unicode) && !LABEL_STARTS_WITH_MARK.test(unicode);
+  let labelStart = true;
+  for (const ch of unicode) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80 && c !== 0x2e) {
+      labelStart = false;
+      continue; // ASCII: LDH rules are checked on the A-label form
+    }
+    if (IDNA2008_DISALLOWED.has(c)) return false;
+    if (!IDNA2008_ALSO_VALID.has(c) && !IDNA2008_LETTER_DIGIT_MARK.test(ch)) return false;
+    if (labelStart && COMBINING_MARK.test(ch)) return false;
+    labelStart = c === 0x2e;
+  }
+  return true;
 }
 
 /** LDH labels of 1..63 octets, at least two of them, at most 253 octets, a TLD of two or more characters that is not all digits. */
