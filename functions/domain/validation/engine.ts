@@ -90,6 +90,8 @@ export interface ValidateContext {
 export interface PreparedBatch {
   statusOf(email: string): Status;
   classify(email: string): Verdict;
+  /** statusOf the index-th email given to prepare, without extracting its address again. */
+  statusAt(index: number): Status;
 }
 
 const DEFAULT_SMTP: SmtpProbeOptions = {
@@ -162,23 +164,31 @@ export class ValidationEngine {
 
   /** Loads domains and list flags for a chunk of addresses; the batch then classifies synchronously. */
   async prepare(emails: Iterable<string>, ctx: ValidateContext = {}): Promise<PreparedBatch> {
+    // Extracted once here; statusAt reuses them (the bulk hot path extracts each cell once).
+    const addresses: (string | null)[] = [];
     const list: string[] = [];
     const domains = new Set<string>();
     for (const e of emails) {
-      const address = typeof e === 'string' ? extract(e) : null;
+      const address = typeof e === 'string' ? extract(e) : '';
+      addresses.push(address);
       if (address === null || address.length === 0) continue;
       list.push(address);
       domains.add(rawDomainOf(address));
     }
     const [flags] = await Promise.all([this.lists.lookup(ctx.companyId, list), this.prepareDomains(domains)]);
-    const flagsOf = (email: string): KnownFlags | undefined => {
-      if (flags.size === 0) return undefined;
-      const address = extract(email);
-      return address === null ? undefined : flags.get(listEmail(address));
+    const flagsOf = (address: string | null): KnownFlags | undefined =>
+      flags.size === 0 || address === null ? undefined : flags.get(listEmail(address));
+    const verdictOf = (email: string) => {
+      const address = typeof email === 'string' ? extract(email) : '';
+      return this.classifyAddress(address, flagsOf(address));
     };
     return {
-      classify: (email) => this.classify(email, flagsOf(email)),
-      statusOf: (email) => this.classify(email, flagsOf(email)).status,
+      classify: verdictOf,
+      statusOf: (email) => verdictOf(email).status,
+      statusAt: (index) => {
+        const address = addresses[index] ?? '';
+        return this.classifyAddress(address, flagsOf(address)).status;
+      },
     };
   }
 
@@ -210,7 +220,11 @@ export class ValidationEngine {
   /** Synchronous verdict once the domain is prepared (else some_risk domain_not_resolved). Never throws. */
   classify(email: string, known?: KnownFlags): Verdict {
     if (typeof email !== 'string') return V.blank;
-    const address = extract(email);
+    return this.classifyAddress(extract(email), known);
+  }
+
+  /** classify after extractAddress (null: several addresses). */
+  private classifyAddress(address: string | null, known: KnownFlags | undefined): Verdict {
     if (address === null) return V.multipleAddresses;
     const plainAt = plainEnd(address);
     if (plainAt > 0 && plainAt <= 64) {

@@ -77,9 +77,10 @@ export function extractAddress(cell: string): string | null {
   const n = cell.length;
   if (n === 0) return cell;
   const first = cell.charCodeAt(0);
-  // Fast path: no leading junk, a plain last character, no mailto:, a single "@".
+  // Fast path: printable ASCII first (not < or "), a plain last character, no mailto:, a single "@".
   if (
-    !isTrimmable(first) &&
+    first > 0x20 &&
+    first < 0x7f &&
     first !== 0x3c /* < */ &&
     first !== 0x22 /* " */ &&
     isPlainEnd(cell.charCodeAt(n - 1)) &&

@@ -32,7 +32,12 @@ export function readChunkRows(chunk: Buffer, layout: ChunkLayout): ChunkRow[] {
   const { encoding, chunkStart } = layout;
   const width = unitBytes(encoding);
   const units = unitView(chunk, encoding);
-  const byteAt = (unit: number) => Math.min(unit * width, chunkStart + chunk.length) - chunkStart;
+  const end = chunkStart + chunk.length;
+  // Units are bytes except in UTF-16, where a stray odd last byte makes the last unit end past the chunk.
+  const byteAt =
+    width === 1
+      ? (unit: number) => unit - chunkStart
+      : (unit: number) => Math.min(unit * 2, end) - chunkStart;
   const rows: ChunkRow[] = [];
   const tokenizer = new RowTokenizer(
     layout.delimiter.charCodeAt(0),
