@@ -10,7 +10,7 @@ import { settings } from '../../settings';
 import type { ChunkMessage } from './chunk-messages';
 import type { Dialect } from './csv/dialect';
 import { NotCsvError } from './csv/not-text';
-import { scanCsv, type ChunkRange } from './csv/scan';
+import { scanCsv, type ChunkRange, type ScanResult } from './csv/scan';
 import {
   allChunksDone,
   getJobItem,
@@ -109,7 +109,7 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     return failDuringScan(job, tooLargeError, log);
   }
   const sender = new ChunkSender(job, pin);
-  let scan;
+  let scan: ScanResult;
   try {
     scan = await scanCsv(object.Body as AsyncIterable<Uint8Array>, {
       emailColumn: job.emailColumn,
@@ -119,8 +119,8 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   } catch (error) {
     if (!(error instanceof NotCsvError)) throw error;
     (object.Body as Readable | undefined)?.destroy();
-    // Chunks already sent find the job failed and are dropped; the job never records a chunk count.
-    await sender.finish().catch(() => undefined);
+    // Chunks already sent (a NUL byte found late) find the job failed and are dropped; the job never
+    // records a chunk count, so it cannot complete.
     return failDuringScan(job, error.message, log);
   }
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
