@@ -22,6 +22,12 @@ export const chunkMessageSchema = z.discriminatedUnion('kind', [
     dataRows: z.number().int().nonnegative(),
     headerRow: z.boolean(),
     delimiter: z.enum(delimiters),
+    /** The file's encoding (csv/encoding.ts); messages from before it was sent are UTF-8. */
+    encoding: z.string().min(1).default('utf-8'),
+    /** Byte offset of the header row, when the file has one. */
+    headerStart: z.number().int().nonnegative().optional(),
+    /** Rows starting before this byte offset pass through (sep= line, preamble, header). */
+    dataStart: z.number().int().nonnegative().default(0),
     emailColumn: z.number().int().nonnegative(),
     object: pinSchema,
   }),

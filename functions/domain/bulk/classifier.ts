@@ -18,5 +18,5 @@ function sharedEngine(): ValidationEngine {
 
 export const classifyChunk: ClassifyChunk = async (emails, companyId) => {
   const batch = await sharedEngine().prepare(emails, { companyId });
-  return emails.map((email) => batch.statusOf(email));
+  return emails.map((_, index) => batch.statusAt(index));
 };

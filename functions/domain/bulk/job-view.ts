@@ -18,6 +18,8 @@ export interface JobView {
   completedAt: string | null;
   statistics: Statistics | null;
   error?: string;
+  /** The upload's detected text encoding (`utf-8`, `utf-16le`, `windows-1252`, ...), once scanned. */
+  encoding?: string;
 }
 
 const count = z.number().int().nonnegative();
@@ -33,6 +35,10 @@ const statisticsSchema = z.object({
 export const jobViewSchema = z.object({
   completedAt: z.string().nullable().describe('ISO 8601; null until completed'),
   createdAt: z.string().describe('ISO 8601'),
+  encoding: z
+    .string()
+    .optional()
+    .describe('The upload\'s detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned'),
   error: z.string().optional().describe('Failed jobs only: what went wrong and what to do'),
   jobId: z.string(),
   percentComplete: z.number().int().min(0).max(100),
@@ -73,6 +79,7 @@ export function jobView(job: JobItem, nowMs: number): JobView {
     completedAt: status === 'completed' ? (job.completedAt ?? null) : null,
     statistics: status === 'completed' ? { ...emptyStatistics(), ...job.statistics } : null,
   };
+  if (job.dialect?.encoding) view.encoding = job.dialect.encoding;
   if (status === 'failed')
     view.error = job.status === 'failed' ? (job.error ?? deadlineError) : deadlineError;
   return view;

@@ -9,7 +9,8 @@ import { logger, type Logger } from '../../log';
 import { settings } from '../../settings';
 import type { ChunkMessage } from './chunk-messages';
 import type { Dialect } from './csv/dialect';
-import { scanCsv, type ChunkRange } from './csv/scan';
+import { NotCsvError } from './csv/not-text';
+import { scanCsv, type ChunkRange, type ScanResult } from './csv/scan';
 import {
   allChunksDone,
   getJobItem,
@@ -108,11 +109,20 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     return failDuringScan(job, tooLargeError, log);
   }
   const sender = new ChunkSender(job, pin);
-  const scan = await scanCsv(object.Body as AsyncIterable<Uint8Array>, {
-    emailColumn: job.emailColumn,
-    chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
-    onChunks: (chunks, dialect) => sender.add(chunks, dialect),
-  });
+  let scan: ScanResult;
+  try {
+    scan = await scanCsv(object.Body as AsyncIterable<Uint8Array>, {
+      emailColumn: job.emailColumn,
+      chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
+      onChunks: (chunks, dialect) => sender.add(chunks, dialect),
+    });
+  } catch (error) {
+    if (!(error instanceof NotCsvError)) throw error;
+    (object.Body as Readable | undefined)?.destroy();
+    // Chunks already sent (a NUL byte found late) find the job failed and are dropped; the job never
+    // records a chunk count, so it cannot complete.
+    return failDuringScan(job, error.message, log);
+  }
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
   await sender.finish();
   const recorded = await recordScan(job, {
@@ -172,6 +182,9 @@ class ChunkSender {
         dataRows: chunk.dataRows,
         headerRow: chunk.headerRow,
         delimiter: dialect.delimiter,
+        encoding: dialect.encoding,
+        ...(dialect.headerStart === undefined ? {} : { headerStart: dialect.headerStart }),
+        dataStart: dialect.dataStart,
         emailColumn: this.job.emailColumn,
         object: this.pin,
       });

@@ -52,7 +52,7 @@ async function readRange(work: ChunkWork): Promise<Buffer> {
 }
 
 /** Statuses for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
-async function classifyRows(
+export async function classifyRows(
   emails: (string | undefined)[],
   classify: ClassifyChunk,
   companyId: string,
@@ -90,10 +90,10 @@ export async function processChunkMessage(
     if (!(error instanceof ObjectReplacedError)) throw error;
     return failJob(job, replacedFileError, chunkLog);
   }
-  const rows = readChunkRows(chunk, work.delimiter, work.emailColumn, work.start === 0, work.headerRow);
+  const rows = readChunkRows(chunk, { ...work, chunkStart: work.start });
   const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
   const statuses = await classifyRows(emails, classify, work.companyId);
-  const part = annotateChunk(chunk, rows, work.delimiter, statuses);
+  const part = annotateChunk(chunk, rows, work, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
   await s3().send(
     new PutObjectCommand({ Bucket: bucketName(), Key: partKey, Body: part, ContentType: 'text/csv' }),

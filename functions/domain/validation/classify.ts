@@ -29,6 +29,7 @@ export const V = {
   blank: verdict('blank'),
   missingAt: verdict('invalid_syntax', 'missing_at'),
   addressTooLong: verdict('invalid_syntax', 'address_too_long'),
+  multipleAddresses: verdict('invalid_syntax', 'multiple_addresses'),
   domainNotResolved: verdict('domain_not_resolved'),
   complainer: verdict('known_complainer'),
   abuseRole: verdict('role_abuse'),

@@ -1,23 +1,17 @@
 // The validation engine: one per process, shared by the single-email endpoints and the bulk
 // validators. Domains are resolved asynchronously and cached; addresses are classified synchronously.
 //
+// Both paths enter through extractAddress (the one address a cell or request holds), so one text gets
+// one verdict everywhere.
 // Primary course (single email, validate):
-//   1. normalise (trim, last "@", IDN to ASCII, lower-case domain)
+//   1. extract the address, normalise (last "@", IDN to ASCII, lower-case domain)
 //   2. resolve the domain (cache, single-flight): syntax, DNS, lists, typo, catch-all probe
 //   3. look the address up in the known-dead / known-complainer lists
 //   4. probe the mailbox over SMTP when enabled and the verdict could still change
 //   5. classifyLocal -> { status, reason, subStatus } plus the facts of the result body
 // Bulk: prepare(emails) (steps 2 and 3 for a whole chunk at once), then statusOf(email) per row.
 import type { Settings } from '../../settings';
-import {
-  V,
-  classifyLocal,
-  classifyParts,
-  localFactsOf,
-  plainLocalEnd,
-  syntaxVerdict,
-  trimForClassify,
-} from './classify';
+import { V, classifyLocal, classifyParts, localFactsOf, plainLocalEnd, syntaxVerdict } from './classify';
 import {
   createResolver,
   lookupMailDomain,
@@ -25,6 +19,7 @@ import {
   type DnsClient,
   type DnsFacts,
 } from './dns-lookup';
+import { extractAddress } from './extract-address';
 import { FlightCache } from './flight-cache';
 import { fnv1a } from './hash';
 import { NO_KNOWN_LISTS, type KnownAddressLists } from './known-lists';
@@ -95,6 +90,8 @@ export interface ValidateContext {
 export interface PreparedBatch {
   statusOf(email: string): Status;
   classify(email: string): Verdict;
+  /** statusOf the index-th email given to prepare, without extracting its address again. */
+  statusAt(index: number): Status;
 }
 
 const DEFAULT_SMTP: SmtpProbeOptions = {
@@ -110,7 +107,7 @@ const MAX_RAW_ALIASES = 1_000_000;
 // bound once: see classify.ts on import getters in the hot path
 const hashRange = fnv1a;
 const classifyAt = classifyParts;
-const trim = trimForClassify;
+const extract = extractAddress;
 const plainEnd = plainLocalEnd;
 const OCTETS = LOCAL_OCTETS;
 
@@ -148,8 +145,7 @@ export class ValidationEngine {
   }
 
   /** The verdict of a domain (as written, or normalised); cached with TTL, one lookup per domain at a time. */
-  async resolveDomain(rawDomain: string): Promise<DomainVerdict> {
-    const raw = rawDomain.trim();
+  async resolveDomain(raw: string): Promise<DomainVerdict> {
     const syntax = parseDomain(raw);
     let v: DomainVerdict;
     if (syntax.error !== null || syntax.ipLiteral)
@@ -162,26 +158,43 @@ export class ValidationEngine {
   /** Resolves many domains (bulk: every distinct domain of a chunk); afterwards statusOf is synchronous. */
   async prepareDomains(domains: Iterable<string>): Promise<void> {
     const unique = new Set<string>();
-    for (const d of domains) unique.add(d.trim());
+    for (const d of domains) unique.add(d);
     await Promise.all([...unique].map((d) => this.resolveDomain(d)));
   }
 
   /** Loads domains and list flags for a chunk of addresses; the batch then classifies synchronously. */
   async prepare(emails: Iterable<string>, ctx: ValidateContext = {}): Promise<PreparedBatch> {
-    const list = [...emails];
+    // Extracted once here; statusAt reuses them (the bulk hot path extracts each cell once).
+    const addresses: (string | null)[] = [];
+    const list: string[] = [];
     const domains = new Set<string>();
-    for (const e of list) domains.add(rawDomainOf(e));
+    for (const e of emails) {
+      const address = typeof e === 'string' ? extract(e) : '';
+      addresses.push(address);
+      if (address === null || address.length === 0) continue;
+      list.push(address);
+      domains.add(rawDomainOf(address));
+    }
     const [flags] = await Promise.all([this.lists.lookup(ctx.companyId, list), this.prepareDomains(domains)]);
+    const flagsOf = (address: string | null): KnownFlags | undefined =>
+      flags.size === 0 || address === null ? undefined : flags.get(listEmail(address));
+    const verdictOf = (email: string) => {
+      const address = typeof email === 'string' ? extract(email) : '';
+      return this.classifyAddress(address, flagsOf(address));
+    };
     return {
-      classify: (email) => this.classify(email, flags.size > 0 ? flags.get(listEmail(email)) : undefined),
-      statusOf: (email) =>
-        this.classify(email, flags.size > 0 ? flags.get(listEmail(email)) : undefined).status,
+      classify: verdictOf,
+      statusOf: (email) => verdictOf(email).status,
+      statusAt: (index) => {
+        const address = addresses[index] ?? '';
+        return this.classifyAddress(address, flagsOf(address)).status;
+      },
     };
   }
 
   /** The cached verdict of an address's domain, without I/O; undefined when not prepared. */
   domainOf(email: string): DomainVerdict | undefined {
-    const address = trimForClassify(email);
+    const address = extract(email) ?? '';
     return this.domainAt(address, address.lastIndexOf('@') + 1, address.length);
   }
 
@@ -207,7 +220,12 @@ export class ValidationEngine {
   /** Synchronous verdict once the domain is prepared (else some_risk domain_not_resolved). Never throws. */
   classify(email: string, known?: KnownFlags): Verdict {
     if (typeof email !== 'string') return V.blank;
-    const address = trim(email);
+    return this.classifyAddress(extract(email), known);
+  }
+
+  /** classify after extractAddress (null: several addresses). */
+  private classifyAddress(address: string | null, known: KnownFlags | undefined): Verdict {
+    if (address === null) return V.multipleAddresses;
     const plainAt = plainEnd(address);
     if (plainAt > 0 && plainAt <= 64) {
       // a plain dot-atom local part (a second "@" would sit in the domain part, which then fails)
@@ -235,7 +253,10 @@ export class ValidationEngine {
   }
 
   private async validateUnsafe(raw: unknown, ctx: ValidateContext): Promise<ValidationResult> {
-    const n = normalizeEmail(raw);
+    const address = extract(typeof raw === 'string' ? raw : '');
+    if (address === null)
+      return buildResult(String(raw).trim(), undefined, V.multipleAddresses, undefined, 'skipped');
+    const n = normalizeEmail(address);
     if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped');
     if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped');
     const [domain, known] = await Promise.all([

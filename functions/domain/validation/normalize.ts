@@ -29,8 +29,8 @@ export function normalizeEmail(raw: unknown): NormalizedEmail {
   };
 }
 
-/** The raw domain part of an address as written (after the last "@"), for cache keys. */
+/** The raw domain part of an address as written (after the last "@", untrimmed: inner whitespace is a syntax error), for cache keys. */
 export function rawDomainOf(raw: string): string {
   const at = raw.lastIndexOf('@');
-  return at < 0 ? '' : raw.slice(at + 1).trim();
+  return at < 0 ? '' : raw.slice(at + 1);
 }

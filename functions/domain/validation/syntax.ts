@@ -16,6 +16,8 @@ export type SyntaxErrorCode =
   | 'domain_too_long'
   | 'single_label_domain'
   | 'numeric_tld'
+  | 'single_letter_tld'
+  | 'multiple_addresses'
   | 'invalid_ip_literal'
   | 'invalid_idn';
 
@@ -116,8 +118,28 @@ export function checkLocalPartRange(local: string, start: number, n: number): nu
     }
     if (prevDot) return -3; // trailing dot
   }
+  if ((flags & LOCAL_UNICODE) !== 0) {
+    octets = unicodeLocalOctets(local.slice(start, n), (flags & LOCAL_QUOTED) !== 0);
+    if (octets < 0) return octets;
+  }
   if (octets > 64) return -2;
   return octets * LOCAL_OCTETS + flags;
+}
+
+const LEADING_MARK = /^\p{M}/u;
+const PRIVATE_OR_NONCHARACTER = /[\p{Co}\p{Noncharacter_Code_Point}]/u;
+
+/**
+ * A local part with non-ASCII characters (RFC 6531), normalised to NFC before its length is counted.
+ * It may not start with a combining mark nor hold private-use characters or noncharacters.
+ * Returns its UTF-8 octets in NFC, or checkLocalPart's negative error.
+ */
+function unicodeLocalOctets(local: string, quoted: boolean): number {
+  const nfc = local.normalize('NFC');
+  const error = quoted ? -4 : -3;
+  if (LEADING_MARK.test(quoted ? nfc.slice(1) : nfc)) return error;
+  if (PRIVATE_OR_NONCHARACTER.test(nfc)) return error;
+  return Buffer.byteLength(nfc, 'utf8');
 }
 
 /** UTF-8 length of the code point at i (4 for a surrogate pair), or 0 when it is not allowed. */
@@ -165,10 +187,45 @@ export function parseDomain(raw: string): DomainSyntax {
   } else if (upper) ascii = raw.toLowerCase();
   const error = checkDomainLabels(ascii);
   const unicode = error === null && ascii.includes('xn--') ? domainToUnicode(ascii) || ascii : ascii;
+  if (error === null && unicode !== ascii && !idna2008Labels(unicode))
+    return { ascii, unicode, error: 'invalid_idn', ipLiteral: false };
   return { ascii, unicode, error, ipLiteral: false };
 }
 
-/** LDH labels of 1..63 octets, at least two of them, at most 253 octets, a TLD that is not all digits. */
+/**
+ * IDNA2008 (RFC 5892) on the U-labels UTS-46 produced: letters, digits and marks (PVALID), the
+ * contextual characters (CONTEXTJ/CONTEXTO, whose context UTS-46 and the registries check) and the
+ * RFC 5892 exceptions; symbols and punctuation such as `©` `€` `£` `¡` are not valid in domain names.
+ * UTS-46 has already mapped width and case, so an upper-case letter cannot remain.
+ */
+const IDNA2008_LETTER_DIGIT_MARK = /^[\p{Ll}\p{Lo}\p{Lm}\p{Nd}\p{Mn}\p{Mc}]$/u;
+const COMBINING_MARK = /^\p{M}$/u;
+/** Hyphen, dot, and the CONTEXTJ / CONTEXTO / PVALID exceptions of RFC 5892 outside those categories. */
+const IDNA2008_ALSO_VALID = new Set([
+  0x2d, 0x2e, 0xb7, 0x375, 0x5f3, 0x5f4, 0x6fd, 0x6fe, 0xf0b, 0x200c, 0x200d, 0x3007, 0x30fb,
+]);
+/** RFC 5892 DISALLOWED exceptions inside those categories. */
+const IDNA2008_DISALLOWED = new Set([
+  0x640, 0x7fa, 0x302e, 0x302f, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303b,
+]);
+
+function idna2008Labels(unicode: string): boolean {
+  let labelStart = true;
+  for (const ch of unicode) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80 && c !== 0x2e) {
+      labelStart = false;
+      continue; // ASCII: LDH rules are checked on the A-label form
+    }
+    if (IDNA2008_DISALLOWED.has(c)) return false;
+    if (!IDNA2008_ALSO_VALID.has(c) && !IDNA2008_LETTER_DIGIT_MARK.test(ch)) return false;
+    if (labelStart && COMBINING_MARK.test(ch)) return false;
+    labelStart = c === 0x2e;
+  }
+  return true;
+}
+
+/** LDH labels of 1..63 octets, at least two of them, at most 253 octets, a TLD of two or more characters that is not all digits. */
 function checkDomainLabels(d: string): SyntaxErrorCode | null {
   if (d.length > 253) return 'domain_too_long';
   let labelStart = 0;
@@ -193,6 +250,7 @@ function checkDomainLabels(d: string): SyntaxErrorCode | null {
   }
   if (labels < 2) return 'single_label_domain';
   if (allDigits) return 'numeric_tld';
+  if (d.length - labelStart === 1) return 'single_letter_tld';
   return null;
 }
 

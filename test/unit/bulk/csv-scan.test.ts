@@ -17,7 +17,13 @@ describe('delimiter detection', () => {
     ['\t', 'name\temail\nAnn\tann@x.io\nBob\tbob@y.io\n'],
     ['|', 'name|email\nAnn|ann@x.io\nBob|bob@y.io\n'],
   ])('detects %j', (delimiter, text) => {
-    expect(detectDialect(Buffer.from(text), 1, true)).toEqual({ delimiter, hasHeader: true });
+    expect(detectDialect(Buffer.from(text), 1, true)).toEqual({
+      delimiter,
+      encoding: 'utf-8',
+      hasHeader: true,
+      headerStart: 0,
+      dataStart: 11,
+    });
   });
 
   it('is not fooled by other delimiters inside quoted fields', () => {
@@ -33,7 +39,9 @@ describe('delimiter detection', () => {
   it('falls back to comma for a one-column file', () => {
     expect(detectDialect(Buffer.from('a@x.io\nb@y.io\n'), 0, true)).toEqual({
       delimiter: ',',
+      encoding: 'utf-8',
       hasHeader: false,
+      dataStart: 0,
     });
   });
 });
@@ -54,7 +62,10 @@ describe('header detection', () => {
   it('looks past a BOM and quotes in the first cell', () => {
     expect(detectDialect(Buffer.from('\ufeff"email",name\n"ann@x.io",Ann\n'), 0, true)).toEqual({
       delimiter: ',',
+      encoding: 'utf-8',
       hasHeader: true,
+      headerStart: 0,
+      dataStart: 16,
     });
   });
 

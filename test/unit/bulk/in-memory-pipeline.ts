@@ -45,13 +45,8 @@ export async function runPipeline(
   const statistics = emptyStatistics();
   for (const chunk of chunks) {
     const bytes = input.subarray(chunk.start, chunk.end);
-    const rows = readChunkRows(
-      bytes,
-      scan.dialect.delimiter,
-      options.emailColumn,
-      chunk.start === 0,
-      chunk.headerRow,
-    );
+    const layout = { ...scan.dialect, emailColumn: options.emailColumn, chunkStart: chunk.start };
+    const rows = readChunkRows(bytes, layout);
     const statuses = rows
       .filter((row) => row.kind === 'data')
       .map((row) =>
@@ -60,7 +55,7 @@ export async function runPipeline(
     if (statuses.length !== chunk.dataRows)
       throw new Error(`chunk ${chunk.index}: scan and validator disagree on rows`);
     for (const [status, n] of Object.entries(countStatuses(statuses))) statistics[status as BulkStatus] += n;
-    parts.push(annotateChunk(bytes, rows, scan.dialect.delimiter, statuses));
+    parts.push(annotateChunk(bytes, rows, layout, statuses));
   }
   return {
     output: Buffer.concat(parts),

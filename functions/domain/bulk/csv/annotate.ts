@@ -1,13 +1,16 @@
 // Reads the rows of one chunk and writes the chunk's part of the results file: every row's original
-// bytes, then the delimiter and its status before the row's line ending. Header rows get
-// `mailvet_status`; empty lines pass through unchanged; a last row without a line ending stays so.
-import { fieldText, RowTokenizer } from './row-tokenizer';
+// bytes, then the delimiter and its status (in the file's encoding) before the row's line ending. The
+// header row gets `mailvet_status`; pass-through lines (blank rows, an Excel `sep=` line, a preamble)
+// stay as they are; a last row without a line ending stays so.
+import type { Dialect } from './dialect';
+import { bomBytes, decodeText, encodeAscii, unitBytes, unitView } from './encoding';
+import { cellText, RowTokenizer } from './row-tokenizer';
 
 export const statusColumnHeader = 'mailvet_status';
 
-export type ChunkRowKind = 'header' | 'data' | 'empty';
+export type ChunkRowKind = 'header' | 'data' | 'pass';
 
-/** A row of a chunk, offsets relative to the chunk's first byte. */
+/** A row of a chunk, offsets (bytes) relative to the chunk's first byte. */
 export interface ChunkRow {
   kind: ChunkRowKind;
   start: number;
@@ -17,45 +20,49 @@ export interface ChunkRow {
   email: string | undefined;
 }
 
-/**
- * Tokenizes a chunk (whole rows) of a file.
- * @param atFileStart the chunk starts at byte 0 (a BOM there is not part of the first cell)
- * @param headerRow the chunk's first row is the file's header
- */
-export function readChunkRows(
-  chunk: Buffer,
-  delimiter: string,
-  emailColumn: number,
-  atFileStart: boolean,
-  headerRow: boolean,
-): ChunkRow[] {
+/** What a validator knows of the file it reads a chunk of (the chunk message carries it). */
+export type ChunkLayout = Pick<Dialect, 'delimiter' | 'encoding' | 'headerStart' | 'dataStart'> & {
+  emailColumn: number;
+  /** Byte offset of the chunk in the file. */
+  chunkStart: number;
+};
+
+/** Tokenizes a chunk (whole rows) of a file. */
+export function readChunkRows(chunk: Buffer, layout: ChunkLayout): ChunkRow[] {
+  const { encoding, chunkStart } = layout;
+  const width = unitBytes(encoding);
+  const units = unitView(chunk, encoding);
+  const end = chunkStart + chunk.length;
+  // Units are bytes except in UTF-16, where a stray odd last byte makes the last unit end past the chunk.
+  const byteAt =
+    width === 1
+      ? (unit: number) => unit - chunkStart
+      : (unit: number) => Math.min(unit * 2, end) - chunkStart;
   const rows: ChunkRow[] = [];
-  let headerPending = headerRow;
   const tokenizer = new RowTokenizer(
-    delimiter.charCodeAt(0),
-    emailColumn,
+    layout.delimiter.charCodeAt(0),
+    layout.emailColumn,
     (row) => {
-      // The header is the first non-empty row of the file (empty lines before it stay empty lines).
-      let kind: ChunkRowKind = row.contentEnd === row.start ? 'empty' : 'data';
-      if (kind === 'data' && headerPending) {
-        kind = 'header';
-        headerPending = false;
-      }
+      const start = byteAt(row.start);
+      const absolute = chunkStart + start;
+      let kind: ChunkRowKind = 'pass';
+      if (absolute === layout.headerStart) kind = 'header';
+      else if (!row.blank && absolute >= layout.dataStart) kind = 'data';
       rows.push({
         kind,
-        start: row.start,
-        contentEnd: row.contentEnd,
-        end: row.end,
+        start,
+        contentEnd: byteAt(row.contentEnd),
+        end: byteAt(row.end),
         email:
           kind === 'data' && row.emailStart >= 0
-            ? fieldText(chunk.subarray(row.emailStart, row.emailEnd))
+            ? cellText(decodeText(chunk.subarray(byteAt(row.emailStart), byteAt(row.emailEnd)), encoding))
             : undefined,
       });
     },
-    0,
-    atFileStart,
+    chunkStart / width,
+    chunkStart === 0 ? bomBytes(chunk, encoding) / width : false,
   );
-  tokenizer.push(chunk);
+  tokenizer.push(units);
   tokenizer.finish();
   return rows;
 }
@@ -67,30 +74,35 @@ export function readChunkRows(
 export function annotateChunk(
   chunk: Buffer,
   rows: ChunkRow[],
-  delimiter: string,
+  layout: Pick<ChunkLayout, 'delimiter' | 'encoding'>,
   statuses: readonly string[],
 ): Buffer {
-  const delimiterByte = delimiter.charCodeAt(0);
+  // The appended bytes of each label, encoded once per chunk.
+  const appended = new Map<string, Buffer>();
+  const bytesOf = (label: string): Buffer => {
+    let bytes = appended.get(label);
+    if (!bytes) appended.set(label, (bytes = encodeAscii(layout.delimiter + label, layout.encoding)));
+    return bytes;
+  };
   let extra = 0;
   let next = 0;
   for (const row of rows) {
-    if (row.kind === 'empty') continue;
+    if (row.kind === 'pass') continue;
     const label = row.kind === 'header' ? statusColumnHeader : statuses[next++];
     if (label === undefined) throw new Error('annotateChunk: fewer statuses than data rows');
-    extra += 1 + label.length;
+    extra += bytesOf(label).length;
   }
   const out = Buffer.allocUnsafe(chunk.length + extra);
   let at = 0;
   next = 0;
   for (const row of rows) {
-    if (row.kind === 'empty') {
+    if (row.kind === 'pass') {
       at += chunk.copy(out, at, row.start, row.end);
       continue;
     }
     const label = row.kind === 'header' ? statusColumnHeader : statuses[next++]!;
     at += chunk.copy(out, at, row.start, row.contentEnd);
-    out[at++] = delimiterByte;
-    at += out.write(label, at, 'latin1');
+    at += bytesOf(label).copy(out, at);
     at += chunk.copy(out, at, row.contentEnd, row.end);
   }
   return out;

@@ -4,10 +4,16 @@
 // Rules (RFC 4180, lenient like papaparse): a quote opens a quoted field only at the start of a field;
 // inside quotes `""` is a literal quote and delimiters and line breaks are data; a quote anywhere else
 // is a literal byte. A row ends at LF, CRLF or a lone CR outside quotes.
+//
+// Input is one byte per character: UTF-8 and the single- and multi-byte legacy encodings as they are
+// (every byte the rules look at is ASCII, which those encodings keep as is), UTF-16 as the narrowed view
+// of encoding.ts (one byte per 16-bit unit).
 
 export const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** One row, as absolute byte offsets in the file: [start, contentEnd) is the row, [contentEnd, end) its line ending. */
@@ -20,6 +26,8 @@ export interface RowBounds {
   /** Absolute [emailStart, emailEnd) of the tracked column's raw bytes; -1 when the row is too short. */
   emailStart: number;
   emailEnd: number;
+  /** No cell holds anything but spaces and tabs (an empty line, `,,,`, `"",""`): the row passes through. */
+  blank: boolean;
 }
 
 export type RowCallback = (row: RowBounds) => void;
@@ -46,6 +54,8 @@ export class RowTokenizer {
   private emailStart = -1;
   private emailEnd = -1;
   private crAt = -1;
+  /** A byte other than a delimiter, a line break, a space or a tab was seen in the current row. */
+  private rowHasContent = false;
   /** Absolute offset of the next byte to be pushed. */
   private offset: number;
 
@@ -54,14 +64,15 @@ export class RowTokenizer {
    * @param column zero-based column whose raw byte range each row reports
    * @param startOffset absolute offset of the first byte pushed (a chunk's start)
    * @param skipLeadingBom true when the first bytes pushed are the start of the file: a UTF-8 BOM there
-   *   belongs to the first row's bytes but not to its first field
+   *   belongs to the first row's bytes but not to its first field; a number: that many leading bytes are
+   *   such a BOM (the UTF-16 view's)
    */
   constructor(
     private readonly delimiter: number,
     private readonly column: number,
     private readonly onRow: RowCallback,
     startOffset = 0,
-    private skipLeadingBom = false,
+    private skipLeadingBom: boolean | number = false,
   ) {
     this.offset = startOffset;
     this.rowStart = startOffset;
@@ -73,12 +84,11 @@ export class RowTokenizer {
     let i = 0;
     const length = buffer.length;
     const base = this.offset;
-    if (this.skipLeadingBom) {
+    if (this.skipLeadingBom !== false) {
+      const bom = this.skipLeadingBom === true ? (hasBom(buffer) ? 3 : 0) : this.skipLeadingBom;
       this.skipLeadingBom = false;
-      if (hasBom(buffer)) {
-        i = 3;
-        this.fieldStart = base + 3;
-      }
+      i = bom;
+      this.fieldStart = base + bom;
     }
     const delimiter = this.delimiter;
     let state = this.state;
@@ -87,6 +97,8 @@ export class RowTokenizer {
         case State.Quoted: {
           // Skip straight to the next quote: everything inside quotes is data.
           const next = buffer.indexOf(QUOTE, i);
+          const stop = next === -1 ? length : next;
+          if (!this.rowHasContent) this.rowHasContent = hasContent(buffer, i, stop);
           if (next === -1) {
             i = length;
             continue;
@@ -109,6 +121,7 @@ export class RowTokenizer {
         case State.QuoteInQuoted: {
           const b = buffer[i]!;
           if (b === QUOTE) {
+            this.rowHasContent = true; // an escaped quote is a character
             state = State.Quoted;
             i++;
             continue;
@@ -117,6 +130,7 @@ export class RowTokenizer {
             state = State.FieldStart;
             continue;
           }
+          this.rowHasContent = true;
           state = State.Unquoted;
           i++;
           continue;
@@ -147,7 +161,10 @@ export class RowTokenizer {
             state = State.AfterCr;
           } else if (b === QUOTE && at === this.fieldStart) {
             state = State.Quoted;
+          } else if (b === SPACE || b === TAB) {
+            // leading blanks: still at the start of the field's content (a quote after them is literal)
           } else {
+            this.rowHasContent = true;
             state = State.Unquoted;
           }
           i++;
@@ -157,6 +174,11 @@ export class RowTokenizer {
     }
     this.state = state;
     this.offset = base + length;
+  }
+
+  /** Inside a quoted field: the input so far ends in the middle of a cell. */
+  get inQuotes(): boolean {
+    return this.state === State.Quoted;
   }
 
   /** Ends the input: a pending CR, or a last row without a line ending, becomes a row. */
@@ -186,7 +208,9 @@ export class RowTokenizer {
       fields: this.fieldIndex,
       emailStart: this.emailStart,
       emailEnd: this.emailEnd,
+      blank: !this.rowHasContent,
     });
+    this.rowHasContent = false;
     this.rowStart = end;
     this.fieldStart = end;
     this.fieldIndex = 0;
@@ -195,9 +219,23 @@ export class RowTokenizer {
   }
 }
 
-/** The text of a raw field: outer quotes removed, `""` unescaped, surrounding whitespace trimmed. */
+/** Any byte in buffer[from, to) that is not blank (space, tab, CR, LF). */
+function hasContent(buffer: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buffer[i]!;
+    if (b !== SPACE && b !== TAB && b !== CR && b !== LF) return true;
+  }
+  return false;
+}
+
+/** The text of a raw UTF-8 field: outer quotes removed, `""` unescaped, surrounding whitespace trimmed. */
 export function fieldText(raw: Buffer): string {
-  let text = raw.toString('utf8');
+  return cellText(raw.toString('utf8'));
+}
+
+/** The text of a decoded field: outer quotes removed, `""` unescaped, surrounding whitespace trimmed. */
+export function cellText(decoded: string): string {
+  let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const trimmed = text.trim();
   if (trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')) {

@@ -1,17 +1,27 @@
-// One streaming pass over an uploaded CSV: detect the dialect from the first bytes, find row boundaries
-// quote-aware, and cut the file into byte ranges of about `chunkSizeBytes` that each end on a row
-// boundary. Memory stays at one stream piece plus the detection sample, whatever the file size.
-import { detectDialect, type Dialect } from './dialect';
-import { RowTokenizer, type RowBounds } from './row-tokenizer';
+// One streaming pass over an uploaded CSV: refuse files that are not text, detect the dialect from the
+// first bytes, find row boundaries quote-aware, and cut the file into byte ranges of about
+// `chunkSizeBytes` that each end on a row boundary. Memory stays at one stream piece plus the detection
+// sample, whatever the file size.
+import {
+  detectDialect,
+  holdsAddress,
+  SampleProbe,
+  type Dialect,
+  type DialectGuess,
+  type RowSpan,
+} from './dialect';
+import { bomBytes, decodeText, detectEncoding, hasNul, unitBytes, UnitStream } from './encoding';
+import { binaryDataError, NotCsvError, notTextReason } from './not-text';
+import { cellText, RowTokenizer, type RowBounds } from './row-tokenizer';
 
 /** A chunk of the file: whole rows in [start, end). */
 export interface ChunkRange {
   index: number;
   start: number;
   end: number;
-  /** Rows that get a status: non-empty rows, the header excluded. */
+  /** Rows that get a status: non-blank rows from the dialect's dataStart on. */
   dataRows: number;
-  /** True for the chunk that starts with the header row. */
+  /** True for the chunk that holds the header row. */
   headerRow: boolean;
 }
 
@@ -25,98 +35,175 @@ export interface ScanResult {
 export interface ScanOptions {
   emailColumn: number;
   chunkSizeBytes: number;
-  /** Called for each chunk as soon as it is cut, in order. */
+  /** Called for each chunk as soon as it is cut (and the header is decided), in order. */
   onChunks: (chunks: ChunkRange[], dialect: Dialect) => void;
 }
 
-/** Bytes read before the dialect is decided. */
+/** Bytes read before the dialect is decided (more while the sample ends inside a quoted cell). */
 const sampleBytes = 64 * 1024;
 
+/**
+ * Scans the file. Throws NotCsvError (its message is the job's error) for a file that is not CSV text:
+ * known binary signatures in the first bytes, or NUL bytes anywhere in a file that is not UTF-16.
+ */
 export async function scanCsv(source: AsyncIterable<Uint8Array>, options: ScanOptions): Promise<ScanResult> {
   const sample: Buffer[] = [];
   let sampled = 0;
-  let scanner: ChunkCutter | undefined;
+  let probe: SampleProbe | undefined;
+  let cutter: ChunkCutter | undefined;
 
   for await (const piece of source) {
     const buffer = Buffer.isBuffer(piece)
       ? piece
       : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-    if (!scanner) {
-      sample.push(buffer);
-      sampled += buffer.length;
-      if (sampled < sampleBytes) continue;
-      scanner = new ChunkCutter(Buffer.concat(sample), false, options);
-    } else {
-      scanner.push(buffer);
+    if (cutter) {
+      cutter.push(buffer);
+      continue;
     }
+    sample.push(buffer);
+    sampled += buffer.length;
+    if (sampled < sampleBytes) continue;
+    if (!probe) {
+      const first = Buffer.concat(sample);
+      sample.splice(0, sample.length, first);
+      refuseNonText(first);
+      probe = new SampleProbe(detectEncoding(first, false), first);
+    } else probe.push(buffer);
+    if (probe.insideQuotes) continue;
+    cutter = new ChunkCutter(Buffer.concat(sample), false, options);
   }
-  if (!scanner) scanner = new ChunkCutter(Buffer.concat(sample), true, options);
-  return scanner.finish();
+  if (!cutter) {
+    const whole = Buffer.concat(sample);
+    refuseNonText(whole);
+    cutter = new ChunkCutter(whole, true, options);
+  }
+  return cutter.finish();
+}
+
+function refuseNonText(sample: Buffer): void {
+  const reason = notTextReason(sample);
+  if (reason) throw new NotCsvError(reason);
 }
 
 /** Feeds the tokenizer and turns its rows into chunks. */
 class ChunkCutter {
   private readonly dialect: Dialect;
+  private readonly width: 1 | 2;
+  private readonly units: UnitStream;
   private readonly tokenizer: RowTokenizer;
+  /** Units: the tokenizer's offsets (bytes, or UTF-16 units). */
   private chunkStart = 0;
   private chunkRows = 0;
   private chunkHasHeader = false;
-  /** Non-empty rows so far. */
-  private rowsSeen = 0;
   private dataRows = 0;
   private lastEnd = 0;
+  private bytes = 0;
   private pending: ChunkRange[] = [];
   private index = 0;
+  /** The header candidate while no address has been seen (units), and the bytes its check needs. */
+  private candidate: RowSpan | undefined;
+  private window: Buffer = Buffer.alloc(0);
+  private windowStart = 0;
+  private readonly checkNul: boolean;
 
   constructor(
     first: Buffer,
     wholeFile: boolean,
     private readonly options: ScanOptions,
   ) {
-    this.dialect = detectDialect(first, options.emailColumn, wholeFile);
+    const guess: DialectGuess = detectDialect(first, options.emailColumn, wholeFile);
+    const { pendingHeader, ...dialect } = guess;
+    this.dialect = dialect;
+    this.width = unitBytes(dialect.encoding);
+    this.checkNul = this.width === 1;
+    if (pendingHeader)
+      this.candidate = { start: pendingHeader.start / this.width, end: pendingHeader.end / this.width };
+    this.units = new UnitStream(dialect.encoding);
     this.tokenizer = new RowTokenizer(
-      this.dialect.delimiter.charCodeAt(0),
-      0,
+      dialect.delimiter.charCodeAt(0),
+      options.emailColumn,
       (row) => this.row(row),
       0,
-      true,
+      bomBytes(first, dialect.encoding) / this.width,
     );
     this.push(first);
   }
 
   push(buffer: Buffer): void {
-    this.tokenizer.push(buffer);
+    if (this.checkNul && hasNul(buffer)) throw new NotCsvError(binaryDataError);
+    this.bytes += buffer.length;
+    const units = this.units.push(buffer);
+    if (this.candidate) {
+      // Keep the bytes of rows not yet ended: the email cell of the next row may start in them.
+      this.window = this.window.length === 0 ? units : Buffer.concat([this.window, units]);
+    }
+    this.tokenizer.push(units);
+    if (this.candidate) {
+      const keepFrom = this.lastEnd - this.windowStart;
+      this.window = this.window.subarray(Math.max(0, keepFrom));
+      this.windowStart += Math.max(0, keepFrom);
+    } else this.window = Buffer.alloc(0);
     this.flush();
   }
 
   finish(): ScanResult {
+    const tail = this.units.finish();
+    if (tail.length > 0) this.tokenizer.push(tail);
     this.tokenizer.finish();
     if (this.lastEnd > this.chunkStart) this.cut(this.lastEnd);
+    // No row after the header candidate holds an address: it is a data row (decisions.md).
+    this.candidate = undefined;
     this.flush();
-    return { dialect: this.dialect, dataRows: this.dataRows, chunks: this.index, bytes: this.lastEnd };
+    return { dialect: this.dialect, dataRows: this.dataRows, chunks: this.index, bytes: this.bytes };
   }
 
   private row(row: RowBounds): void {
-    if (row.contentEnd > row.start) {
-      // The header is the first non-empty row, as in detection.
-      const isHeader = this.rowsSeen === 0 && this.dialect.hasHeader;
-      this.rowsSeen++;
-      if (isHeader) {
-        this.chunkHasHeader = true;
-      } else {
-        this.chunkRows++;
-        this.dataRows++;
-      }
+    const start = row.start * this.width;
+    if (start === this.dialect.headerStart) this.chunkHasHeader = true;
+    else if (!row.blank && start >= this.dialect.dataStart) {
+      this.chunkRows++;
+      this.dataRows++;
+      if (this.candidate && row.start > this.candidate.start && this.addressIn(row)) this.headerFound();
     }
     this.lastEnd = row.end;
-    if (row.end - this.chunkStart >= this.options.chunkSizeBytes) this.cut(row.end);
+    if (row.end - this.chunkStart >= this.options.chunkSizeBytes / this.width) this.cut(row.end);
+  }
+
+  /** The row's email cell holds an address (checked only while the header is undecided). */
+  private addressIn(row: RowBounds): boolean {
+    if (row.emailStart < this.windowStart) return false;
+    const raw = this.window.subarray(row.emailStart - this.windowStart, row.emailEnd - this.windowStart);
+    // The unit view is enough to see an address's shape: ASCII stays ASCII.
+    return holdsAddress(
+      cellText(this.width === 2 ? raw.toString('latin1') : decodeText(raw, this.dialect.encoding)),
+    );
+  }
+
+  /** A row after the candidate holds an address: the candidate is the header after all. */
+  private headerFound(): void {
+    const candidate = this.candidate!;
+    this.candidate = undefined;
+    this.dialect.hasHeader = true;
+    this.dialect.headerStart = candidate.start * this.width;
+    this.dialect.dataStart = candidate.end * this.width;
+    this.dataRows--;
+    const holder = this.pending.find(
+      (c) => c.start <= this.dialect.headerStart! && this.dialect.headerStart! < c.end,
+    );
+    if (holder) {
+      holder.dataRows--;
+      holder.headerRow = true;
+    } else {
+      this.chunkRows--;
+      this.chunkHasHeader = true;
+    }
   }
 
   private cut(end: number): void {
     this.pending.push({
       index: this.index++,
-      start: this.chunkStart,
-      end,
+      start: this.chunkStart * this.width,
+      end: Math.min(end * this.width, this.bytes),
       dataRows: this.chunkRows,
       headerRow: this.chunkHasHeader,
     });
@@ -125,8 +212,9 @@ class ChunkCutter {
     this.chunkHasHeader = false;
   }
 
+  /** Hands out the cut chunks, unless the header is still undecided (then they wait). */
   private flush(): void {
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 || this.candidate) return;
     const chunks = this.pending;
     this.pending = [];
     this.options.onChunks(chunks, this.dialect);
