@@ -2,7 +2,7 @@
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
 import { resetServiceClients } from '../functions/clients/reset';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
@@ -23,7 +23,8 @@ import {
 import { startApiGateway, type ApiGateway } from './api-gateway';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
-import { startLocalS3, type LocalS3 } from './s3/local-s3';
+import { PortInUseError } from './ports';
+import { startLocalS3, type LocalS3, type LocalS3Options } from './s3/local-s3';
 import { startQueuePoller } from './sqs/poller';
 import { startSqsServer, type SqsServer } from './sqs/server';
 
@@ -41,6 +42,16 @@ export interface LocalRuntimeOptions {
   seed?: boolean;
   /** Start the API and the queue pollers (default true); `npm run invoke` needs only the services. */
   serve?: boolean;
+  /**
+   * fdatasync the emulators' journals and objects before answering (default: LOCAL_FSYNC, else true).
+   * Without it acknowledged writes survive a crash of the runtime, not of the machine.
+   */
+  fsync?: boolean;
+  /**
+   * The local S3's port, which every upload URL carries. Unset: the port this DATA_DIR used last time
+   * (a free one the first time), so an unexpired upload URL keeps working across a restart.
+   */
+  s3Port?: number;
 }
 
 export interface LocalRuntime {
@@ -55,6 +66,8 @@ export interface LocalRuntime {
 }
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The emulators listen on loopback only, whatever address the API is given. */
+const localHost = '127.0.0.1';
 const region = 'us-east-1';
 const tableName = 'mailvet';
 const bucketName = 'mailvet-local';
@@ -84,7 +97,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({ dataDir: dynamoDir });
     stoppers.push(() => dynamo.stop());
-    const sqsServer: SqsServer = await startSqsServer({ host, port: 0, dataDir: path.join(dataDir, 'sqs') });
+    const fsync = options.fsync ?? process.env.LOCAL_FSYNC !== 'false';
+    // The pollers live in this process: whatever a previous process had received, nobody holds now.
+    const sqsServer: SqsServer = await startSqsServer({
+      host: localHost,
+      port: 0,
+      dataDir: path.join(dataDir, 'sqs'),
+      fsync,
+      releaseInFlightOnStart: true,
+    });
     stoppers.push(() => sqsServer.close());
 
     // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.
@@ -99,10 +120,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       void running.catch(() => undefined).finally(() => inFlight.delete(running));
       return running;
     };
-    const s3: LocalS3 = await startLocalS3({
+    const s3: LocalS3 = await startS3OnStablePort(dataDir, options.s3Port, {
       dataDir: path.join(dataDir, 's3'),
-      host,
-      port: 0,
+      eventsDir: path.join(dataDir, 's3-events'),
+      fsync,
+      host: localHost,
       buckets: [bucketName],
       region,
       ...localCredentials,
@@ -161,6 +183,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     resetServiceClients();
     await ensureTable(dynamo.endpoint, tableName);
     for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
+    // Uploads answered before a crash whose scan never finished are scanned now (the scan is idempotent).
+    if (options.serve !== false) s3.deliverPending();
 
     let seeded = false;
     if (fresh && options.seed !== false) {
@@ -214,6 +238,37 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await stop();
     throw error;
   }
+}
+
+/** The S3 port file of a data directory: the port its upload URLs carry. */
+function s3PortFile(dataDir: string): string {
+  return path.join(dataDir, 's3-port');
+}
+
+async function startS3OnStablePort(
+  dataDir: string,
+  configured: number | undefined,
+  options: Omit<LocalS3Options, 'port'>,
+): Promise<LocalS3> {
+  let s3: LocalS3;
+  if (configured !== undefined) {
+    s3 = await startLocalS3({ ...options, port: configured });
+  } else {
+    const remembered = Number(
+      existsSync(s3PortFile(dataDir)) ? readFileSync(s3PortFile(dataDir), 'utf8') : 0,
+    );
+    try {
+      s3 = await startLocalS3({ ...options, port: Number.isInteger(remembered) ? remembered : 0 });
+    } catch (error) {
+      if (!(error instanceof PortInUseError)) throw error;
+      process.stderr.write(
+        `mailvet: the local S3's port ${remembered} is taken now; upload URLs handed out before this start will not work (set S3_PORT to keep one port).\n`,
+      );
+      s3 = await startLocalS3({ ...options, port: 0 });
+    }
+  }
+  writeFileSync(s3PortFile(dataDir), String(s3.port));
+  return s3;
 }
 
 async function createQueue(

@@ -4,13 +4,31 @@ import { demoKeys } from '../functions/domain/accounts/demo-accounts';
 import { PortInUseError } from './ports';
 import { startLocalRuntime } from './runtime';
 
+/** S3_PORT, else PORT + 1; with PORT=0 the port the data directory used last time (see runtime.ts). */
+function s3PortSetting(port: number): number | undefined {
+  const raw = process.env.S3_PORT;
+  if (raw !== undefined && raw !== '') {
+    const s3Port = Number(raw);
+    if (!Number.isInteger(s3Port) || s3Port < 0 || s3Port > 65535)
+      throw new Error(`S3_PORT must be a port number, got ${raw}`);
+    return s3Port;
+  }
+  return port === 0 ? undefined : port + 1;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
-  const runtime = await startLocalRuntime({ port, dataDir, host: process.env.HOST ?? '127.0.0.1' });
+  const s3Port = s3PortSetting(port);
+  const runtime = await startLocalRuntime({
+    port,
+    dataDir,
+    host: process.env.HOST ?? '127.0.0.1',
+    ...(s3Port === undefined ? {} : { s3Port }),
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const lines = [
     `mailvet local runtime ready in ${seconds} s`,
