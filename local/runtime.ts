@@ -52,6 +52,11 @@ export interface LocalRuntimeOptions {
    * (a free one the first time), so an unexpired upload URL keeps working across a restart.
    */
   s3Port?: number;
+  /**
+   * Called when DynamoDB Local cannot be brought back after its JVM exited; `npm start` prints the
+   * message and exits. Meanwhile the API answers 503.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 export interface LocalRuntime {
@@ -95,7 +100,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stoppers.push(async () => {
       resetServiceClients();
     });
-    const dynamo: DynamoDbLocal = await startDynamoDbLocal({ dataDir: dynamoDir });
+    const dynamo: DynamoDbLocal = await startDynamoDbLocal({
+      dataDir: dynamoDir,
+      onFatal: (error) => options.onFatal?.(error),
+    });
     stoppers.push(() => dynamo.stop());
     const fsync = options.fsync ?? process.env.LOCAL_FSYNC !== 'false';
     // The pollers live in this process: whatever a previous process had received, nobody holds now.
@@ -115,7 +123,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     let stopping = false;
     const invoke = (name: string, event: unknown) => {
       if (stopping) return Promise.reject(new Error('The local runtime is stopping'));
-      const running = invokeFunction(handlers, name, event);
+      // Queue and S3 work waits for a restarting DynamoDB Local (the API answers 503 meanwhile).
+      const running = dynamo.whenAvailable().then(() => invokeFunction(handlers, name, event));
       inFlight.add(running);
       void running.catch(() => undefined).finally(() => inFlight.delete(running));
       return running;
@@ -210,6 +219,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           functionName: consumer.function,
           timeoutSeconds: functionByName(consumer.function).timeoutSeconds,
           handler: (event) => invoke(consumer.function, event) as never,
+          // A batch that failed because DynamoDB Local died under it is retried once it is back, not
+          // after the queue's visibility timeout.
+          retryAtOnce: (startedAt) => dynamo.lastExitAt() >= startedAt,
         });
         stoppers.push(() => poller.stop());
       }
@@ -219,6 +231,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         invoke,
         port: options.port,
         host,
+        dependencies: { available: () => dynamo.available(), lastFailureAt: () => dynamo.lastExitAt() },
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;

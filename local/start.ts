@@ -23,12 +23,18 @@ async function main(): Promise<void> {
     throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
   const s3Port = s3PortSetting(port);
+  let stopRuntime = async () => undefined as void;
   const runtime = await startLocalRuntime({
     port,
     dataDir,
     host: process.env.HOST ?? '127.0.0.1',
     ...(s3Port === undefined ? {} : { s3Port }),
+    onFatal: (error) => {
+      process.stderr.write(`mailvet: ${error.message}\n`);
+      void stopRuntime().finally(() => process.exit(1));
+    },
   });
+  stopRuntime = () => runtime.stop();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const lines = [
     `mailvet local runtime ready in ${seconds} s`,
