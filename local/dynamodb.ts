@@ -246,6 +246,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     async stop() {
       stopping = true;
       await stopChild(current);
+      current.stdin?.destroy();
       if (pidFile) rmSync(pidFile, { force: true });
     },
   };

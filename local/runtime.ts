@@ -8,6 +8,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import type { S3Event } from 'aws-lambda';
 import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
 import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
+import { releaseOrphanedLeases } from '../functions/domain/bulk/job-store';
 import {
   bucketTriggers,
   deadLetterRetentionSeconds,
@@ -132,6 +133,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const s3: LocalS3 = await startS3OnStablePort(dataDir, options.s3Port, {
       dataDir: path.join(dataDir, 's3'),
       eventsDir: path.join(dataDir, 's3-events'),
+      // Only what a function subscribes to is journaled (parts and results written by the pipeline are not).
+      prefix: bucketTriggers.map((trigger) => trigger.prefix),
       fsync,
       host: localHost,
       buckets: [bucketName],
@@ -192,6 +195,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     resetServiceClients();
     await ensureTable(dynamo.endpoint, tableName);
     for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
+    // Nothing of an earlier process runs any more: the leases its workers held on jobs are void, so the
+    // messages released for redelivery can take the work over at once.
+    if (!fresh) await releaseOrphanedLeases();
     // Uploads answered before a crash whose scan never finished are scanned now (the scan is idempotent).
     if (options.serve !== false) s3.deliverPending();
 

@@ -8,6 +8,7 @@ import { consumeRateLimit } from '../domain/rate-limit';
 import { AppError, isThrottlingError, ServiceUnavailableError, ValidationError } from '../errors';
 import { Logger, logger } from '../log';
 import { settings } from '../settings';
+import { nestedDeeperThan } from '../json';
 import { json } from './response';
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -47,12 +48,19 @@ function lowerCaseHeaders(headers: ApiEvent['headers'] | undefined): Record<stri
 export function parseJsonBody(event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>): unknown {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new ValidationError('Invalid JSON body');
   }
+  // Recursive code (sorting keys, measuring metadata) must never meet a body deep enough to overflow it.
+  if (nestedDeeperThan(body, maxJsonDepth))
+    throw new ValidationError(`JSON body must not be nested more than ${maxJsonDepth} levels deep`);
+  return body;
 }
+
+const maxJsonDepth = 64;
 
 /** Maps any error to a response: typed errors keep their status and message, the rest become 500/503. */
 export function errorResponse(error: unknown, log: Logger): ApiResult {

@@ -40,7 +40,7 @@ export interface LocalS3Options {
    * Deliver only keys (plain, not encoded) starting with this, like a bucket notification's prefix
    * filter; e.g. `uploadsPrefix` from functions/wiring.ts. Without it every created object is delivered.
    */
-  prefix?: string;
+  prefix?: string | string[];
   /** Origins allowed to PUT/GET from a browser (bucket CORS rules); none: no CORS configuration. */
   corsOrigins?: string[];
   /**
@@ -126,7 +126,11 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     for (const record of raw.Records) {
       const eventName = createdEventName(record.eventName);
       if (!eventName || !options.onObjectCreated) continue;
-      if (options.prefix !== undefined && !record.s3.object.key.startsWith(options.prefix)) continue;
+      if (
+        options.prefix !== undefined &&
+        ![options.prefix].flat().some((p) => record.s3.object.key.startsWith(p))
+      )
+        continue;
       const stored: StoredEvent = { eventName, record };
       if (!eventsDir) {
         start(stored);

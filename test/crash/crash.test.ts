@@ -1,11 +1,14 @@
 // The crash suite (npm run test:crash): the local runtime is SIGKILLed at each moment issue 10 lists and
 // restarted on the same DATA_DIR; each job or request must then complete with every row and count right,
 // one completion webhook, and a recovery time that is printed (goal: under 30 s after the restart).
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { demoKeys } from '../../functions/domain/accounts/demo-accounts';
+import { resetServiceClients } from '../../functions/clients/reset';
+import { demoIds, demoKeys } from '../../functions/domain/accounts/demo-accounts';
+import { monthlyUsage } from '../../functions/domain/usage';
+import { runtimeFile } from '../../local/runtime';
 import { BulkClient, buildCsv, startBulkDns, type CsvModel } from '../e2e/bulk-client';
 import { fixtureDnsSettings } from '../helpers/local-runtime';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
@@ -126,6 +129,18 @@ async function expectCompleted(
   expect(recoveredMs).toBeLessThan(90_000);
 }
 
+/** The Acme company's validations this month, read from the runtime's DynamoDB Local directly. */
+async function usageOf(dataDir: string): Promise<number> {
+  const { env } = JSON.parse(readFileSync(runtimeFile(dataDir), 'utf8')) as { env: Record<string, string> };
+  Object.assign(process.env, env);
+  resetServiceClients();
+  try {
+    return await monthlyUsage(demoIds.acme);
+  } finally {
+    resetServiceClients();
+  }
+}
+
 function noPartialFiles(dataDir: string): boolean {
   return !readdirSync(path.join(dataDir, 's3'), { recursive: true }).some((name) =>
     String(name).endsWith('.partial'),
@@ -170,12 +185,12 @@ describe('the local runtime killed with SIGKILL and restarted on the same DATA_D
     expect((await client.upload(uploadUrl, csv.input)).status).toBe(200);
     // Every chunk counted while the job is still processing: the last chunk is claiming the assembly or
     // writing the results file. Assembly is short, so a slow poll may land just after it instead.
-    await until(async () => {
+    const at = await until(async () => {
       const body = await client.status(jobId);
       return body.processedEmails === rowCount || body.status !== 'processing' ? body : undefined;
     }, 'every row counted');
     const restart = await crashAndRestart(dataDir, runtime);
-    await expectCompleted('during assembly', restart.client, jobId, restart);
+    await expectCompleted(`during assembly (killed while ${at.status})`, restart.client, jobId, restart);
   });
 
   it('sends the webhook once for a job killed right after completion', async () => {
@@ -229,10 +244,7 @@ describe('the local runtime killed with SIGKILL and restarted on the same DATA_D
     const recoveredMs = Date.now() - restart.restartedAt;
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ email: 'p1@ok.test' });
-    const usage = (await (await fetch(`${base}/v1/usage`, { headers })).json()) as {
-      used: { single: number };
-    };
-    expect(usage.used.single).toBe(1);
+    expect(await usageOf(dataDir)).toBe(1);
     timings.push(
       `after a validate-async 202: ready ${(restart.readyMs / 1000).toFixed(1)} s, answered ${(recoveredMs / 1000).toFixed(1)} s after the restart`,
     );

@@ -13,10 +13,14 @@ export function parseActivationBody(body: unknown): boolean {
 }
 
 export const inviteBody = z.object({
-  email: z.email({
-    error: (issue) =>
-      issue.input === undefined ? 'email is required' : 'email must be a valid email address',
-  }),
+  email: z
+    .email({
+      error: (issue) =>
+        issue.input === undefined ? 'email is required' : 'email must be a valid email address',
+    })
+    // RFC 5321: at most 254 characters, 64 before the @ (longer ones could not receive the invite).
+    .max(254, { error: 'email must be a valid email address' })
+    .refine((email) => email.lastIndexOf('@') <= 64, { error: 'email must be a valid email address' }),
   name: z
     .string({ error: 'name must be a string' })
     .max(200, { error: 'name must be 200 characters or less' })
