@@ -146,8 +146,6 @@ export class Journal<State, Record> {
         if (this.options.fsync) await this.handle.datasync();
         this.logBytes += Buffer.byteLength(batch);
         this.durable = upTo;
-        if (this.logBytes >= (this.options.compactBytes ?? 8 * 1024 * 1024) && this.pending.length === 0)
-          await this.compact();
       } catch (error) {
         // The records stay in memory only: their requests fail, so no one is told they are durable.
         this.durable = upTo;
@@ -155,6 +153,12 @@ export class Journal<State, Record> {
         continue;
       }
       this.settle(upTo);
+      if (this.logBytes >= (this.options.compactBytes ?? 8 * 1024 * 1024)) {
+        // A failed compaction loses nothing: the journal keeps growing and the next one tries again.
+        await this.compact().catch((error: unknown) =>
+          process.stderr.write(`${this.options.name}: could not compact the journal: ${String(error)}\n`),
+        );
+      }
     }
   }
 

@@ -48,11 +48,13 @@ export interface LocalRuntimeOptions {
    * Without it acknowledged writes survive a crash of the runtime, not of the machine.
    */
   fsync?: boolean;
-  /**
-   * The local S3's port, which every upload URL carries. Unset: the port this DATA_DIR used last time
-   * (a free one the first time), so an unexpired upload URL keeps working across a restart.
-   */
+  /** The local S3's port, which every upload URL carries (S3_PORT): taken or the start fails. */
   s3Port?: number;
+  /**
+   * Without s3Port: the port this DATA_DIR used last time, else this one (npm start: PORT + 1), else any
+   * free one, so an unexpired upload URL keeps working across a restart.
+   */
+  s3PortPreferred?: number;
   /**
    * Called when DynamoDB Local cannot be brought back after its JVM exited; `npm start` prints the
    * message and exits. Meanwhile the API answers 503.
@@ -130,7 +132,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       void running.catch(() => undefined).finally(() => inFlight.delete(running));
       return running;
     };
-    const s3: LocalS3 = await startS3OnStablePort(dataDir, options.s3Port, {
+    const s3: LocalS3 = await startS3OnStablePort(dataDir, options, {
       dataDir: path.join(dataDir, 's3'),
       eventsDir: path.join(dataDir, 's3-events'),
       // Only what a function subscribes to is journaled (parts and results written by the pipeline are not).
@@ -266,22 +268,23 @@ function s3PortFile(dataDir: string): string {
 
 async function startS3OnStablePort(
   dataDir: string,
-  configured: number | undefined,
+  ports: Pick<LocalRuntimeOptions, 's3Port' | 's3PortPreferred'>,
   options: Omit<LocalS3Options, 'port'>,
 ): Promise<LocalS3> {
   let s3: LocalS3;
-  if (configured !== undefined) {
-    s3 = await startLocalS3({ ...options, port: configured });
+  if (ports.s3Port !== undefined) {
+    s3 = await startLocalS3({ ...options, port: ports.s3Port });
   } else {
-    const remembered = Number(
-      existsSync(s3PortFile(dataDir)) ? readFileSync(s3PortFile(dataDir), 'utf8') : 0,
-    );
+    const file = s3PortFile(dataDir);
+    const remembered = existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
+    const wanted =
+      remembered !== undefined && Number.isInteger(remembered) ? remembered : (ports.s3PortPreferred ?? 0);
     try {
-      s3 = await startLocalS3({ ...options, port: Number.isInteger(remembered) ? remembered : 0 });
+      s3 = await startLocalS3({ ...options, port: wanted });
     } catch (error) {
       if (!(error instanceof PortInUseError)) throw error;
       process.stderr.write(
-        `mailvet: the local S3's port ${remembered} is taken now; upload URLs handed out before this start will not work (set S3_PORT to keep one port).\n`,
+        `mailvet: the local S3's port ${wanted} is taken; using another one${remembered === undefined ? '' : ' (upload URLs handed out before this start will not work)'}. Set S3_PORT to insist on one.\n`,
       );
       s3 = await startLocalS3({ ...options, port: 0 });
     }
