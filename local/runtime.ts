@@ -2,7 +2,7 @@
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
 import { resetServiceClients } from '../functions/clients/reset';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
@@ -199,7 +199,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
     // Nothing of an earlier process runs any more: the leases its workers held on jobs are void, so the
     // messages released for redelivery can take the work over at once.
-    if (!fresh) await releaseOrphanedLeases();
+    // Only after a crash with work under way (a clean stop leaves none): the search reads the whole table.
+    const interrupted =
+      sqsServer.releasedOnStart > 0 || readdirSync(path.join(dataDir, 's3-events')).length > 0;
+    if (!fresh && interrupted) await releaseOrphanedLeases();
     // Uploads answered before a crash whose scan never finished are scanned now (the scan is idempotent).
     if (options.serve !== false) s3.deliverPending();
 

@@ -2,7 +2,7 @@
 // 1. it listens on 127.0.0.1 only (DynamoDB Local has no option for it and binds every interface);
 // 2. it exits when its standard input closes, i.e. when the runtime that started it is gone, even by
 //    SIGKILL, so no orphan JVM keeps the database files open for the next start.
-// Run as a source file (java -cp DynamoDBLocal.jar LoopbackLauncher.java <DynamoDB Local arguments>);
+// Compiled once by local/dynamodb.ts (javac, cached under node_modules/.cache) and run with the jar on the classpath;
 // DynamoDB Local and Jetty are reached by reflection, so it compiles with nothing on the classpath.
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

@@ -43,6 +43,8 @@ export interface SqsServer {
   region: string;
   queueUrl(name: string): string;
   queueArn(name: string): string;
+  /** Messages made visible at start because they were in flight when the previous process died. */
+  releasedOnStart: number;
   close(): Promise<void>;
 }
 
@@ -296,12 +298,13 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
   const urlOf = (name: string) => `${baseUrl}/${accountId}/${name}`;
 
   let journal: Journal<PersistedState, JournalRecord> | undefined;
+  let releasedOnStart = 0;
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
     const { snapshot, records } = Journal.recover<PersistedState, JournalRecord>(options.dataDir, 'sqs');
     for (const q of snapshot?.queues ?? []) queues.set(q.name, { ...q, waiters: new Set() });
     for (const record of records) replay(record);
-    if (options.releaseInFlightOnStart) releaseInFlight();
+    if (options.releaseInFlightOnStart) releasedOnStart = releaseInFlight();
     journal = await Journal.open<PersistedState, JournalRecord>(
       { dir: options.dataDir, name: 'sqs', fsync: options.fsync ?? true, compactBytes: options.compactBytes },
       () => ({
@@ -349,14 +352,17 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
   }
 
   /** A message received by a consumer of an earlier process: no one holds it now. */
-  function releaseInFlight(): void {
+  function releaseInFlight(): number {
     const now = Date.now();
+    let released = 0;
     for (const queue of queues.values())
       for (const message of queue.messages)
         if (message.held && message.visibleAt > now) {
           message.visibleAt = now;
           message.held = false;
+          released += 1;
         }
+    return released;
   }
 
   const log = (record: JournalRecord) => journal?.append(record);
@@ -1074,6 +1080,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     region,
     queueUrl: urlOf,
     queueArn: arnOf,
+    releasedOnStart,
     async close() {
       if (closed) return;
       closed = true;
