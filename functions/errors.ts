@@ -27,6 +27,9 @@ export const rateLimitMessage = 'Rate limit exceeded';
 export const unavailableMessage = 'Service temporarily unavailable';
 export const internalErrorMessage = 'Internal server error';
 export const invalidJsonMessage = 'Invalid JSON body';
+/** JSON nested deeper than this is refused before any recursive code (key sorting, metadata size) meets it. */
+export const maxJsonDepth = 64;
+export const tooDeepJsonMessage = `JSON body must not be nested more than ${maxJsonDepth} levels deep`;
 
 export class MissingKeyError extends AppError {
   readonly statusCode = 401;

@@ -143,6 +143,20 @@ function writeResult(response: http.ServerResponse, result: unknown, requestId: 
   response.end(structured.isBase64Encoded ? Buffer.from(body, 'base64') : body);
 }
 
+export interface DependencyHealth {
+  available(): boolean;
+  /** Epoch ms of the last failure (0: none), to tell a 500 it caused. */
+  lastFailureAt(): number;
+}
+
+/** decisions.md: a dependency that is unavailable answers 503 with Retry-After. */
+const unavailableSeconds = 5;
+function writeUnavailable(response: http.ServerResponse, requestId: string): void {
+  response.setHeader('apigw-requestid', requestId);
+  response.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(unavailableSeconds) });
+  response.end('{"error":"Service temporarily unavailable"}');
+}
+
 export interface ApiGateway {
   url: string;
   port: number;
@@ -155,29 +169,53 @@ export async function startApiGateway(options: {
   invoke: InvokeFunction;
   port: number;
   host: string;
+  /** What the functions depend on (DynamoDB Local): while unavailable, routes answer 503. */
+  dependencies?: DependencyHealth;
 }): Promise<ApiGateway> {
   const compiled = compileRoutes(options.routes);
   const server = http.createServer(async (request, response) => {
     const requestId = randomUUID();
+    const startedAt = Date.now();
+    const { dependencies } = options;
     try {
       const body = await readBody(request);
       if (body === 'too-large') {
         response.writeHead(413, { 'content-type': 'application/json' });
-        response.end('{"message":"Request Entity Too Large"}');
+        response.end('{"error":"Request body too large"}');
         return;
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
       const match = matchRoute(compiled, (request.method ?? 'GET').toUpperCase(), url.pathname);
       const event = buildApiEvent(request, body, match, requestId);
+      if (dependencies && !dependencies.available()) return writeUnavailable(response, requestId);
       const result = await options.invoke(match ? match.spec.function : options.defaultFunction, event);
+      const failed = (result as APIGatewayProxyStructuredResultV2 | null)?.statusCode === 500;
+      // A 500 from a function whose database went away under it is the outage's, not a bug's.
+      if (failed && dependencies && dependencies.lastFailureAt() >= startedAt)
+        return writeUnavailable(response, requestId);
       writeResult(response, result, requestId);
     } catch {
+      if (!response.headersSent && dependencies && dependencies.lastFailureAt() >= startedAt)
+        return writeUnavailable(response, requestId);
       // What API Gateway answers when the integration fails (a crash or timeout of the function).
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
       response.end('{"message":"Internal Server Error"}');
     }
   });
   server.keepAliveTimeout = 5000;
+  // Requests Node refuses before any route sees them (headers over 16 KB, malformed HTTP) get the
+  // service's error body too, not Node's empty one.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const [status, reason, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers too large']
+        : [400, 'Bad Request', 'Bad request'];
+    const body = JSON.stringify({ error: message });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   const port = await listen(server, options.port, options.host, 'the local API');
   return {
     url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}`,

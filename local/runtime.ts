@@ -2,12 +2,13 @@
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
 import { resetServiceClients } from '../functions/clients/reset';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
 import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
 import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
+import { releaseOrphanedLeases } from '../functions/domain/bulk/job-store';
 import {
   bucketTriggers,
   deadLetterRetentionSeconds,
@@ -23,7 +24,8 @@ import {
 import { startApiGateway, type ApiGateway } from './api-gateway';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
-import { startLocalS3, type LocalS3 } from './s3/local-s3';
+import { PortInUseError } from './ports';
+import { startLocalS3, type LocalS3, type LocalS3Options } from './s3/local-s3';
 import { startQueuePoller } from './sqs/poller';
 import { startSqsServer, type SqsServer } from './sqs/server';
 
@@ -41,6 +43,23 @@ export interface LocalRuntimeOptions {
   seed?: boolean;
   /** Start the API and the queue pollers (default true); `npm run invoke` needs only the services. */
   serve?: boolean;
+  /**
+   * fdatasync the emulators' journals and objects before answering (default: LOCAL_FSYNC, else true).
+   * Without it acknowledged writes survive a crash of the runtime, not of the machine.
+   */
+  fsync?: boolean;
+  /** The local S3's port, which every upload URL carries (S3_PORT): taken or the start fails. */
+  s3Port?: number;
+  /**
+   * Without s3Port: the port this DATA_DIR used last time, else this one (npm start: PORT + 1), else any
+   * free one, so an unexpired upload URL keeps working across a restart.
+   */
+  s3PortPreferred?: number;
+  /**
+   * Called when DynamoDB Local cannot be brought back after its JVM exited; `npm start` prints the
+   * message and exits. Meanwhile the API answers 503.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 export interface LocalRuntime {
@@ -55,6 +74,8 @@ export interface LocalRuntime {
 }
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The emulators listen on loopback only, whatever address the API is given. */
+const localHost = '127.0.0.1';
 const region = 'us-east-1';
 const tableName = 'mailvet';
 const bucketName = 'mailvet-local';
@@ -82,9 +103,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stoppers.push(async () => {
       resetServiceClients();
     });
-    const dynamo: DynamoDbLocal = await startDynamoDbLocal({ dataDir: dynamoDir });
+    const dynamo: DynamoDbLocal = await startDynamoDbLocal({
+      dataDir: dynamoDir,
+      onFatal: (error) => options.onFatal?.(error),
+    });
     stoppers.push(() => dynamo.stop());
-    const sqsServer: SqsServer = await startSqsServer({ host, port: 0, dataDir: path.join(dataDir, 'sqs') });
+    const fsync = options.fsync ?? process.env.LOCAL_FSYNC !== 'false';
+    // The pollers live in this process: whatever a previous process had received, nobody holds now.
+    const sqsServer: SqsServer = await startSqsServer({
+      host: localHost,
+      port: 0,
+      dataDir: path.join(dataDir, 'sqs'),
+      fsync,
+      releaseInFlightOnStart: true,
+    });
     stoppers.push(() => sqsServer.close());
 
     // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.
@@ -94,15 +126,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     let stopping = false;
     const invoke = (name: string, event: unknown) => {
       if (stopping) return Promise.reject(new Error('The local runtime is stopping'));
-      const running = invokeFunction(handlers, name, event);
+      // Queue and S3 work waits for a restarting DynamoDB Local (the API answers 503 meanwhile).
+      const running = dynamo.whenAvailable().then(() => invokeFunction(handlers, name, event));
       inFlight.add(running);
       void running.catch(() => undefined).finally(() => inFlight.delete(running));
       return running;
     };
-    const s3: LocalS3 = await startLocalS3({
+    const s3: LocalS3 = await startS3OnStablePort(dataDir, options, {
       dataDir: path.join(dataDir, 's3'),
-      host,
-      port: 0,
+      eventsDir: path.join(dataDir, 's3-events'),
+      // Only what a function subscribes to is journaled (parts and results written by the pipeline are not).
+      prefix: bucketTriggers.map((trigger) => trigger.prefix),
+      fsync,
+      host: localHost,
       buckets: [bucketName],
       region,
       ...localCredentials,
@@ -161,6 +197,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     resetServiceClients();
     await ensureTable(dynamo.endpoint, tableName);
     for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
+    // Nothing of an earlier process runs any more: the leases its workers held on jobs are void, so the
+    // messages released for redelivery can take the work over at once.
+    // Only after a crash with work under way (a clean stop leaves none): the search reads the whole table.
+    const interrupted =
+      sqsServer.releasedOnStart > 0 || readdirSync(path.join(dataDir, 's3-events')).length > 0;
+    if (!fresh && interrupted) await releaseOrphanedLeases();
+    // Uploads answered before a crash whose scan never finished are scanned now (the scan is idempotent).
+    if (options.serve !== false) s3.deliverPending();
 
     let seeded = false;
     if (fresh && options.seed !== false) {
@@ -186,6 +230,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           functionName: consumer.function,
           timeoutSeconds: functionByName(consumer.function).timeoutSeconds,
           handler: (event) => invoke(consumer.function, event) as never,
+          // A batch that failed because DynamoDB Local died under it is retried once it is back, not
+          // after the queue's visibility timeout.
+          retryAtOnce: (startedAt) => dynamo.lastExitAt() >= startedAt,
         });
         stoppers.push(() => poller.stop());
       }
@@ -195,6 +242,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         invoke,
         port: options.port,
         host,
+        dependencies: { available: () => dynamo.available(), lastFailureAt: () => dynamo.lastExitAt() },
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;
@@ -214,6 +262,38 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await stop();
     throw error;
   }
+}
+
+/** The S3 port file of a data directory: the port its upload URLs carry. */
+function s3PortFile(dataDir: string): string {
+  return path.join(dataDir, 's3-port');
+}
+
+async function startS3OnStablePort(
+  dataDir: string,
+  ports: Pick<LocalRuntimeOptions, 's3Port' | 's3PortPreferred'>,
+  options: Omit<LocalS3Options, 'port'>,
+): Promise<LocalS3> {
+  let s3: LocalS3;
+  if (ports.s3Port !== undefined) {
+    s3 = await startLocalS3({ ...options, port: ports.s3Port });
+  } else {
+    const file = s3PortFile(dataDir);
+    const remembered = existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
+    const wanted =
+      remembered !== undefined && Number.isInteger(remembered) ? remembered : (ports.s3PortPreferred ?? 0);
+    try {
+      s3 = await startLocalS3({ ...options, port: wanted });
+    } catch (error) {
+      if (!(error instanceof PortInUseError)) throw error;
+      process.stderr.write(
+        `mailvet: the local S3's port ${wanted} is taken; using another one${remembered === undefined ? '' : ' (upload URLs handed out before this start will not work)'}. Set S3_PORT to insist on one.\n`,
+      );
+      s3 = await startLocalS3({ ...options, port: 0 });
+    }
+  }
+  writeFileSync(s3PortFile(dataDir), String(s3.port));
+  return s3;
 }
 
 async function createQueue(

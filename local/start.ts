@@ -4,13 +4,36 @@ import { demoKeys } from '../functions/domain/accounts/demo-accounts';
 import { PortInUseError } from './ports';
 import { startLocalRuntime } from './runtime';
 
+/** S3_PORT when set (strict); otherwise the runtime prefers the port DATA_DIR used last, then PORT + 1. */
+function s3PortSetting(): number | undefined {
+  const raw = process.env.S3_PORT;
+  if (raw === undefined || raw === '') return undefined;
+  const s3Port = Number(raw);
+  if (!Number.isInteger(s3Port) || s3Port < 0 || s3Port > 65535)
+    throw new Error(`S3_PORT must be a port number, got ${raw}`);
+  return s3Port;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
-  const runtime = await startLocalRuntime({ port, dataDir, host: process.env.HOST ?? '127.0.0.1' });
+  const s3Port = s3PortSetting();
+  let stopRuntime = async () => undefined as void;
+  const runtime = await startLocalRuntime({
+    port,
+    dataDir,
+    host: process.env.HOST ?? '127.0.0.1',
+    ...(s3Port === undefined ? {} : { s3Port }),
+    ...(port > 0 && port < 65535 ? { s3PortPreferred: port + 1 } : {}),
+    onFatal: (error) => {
+      process.stderr.write(`mailvet: ${error.message}\n`);
+      void stopRuntime().finally(() => process.exit(1));
+    },
+  });
+  stopRuntime = () => runtime.stop();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const lines = [
     `mailvet local runtime ready in ${seconds} s`,

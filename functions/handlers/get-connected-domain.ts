@@ -10,7 +10,8 @@ export const getConnectedDomainRoute =
   async (request) => {
     const window = parseDetailWindow(request.query, clock());
     const domainName = request.pathParameters.domainName;
-    if (!domainName) throw new NotFoundError('Connected domain not found');
+    // A DNS name has at most 253 characters; a longer one names nothing (and overflows the table's key).
+    if (!domainName || domainName.length > 253) throw new NotFoundError('Connected domain not found');
     return {
       statusCode: 200,
       body: await getConnectedDomain(request.principal.companyId, domainName, window),

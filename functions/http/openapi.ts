@@ -49,6 +49,7 @@ import {
   errorBodySchema,
   internalErrorMessage,
   invalidJsonMessage,
+  tooDeepJsonMessage,
   invalidKeyMessage,
   missingKeyMessage,
   rateLimitMessage,
@@ -239,7 +240,7 @@ const operations: Record<string, Operation> = {
 
 /** Errors every authenticated route can answer, with their exact texts. */
 const commonErrors: Record<string, string[]> = {
-  '400': [invalidJsonMessage],
+  '400': [invalidJsonMessage, tooDeepJsonMessage],
   '401': [missingKeyMessage],
   '403': [invalidKeyMessage],
   '429': [rateLimitMessage],

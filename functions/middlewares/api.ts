@@ -9,10 +9,13 @@ import {
   internalErrorMessage,
   invalidJsonMessage,
   isThrottlingError,
+  maxJsonDepth,
+  tooDeepJsonMessage,
   ServiceUnavailableError,
   ValidationError,
 } from '../errors';
 import { json } from '../http/response';
+import { nestedDeeperThan } from '../json';
 import { Logger, logger } from '../log';
 import { settings } from '../settings';
 
@@ -98,11 +101,15 @@ export function jsonBody(): ApiMiddleware {
     before: ({ event, context }) => {
       if (event.body === undefined || event.body === null || event.body === '') return;
       const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      let body: unknown;
       try {
-        context.body = JSON.parse(text);
+        body = JSON.parse(text);
       } catch {
         throw new ValidationError(invalidJsonMessage);
       }
+      // Recursive code (sorting keys, measuring metadata) must never meet a body deep enough to overflow it.
+      if (nestedDeeperThan(body, maxJsonDepth)) throw new ValidationError(tooDeepJsonMessage);
+      context.body = body;
     },
   };
 }

@@ -4,8 +4,8 @@
 //   client ──> front (public port: auth decision, streams bodies) ──> s3rver (ephemeral port, data dir)
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -15,6 +15,7 @@ import S3rver, { type FilesystemStore, type S3rverEventRecord } from 's3rver';
 import { DUMMY_ACCOUNT } from 's3rver/lib/models/account';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
+import { fsyncDirectory, writeFileAtomically } from '../journal';
 import { listen } from '../ports';
 
 export interface LocalS3Options {
@@ -39,9 +40,17 @@ export interface LocalS3Options {
    * Deliver only keys (plain, not encoded) starting with this, like a bucket notification's prefix
    * filter; e.g. `uploadsPrefix` from functions/wiring.ts. Without it every created object is delivered.
    */
-  prefix?: string;
+  prefix?: string | string[];
   /** Origins allowed to PUT/GET from a browser (bucket CORS rules); none: no CORS configuration. */
   corsOrigins?: string[];
+  /**
+   * Durable events: each ObjectCreated event is written here before the PUT is answered and removed once
+   * its delivery settled; delivery starts only with deliverPending(), which also redelivers what an
+   * earlier process left undelivered (at least once, as S3 does). Without it events live in memory.
+   */
+  eventsDir?: string;
+  /** fdatasync objects, their metadata and events before answering (default true). */
+  fsync?: boolean;
 }
 
 export interface LocalS3 {
@@ -50,6 +59,8 @@ export interface LocalS3 {
   port: number;
   /** Resolves when every subscriber delivery started so far has settled (tests, orderly shutdown). */
   drain(): Promise<void>;
+  /** With eventsDir: delivers the events on disk and, from now on, each new one at once. */
+  deliverPending(): number;
   /** Stops both servers, cutting open connections. Deliveries in flight are not awaited: see drain(). */
   close(): Promise<void>;
 }
@@ -65,6 +76,9 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   const region = options.region ?? 'us-east-1';
   const keys = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey };
   await mkdir(options.dataDir, { recursive: true });
+  const fsync = options.fsync ?? true;
+  // An upload cut off by a crash leaves its temporary file; the object itself was never written.
+  await removePartialFiles(options.dataDir);
 
   // s3rver only knows its own dummy key and answers InvalidAccessKeyId to any other; it checks no V4
   // signature with it, but needs the key to accept response-* overrides (Content-Disposition).
@@ -84,17 +98,47 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   });
   // The front sets X-Forwarded-For, so event records carry the real client address.
   backend.proxy = true;
-  patchStore(backend.store);
+  patchStore(backend.store, fsync);
 
   const deliveries = new Set<Promise<void>>();
+  const { eventsDir } = options;
+  if (eventsDir) mkdirSync(eventsDir, { recursive: true });
+  let delivering = !eventsDir;
+  /** Event files being delivered, so deliverPending() never starts one twice. */
+  const active = new Set<string>();
+  const start = (stored: StoredEvent, file?: string) => {
+    if (!options.onObjectCreated) return;
+    if (file) active.add(file);
+    const delivery = deliver(stored.record, stored.eventName, region, backend.store, options.onObjectCreated)
+      .then(() => {
+        if (file) rmSync(path.join(eventsDir!, file), { force: true });
+      })
+      .catch((error: unknown) => logger.error('local S3: could not settle an event', error))
+      .finally(() => {
+        if (file) active.delete(file);
+      });
+    deliveries.add(delivery);
+    void delivery.finally(() => deliveries.delete(delivery));
+  };
+  // s3rver emits synchronously before it answers the PUT, so an event written here is on disk before
+  // the client hears 200.
   backend.on('event', (raw) => {
     for (const record of raw.Records) {
       const eventName = createdEventName(record.eventName);
       if (!eventName || !options.onObjectCreated) continue;
-      if (options.prefix !== undefined && !record.s3.object.key.startsWith(options.prefix)) continue;
-      const delivery = deliver(record, eventName, region, backend.store, options.onObjectCreated);
-      deliveries.add(delivery);
-      void delivery.finally(() => deliveries.delete(delivery));
+      if (
+        options.prefix !== undefined &&
+        ![options.prefix].flat().some((p) => record.s3.object.key.startsWith(p))
+      )
+        continue;
+      const stored: StoredEvent = { eventName, record };
+      if (!eventsDir) {
+        start(stored);
+        continue;
+      }
+      const file = `${Date.now().toString().padStart(15, '0')}-${randomBytes(6).toString('hex')}.json`;
+      writeFileAtomically(path.join(eventsDir, file), JSON.stringify(stored), fsync);
+      if (delivering) start(stored, file);
     }
   });
 
@@ -129,6 +173,25 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     port,
     async drain() {
       while (deliveries.size) await Promise.allSettled([...deliveries]);
+    },
+    deliverPending() {
+      delivering = true;
+      if (!eventsDir) return 0;
+      let started = 0;
+      // Oldest first: the names start with the time the event was written.
+      for (const file of readdirSync(eventsDir).sort()) {
+        if (!file.endsWith('.json') || active.has(file)) continue;
+        let stored: StoredEvent;
+        try {
+          stored = JSON.parse(readFileSync(path.join(eventsDir, file), 'utf8')) as StoredEvent;
+        } catch (error) {
+          logger.error('local S3: unreadable event file skipped', error, { file });
+          continue;
+        }
+        start(stored, file);
+        started += 1;
+      }
+      return started;
     },
     async close() {
       const frontClosed = new Promise<void>((resolve) => front.close(() => resolve()));
@@ -177,13 +240,145 @@ export function authorize(
       now,
     );
   }
-  // Header-signed requests are the SDK's own calls (handlers, the CLI, tests): the SDK signs correctly
-  // and they come from this machine, so they pass unverified. The threat model is the presigned URL
-  // handed to the public. s3rver itself verifies V2 query signatures (`Signature=`) and knows the key.
-  if (req.headers.authorization !== undefined || query.some(([name]) => name === 'Signature'))
-    return undefined;
-  // The bucket blocks public access: nothing is readable or writable anonymously.
+  // Header-signed requests (the handlers' SDK calls, the CLI, tests) are verified like presigned ones:
+  // the S3 port is in every upload URL, so anyone who has one can reach it.
+  if (req.headers.authorization !== undefined) {
+    return verifyHeaderV4({ method: req.method ?? 'GET', rawPath, query, headers: req.headers }, keys, now);
+  }
+  // The bucket blocks public access: nothing is readable or writable anonymously, and only Signature
+  // Version 4 is accepted (V2 query signatures included, they are refused).
   return { status: 403, code: 'AccessDenied', message: 'Access Denied' };
+}
+
+const AUTHORIZATION_PATTERN =
+  /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$/;
+
+/**
+ * Verifies an Authorization-header SigV4 signature as S3 does: the canonical request of the request as
+ * received, with the payload hash the client declared in x-amz-content-sha256 (the body is not hashed
+ * again: a client without the secret cannot sign any request, which is what the gate is for).
+ */
+export function verifyHeaderV4(
+  request: PresignedRequest,
+  keys: { accessKeyId: string; secretAccessKey: string },
+  now: Date,
+): S3ErrorReply | undefined {
+  const accessDenied = (message: string): S3ErrorReply => ({ status: 403, code: 'AccessDenied', message });
+  const authorization = String(request.headers.authorization ?? '');
+  const match = AUTHORIZATION_PATTERN.exec(authorization);
+  if (!match) {
+    return accessDenied(
+      'Only AWS Signature Version 4 (AWS4-HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=...) is accepted.',
+    );
+  }
+  const [, credential, signedHeaders, signature] = match as unknown as [string, string, string, string];
+  const [accessKeyId, scopeDate, scopeRegion, scopeService, terminator, ...extra] = credential.split('/');
+  if (
+    !accessKeyId ||
+    !scopeDate ||
+    !scopeRegion ||
+    scopeService !== 's3' ||
+    terminator !== 'aws4_request' ||
+    extra.length
+  ) {
+    return {
+      status: 400,
+      code: 'AuthorizationHeaderMalformed',
+      message: 'The authorization header is malformed; the Credential is mal-formed.',
+    };
+  }
+  if (accessKeyId !== keys.accessKeyId) {
+    return {
+      status: 403,
+      code: 'InvalidAccessKeyId',
+      message: 'The AWS Access Key Id you provided does not exist in our records.',
+      detail: { AWSAccessKeyId: accessKeyId },
+    };
+  }
+  const amzDate = String(request.headers['x-amz-date'] ?? '');
+  const signedAt = parseAmzDate(amzDate);
+  if (signedAt === undefined || scopeDate !== amzDate.slice(0, 8)) {
+    return accessDenied(
+      'AWS authentication requires a valid x-amz-date header matching the credential date.',
+    );
+  }
+  if (Math.abs(now.getTime() - signedAt) > MAX_CLOCK_SKEW_MS) {
+    return {
+      status: 403,
+      code: 'RequestTimeTooSkewed',
+      message: 'The difference between the request time and the current time is too large.',
+    };
+  }
+  const payloadHash = request.headers['x-amz-content-sha256'];
+  if (typeof payloadHash !== 'string' || payloadHash === '') {
+    return {
+      status: 400,
+      code: 'InvalidRequest',
+      message: 'Missing required header for this request: x-amz-content-sha256',
+    };
+  }
+  const headerNames = signedHeaders.split(';');
+  if (!headerNames.includes('host') || !headerNames.includes('x-amz-content-sha256')) {
+    return accessDenied('The signature must cover the host and x-amz-content-sha256 headers.');
+  }
+  const unsigned = Object.keys(request.headers).filter(
+    (h) => h.startsWith('x-amz-') && !headerNames.includes(h),
+  );
+  if (unsigned.length) {
+    return {
+      status: 403,
+      code: 'AccessDenied',
+      message: 'There were headers present in the request which were not signed',
+      detail: { HeadersNotSigned: unsigned.join(', ') },
+    };
+  }
+  let canonicalPath: string;
+  try {
+    canonicalPath = canonicalUri(request.rawPath);
+  } catch {
+    return { status: 400, code: 'InvalidURI', message: "Couldn't parse the specified URI." };
+  }
+  const canonicalRequest = [
+    request.method,
+    canonicalPath,
+    canonicalQuery(request.query),
+    headerNames.map((name) => `${name}:${canonicalHeaderValue(request.headers[name])}`).join('\n'),
+    '',
+    signedHeaders,
+    payloadHash,
+  ].join('\n');
+  return checkSignature(canonicalRequest, { amzDate, scopeDate, scopeRegion, accessKeyId, signature }, keys);
+}
+
+/** Compares a signature with the one the configured secret gives for the canonical request. */
+function checkSignature(
+  canonicalRequest: string,
+  scope: { amzDate: string; scopeDate: string; scopeRegion: string; accessKeyId: string; signature: string },
+  keys: { secretAccessKey: string },
+): S3ErrorReply | undefined {
+  const stringToSign = [
+    PRESIGNED_ALGORITHM,
+    scope.amzDate,
+    `${scope.scopeDate}/${scope.scopeRegion}/s3/aws4_request`,
+    createHash('sha256').update(canonicalRequest, 'utf8').digest('hex'),
+  ].join('\n');
+  let signingKey: Buffer = hmac(`AWS4${keys.secretAccessKey}`, scope.scopeDate);
+  for (const part of [scope.scopeRegion, 's3', 'aws4_request']) signingKey = hmac(signingKey, part);
+  const expected = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
+  if (constantTimeEquals(expected, scope.signature)) return undefined;
+  return {
+    status: 403,
+    code: 'SignatureDoesNotMatch',
+    message:
+      'The request signature we calculated does not match the signature you provided. ' +
+      'Check your key and signing method.',
+    detail: {
+      AWSAccessKeyId: scope.accessKeyId,
+      StringToSign: stringToSign,
+      SignatureProvided: scope.signature,
+      CanonicalRequest: canonicalRequest,
+    },
+  };
 }
 
 interface PresignedRequest {
@@ -306,33 +501,7 @@ export function verifyPresignedV4(
     signedHeaders,
     'UNSIGNED-PAYLOAD',
   ].join('\n');
-  const scope = `${scopeDate}/${scopeRegion}/s3/aws4_request`;
-  const stringToSign = [
-    PRESIGNED_ALGORITHM,
-    amzDate,
-    scope,
-    createHash('sha256').update(canonicalRequest, 'utf8').digest('hex'),
-  ].join('\n');
-  let signingKey: Buffer = hmac(`AWS4${keys.secretAccessKey}`, scopeDate);
-  for (const part of [scopeRegion, 's3', 'aws4_request']) signingKey = hmac(signingKey, part);
-  const expected = createHmac('sha256', signingKey).update(stringToSign, 'utf8').digest('hex');
-
-  if (!constantTimeEquals(expected, signature)) {
-    return {
-      status: 403,
-      code: 'SignatureDoesNotMatch',
-      message:
-        'The request signature we calculated does not match the signature you provided. ' +
-        'Check your key and signing method.',
-      detail: {
-        AWSAccessKeyId: accessKeyId,
-        StringToSign: stringToSign,
-        SignatureProvided: signature,
-        CanonicalRequest: canonicalRequest,
-      },
-    };
-  }
-  return undefined;
+  return checkSignature(canonicalRequest, { amzDate, scopeDate, scopeRegion, accessKeyId, signature }, keys);
 }
 
 /** Query pairs decoded; a name without `=` has the empty value, as S3 (and the signer) treat it. */
@@ -491,6 +660,12 @@ function corsConfiguration(origins: string[]): string {
 
 type CreatedEventName = 'ObjectCreated:Put' | 'ObjectCreated:Copy' | 'ObjectCreated:CompleteMultipartUpload';
 
+/** An event as kept in eventsDir until its delivery settled. */
+interface StoredEvent {
+  eventName: CreatedEventName;
+  record: S3rverEventRecord;
+}
+
 function createdEventName(s3rverName: string): CreatedEventName | undefined {
   switch (s3rverName) {
     case 'ObjectCreated:Put':
@@ -565,12 +740,20 @@ async function deliver(
 // upload it hangs and leaves a partial object. These replacements write to a temporary file, wait for
 // it to be flushed, and rename it into place only when the whole body arrived.
 
-function patchStore(store: FilesystemStore): void {
+function patchStore(store: FilesystemStore, fsync: boolean): void {
+  const putMetadata = store.putMetadata.bind(store);
+  store.putMetadata = async (bucket, key, metadata, md5) => {
+    await putMetadata(bucket, key, metadata, md5);
+    if (!fsync) return;
+    await syncFile(store.getResourcePath(bucket, key, 'metadata.json'));
+    if (md5) await syncFile(store.getResourcePath(bucket, key, 'object.md5'));
+    fsyncDirectory(path.dirname(store.getResourcePath(bucket, key, 'metadata.json')));
+  };
   store.putObject = async (object) => {
     const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
     const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
     if (!content) throw new Error(`No content for ${object.bucket}/${object.key}`);
-    const { size, md5 } = await writeAtomically(objectPath, content);
+    const { size, md5 } = await writeAtomically(objectPath, content, fsync);
     await store.putMetadata(object.bucket, object.key, object.metadata, md5);
     return { size, md5 };
   };
@@ -580,13 +763,33 @@ function patchStore(store: FilesystemStore): void {
       uploadId,
       String(partNumber),
     );
-    const { size, md5 } = await writeAtomically(partPath, content);
+    const { size, md5 } = await writeAtomically(partPath, content, fsync);
     await writeFile(`${partPath}.md5`, md5);
     return { size, md5 };
   };
 }
 
-async function writeAtomically(target: string, content: Readable): Promise<{ size: number; md5: string }> {
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function removePartialFiles(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.partial'))
+      await rm(path.join(entry.parentPath, entry.name), { force: true });
+  }
+}
+
+async function writeAtomically(
+  target: string,
+  content: Readable,
+  fsync: boolean,
+): Promise<{ size: number; md5: string }> {
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
   const hash = createHash('md5');
@@ -600,7 +803,9 @@ async function writeAtomically(target: string, content: Readable): Promise<{ siz
   });
   try {
     await pipeline(content, measure, createWriteStream(temporary));
+    if (fsync) await syncFile(temporary);
     await rename(temporary, target);
+    if (fsync) fsyncDirectory(path.dirname(target));
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;

@@ -1,6 +1,7 @@
 // Feeds an SQS queue to a handler the way Lambda's SQS event source mapping does, for the local runtime:
 // batches of up to `batchSize` records, at most `maxConcurrency` batches at once, partial batch responses.
 import {
+  ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
   ReceiveMessageCommand,
   type Message,
@@ -38,6 +39,12 @@ export interface QueuePollerOptions {
   logger?: PollerLogger;
   /** Long-poll wait per receive; 20 like Lambda's pollers. */
   waitTimeSeconds?: number;
+  /**
+   * Asked when a batch fails, with the time its invocation started: true makes its failed messages visible
+   * again at once instead of after the visibility timeout (the local runtime's answer to a failure of its
+   * own machinery, e.g. DynamoDB Local restarting). Their receive count still grows.
+   */
+  retryAtOnce?: (invocationStartedAt: number) => boolean;
 }
 
 export interface QueuePoller {
@@ -151,6 +158,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
 
   async function runBatch(messages: Message[]): Promise<void> {
     const records = messages.map((m) => sqsRecord(m, options.queueArn));
+    const startedAt = Date.now();
     let toDelete: SQSRecord[] = [];
     try {
       toDelete = messagesToDelete(records, await invoke(records));
@@ -164,6 +172,9 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       // Lambda leaves the whole batch on the queue; it comes back after the visibility timeout.
       log.error('sqs handler failed', error, { records: records.length });
     }
+    if (toDelete.length < records.length && options.retryAtOnce?.(startedAt)) {
+      await release(records.filter((r) => !toDelete.includes(r)));
+    }
     if (toDelete.length === 0) return;
     try {
       const result = await options.client.send(
@@ -175,6 +186,25 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       if (result.Failed?.length) log.warn('sqs delete failed for some messages', { failed: result.Failed });
     } catch (error) {
       log.error('sqs delete failed', error, { records: toDelete.length });
+    }
+  }
+
+  async function release(records: SQSRecord[]): Promise<void> {
+    try {
+      await options.client.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: options.queueUrl,
+          Entries: records.map((r, i) => ({
+            Id: String(i),
+            ReceiptHandle: r.receiptHandle,
+            VisibilityTimeout: 0,
+          })),
+        }),
+      );
+    } catch (error) {
+      log.warn('sqs could not release failed messages; they return after the visibility timeout', {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 

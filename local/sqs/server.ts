@@ -4,11 +4,15 @@
 // receive counts, delays, long polling, redrive to a dead-letter queue at receive time, retention, and
 // errors that the SDK turns into its typed exceptions. Deliberate differences are noted where they live.
 // No signature checks: any credentials are accepted.
+//
+// With a dataDir every change is journaled (../journal.ts) before its request is answered: a message is on
+// disk before SendMessage answers, a delete before DeleteMessage answers, a receive's visibility change
+// before ReceiveMessage answers.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { Journal } from '../journal';
 
 export interface SqsServerOptions {
   host?: string;
@@ -16,10 +20,19 @@ export interface SqsServerOptions {
   port?: number;
   accountId?: string;
   region?: string;
-  /** When set, queues and messages are kept in `<dataDir>/sqs.json` across restarts. */
+  /** When set, queues and messages are kept in `<dataDir>/sqs.json` and `sqs.log` across restarts. */
   dataDir?: string;
-  /** How often pending changes are written to `dataDir`; they are always written on close. */
-  persistIntervalMs?: number;
+  /** fdatasync each journal write (default true); false survives a crash of this process, not of the OS. */
+  fsync?: boolean;
+  /**
+   * Make messages that were in flight when the previous process stopped visible at once (default false).
+   * Right when no consumer can outlive the server (the local runtime, whose pollers live in the same
+   * process): a message received by a consumer that died would otherwise wait out its visibility timeout.
+   * Visibility a consumer chose itself (ChangeMessageVisibility, e.g. a retry backoff) is kept.
+   */
+  releaseInFlightOnStart?: boolean;
+  /** Fold the journal into the snapshot past this size (default 8 MiB). */
+  compactBytes?: number;
 }
 
 export interface SqsServer {
@@ -30,6 +43,8 @@ export interface SqsServer {
   region: string;
   queueUrl(name: string): string;
   queueArn(name: string): string;
+  /** Messages made visible at start because they were in flight when the previous process died. */
+  releasedOnStart: number;
   close(): Promise<void>;
 }
 
@@ -55,7 +70,33 @@ interface StoredMessage {
   firstReceiveTimestamp?: number;
   /** The handle of the latest receive; only it deletes the message or changes its visibility. */
   receiptHandle?: string;
+  /** Invisible because a receive took it (not because its consumer chose a visibility timeout). */
+  held?: boolean;
 }
+
+type MessageState = Pick<
+  StoredMessage,
+  'visibleAt' | 'receiveCount' | 'firstReceiveTimestamp' | 'receiptHandle' | 'held'
+>;
+type QueueMetadata = Pick<Queue, 'name' | 'attributes' | 'createdTimestamp' | 'lastModifiedTimestamp'>;
+
+/** A state record leaves out what is undefined (JSON has no undefined): these are what it means. */
+const stateDefaults: MessageState = {
+  visibleAt: 0,
+  receiveCount: 0,
+  firstReceiveTimestamp: undefined,
+  receiptHandle: undefined,
+  held: false,
+};
+
+/** One journal record: each states a result, so replaying it onto a state that has it changes nothing. */
+type JournalRecord =
+  | { t: 'queue'; queue: QueueMetadata }
+  | { t: 'dropQueue'; name: string }
+  | { t: 'purge'; name: string }
+  | { t: 'put'; q: string; m: StoredMessage }
+  | { t: 'state'; q: string; id: string; s: MessageState }
+  | { t: 'remove'; q: string; id: string };
 
 interface Queue {
   name: string;
@@ -251,45 +292,103 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
   const region = options.region ?? 'us-east-1';
   const queues = new Map<string, Queue>();
   let baseUrl = '';
-  let dirty = false;
   let closed = false;
 
   const arnOf = (name: string) => `arn:aws:sqs:${region}:${accountId}:${name}`;
   const urlOf = (name: string) => `${baseUrl}/${accountId}/${name}`;
 
-  const dataFile = options.dataDir ? join(options.dataDir, 'sqs.json') : undefined;
-  if (dataFile) {
-    try {
-      const state = JSON.parse(await readFile(dataFile, 'utf8')) as PersistedState;
-      for (const q of state.queues) queues.set(q.name, { ...q, waiters: new Set() });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  let journal: Journal<PersistedState, JournalRecord> | undefined;
+  let releasedOnStart = 0;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    const { snapshot, records } = Journal.recover<PersistedState, JournalRecord>(options.dataDir, 'sqs');
+    for (const q of snapshot?.queues ?? []) queues.set(q.name, { ...q, waiters: new Set() });
+    for (const record of records) replay(record);
+    if (options.releaseInFlightOnStart) releasedOnStart = releaseInFlight();
+    journal = await Journal.open<PersistedState, JournalRecord>(
+      { dir: options.dataDir, name: 'sqs', fsync: options.fsync ?? true, compactBytes: options.compactBytes },
+      () => ({
+        version: 1,
+        queues: [...queues.values()].map(({ waiters: _w, timer: _t, ...rest }) => rest),
+      }),
+    );
+  }
+
+  function replay(record: JournalRecord): void {
+    switch (record.t) {
+      case 'queue': {
+        const existing = queues.get(record.queue.name);
+        if (existing) Object.assign(existing, record.queue);
+        else queues.set(record.queue.name, { ...record.queue, messages: [], waiters: new Set() });
+        return;
+      }
+      case 'dropQueue':
+        queues.delete(record.name);
+        return;
+      case 'purge': {
+        const queue = queues.get(record.name);
+        if (queue) queue.messages = [];
+        return;
+      }
+      case 'put': {
+        const queue = queues.get(record.q);
+        if (!queue) return;
+        const index = queue.messages.findIndex((m) => m.id === record.m.id);
+        if (index >= 0) queue.messages[index] = record.m;
+        else queue.messages.push(record.m);
+        return;
+      }
+      case 'state': {
+        const message = queues.get(record.q)?.messages.find((m) => m.id === record.id);
+        if (message) Object.assign(message, stateDefaults, record.s);
+        return;
+      }
+      case 'remove': {
+        const queue = queues.get(record.q);
+        if (queue) queue.messages = queue.messages.filter((m) => m.id !== record.id);
+        return;
+      }
     }
   }
 
-  async function persist(): Promise<void> {
-    if (!dataFile || !dirty) return;
-    dirty = false;
-    const state: PersistedState = {
-      version: 1,
-      queues: [...queues.values()].map(({ waiters: _w, timer: _t, ...rest }) => rest),
-    };
-    await mkdir(options.dataDir!, { recursive: true });
-    // Write then rename, so a crash mid-write never leaves a truncated file behind.
-    const temporary = `${dataFile}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify(state));
-    await rename(temporary, dataFile);
+  /** A message received by a consumer of an earlier process: no one holds it now. */
+  function releaseInFlight(): number {
+    const now = Date.now();
+    let released = 0;
+    for (const queue of queues.values())
+      for (const message of queue.messages)
+        if (message.held && message.visibleAt > now) {
+          message.visibleAt = now;
+          message.held = false;
+          released += 1;
+        }
+    return released;
   }
-  let persisting: Promise<void> = Promise.resolve();
-  const schedulePersist = () => {
-    persisting = persisting.then(persist).catch((error: unknown) => {
-      dirty = true;
-      process.stderr.write(`sqs: could not save ${dataFile}: ${String(error)}\n`);
+
+  const log = (record: JournalRecord) => journal?.append(record);
+  const logQueue = (queue: Queue) =>
+    log({
+      t: 'queue',
+      queue: {
+        name: queue.name,
+        attributes: queue.attributes,
+        createdTimestamp: queue.createdTimestamp,
+        lastModifiedTimestamp: queue.lastModifiedTimestamp,
+      },
     });
-    return persisting;
-  };
-  const persistTimer = dataFile ? setInterval(schedulePersist, options.persistIntervalMs ?? 2000) : undefined;
-  persistTimer?.unref();
+  const logState = (queue: Queue, m: StoredMessage) =>
+    log({
+      t: 'state',
+      q: queue.name,
+      id: m.id,
+      s: {
+        visibleAt: m.visibleAt,
+        receiveCount: m.receiveCount,
+        firstReceiveTimestamp: m.firstReceiveTimestamp,
+        receiptHandle: m.receiptHandle,
+        held: m.held,
+      },
+    });
 
   function queueFromUrl(input: Record<string, unknown>): Queue {
     const queueUrl = requiredString(input, 'QueueUrl');
@@ -398,19 +497,24 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     const retentionMs = num(queue, 'MessageRetentionPeriod') * 1000;
     const kept = queue.messages.filter((m) => m.sentTimestamp + retentionMs > now);
     if (kept.length !== queue.messages.length) {
+      for (const m of queue.messages) if (!kept.includes(m)) log({ t: 'remove', q: queue.name, id: m.id });
       queue.messages = kept;
-      dirty = true;
     }
   }
 
   function moveToDeadLetterQueue(message: StoredMessage, source: Queue, target: Queue, now: number): void {
     // AWS keeps the message id, sent timestamp and receive count, and records where the message came from.
-    target.messages.push({
+    const moved: StoredMessage = {
       ...message,
       systemAttributes: { ...message.systemAttributes, DeadLetterQueueSourceArn: arnOf(source.name) },
       visibleAt: now,
       receiptHandle: undefined,
-    });
+      held: false,
+    };
+    target.messages.push(moved);
+    // Put first: a crash between the two records leaves the message in both queues, never in neither.
+    log({ t: 'put', q: target.name, m: moved });
+    log({ t: 'remove', q: source.name, id: message.id });
     notify(target);
   }
 
@@ -427,9 +531,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     dropExpired(queue, now);
     const redrive = redrivePolicy(queue);
     const taken: StoredMessage[] = [];
-    const before: Array<
-      Pick<StoredMessage, 'receiveCount' | 'firstReceiveTimestamp' | 'visibleAt' | 'receiptHandle'>
-    > = [];
+    const before: MessageState[] = [];
     for (const message of [...queue.messages]) {
       if (taken.length >= max) break;
       if (message.visibleAt > now) continue;
@@ -438,15 +540,16 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
         moveToDeadLetterQueue(message, queue, redrive.target, now);
         continue;
       }
-      const { receiveCount, firstReceiveTimestamp, visibleAt, receiptHandle: previousHandle } = message;
-      before.push({ receiveCount, firstReceiveTimestamp, visibleAt, receiptHandle: previousHandle });
+      const { receiveCount, firstReceiveTimestamp, visibleAt, receiptHandle: previousHandle, held } = message;
+      before.push({ receiveCount, firstReceiveTimestamp, visibleAt, receiptHandle: previousHandle, held });
       message.receiveCount += 1;
       message.firstReceiveTimestamp ??= now;
       message.visibleAt = now + visibilityTimeout * 1000;
       message.receiptHandle = receiptHandle(queue.name, message.id);
+      message.held = true;
+      logState(queue, message);
       taken.push(message);
     }
-    if (taken.length > 0) dirty = true;
     const handles = taken.map((m) => m.receiptHandle);
     const undo = () => {
       taken.forEach((message, i) => {
@@ -454,6 +557,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
         if (!queue.messages.includes(message) || message.receiptHandle !== handles[i]) return;
         Object.assign(message, before[i]);
         if (message.firstReceiveTimestamp === undefined) delete message.firstReceiveTimestamp;
+        logState(queue, message);
       });
       notify(queue);
     };
@@ -550,7 +654,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
       receiveCount: 0,
     };
     queue.messages.push(message);
-    dirty = true;
+    log({ t: 'put', q: queue.name, m: message });
     if (delay === 0) notify(queue);
     else armTimer(queue, now);
     return {
@@ -599,7 +703,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     const message = index >= 0 ? queue.messages[index] : undefined;
     if (message && message.receiptHandle === handle) {
       queue.messages.splice(index, 1);
-      dirty = true;
+      log({ t: 'remove', q: queue.name, id: message.id });
     }
   }
 
@@ -618,7 +722,9 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     }
     if (message.visibleAt <= now) throw errors.messageNotInflight();
     message.visibleAt = now + seconds * 1000;
-    dirty = true;
+    // The consumer chose this timeout (a backoff, a heartbeat): a restart keeps it.
+    message.held = false;
+    logState(queue, message);
     if (seconds === 0) notify(queue);
     else armTimer(queue, now);
   }
@@ -775,15 +881,16 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
         return { QueueUrl: urlOf(name) };
       }
       const now = Date.now();
-      queues.set(name, {
+      const queue: Queue = {
         name,
         attributes,
         createdTimestamp: now,
         lastModifiedTimestamp: now,
         messages: [],
         waiters: new Set(),
-      });
-      dirty = true;
+      };
+      queues.set(name, queue);
+      logQueue(queue);
       return { QueueUrl: urlOf(name) };
     },
     GetQueueUrl: (input) => {
@@ -805,13 +912,13 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
       queues.delete(queue.name);
       if (queue.timer) clearTimeout(queue.timer);
       notify(queue);
-      dirty = true;
+      log({ t: 'dropQueue', name: queue.name });
       return {};
     },
     PurgeQueue: (input) => {
       const queue = queueFromUrl(input);
       queue.messages = [];
-      dirty = true;
+      log({ t: 'purge', name: queue.name });
       return {};
     },
     GetQueueAttributes: (input) => {
@@ -830,7 +937,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
         else queue.attributes[k] = v;
       }
       queue.lastModifiedTimestamp = Date.now();
-      dirty = true;
+      logQueue(queue);
       return {};
     },
     SendMessage: (input, req) => enqueue(queueFromUrl(input), input, senderIdOf(req)),
@@ -928,18 +1035,29 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
       // The socket is marked destroyed at once; its 'close' event only comes in a later loop phase.
       gone: () => res.destroyed || req.socket.destroyed,
     };
+    let result: unknown;
+    let failure: unknown;
     try {
-      send(res, 200, await action(input, req, client));
+      result = await action(input, req, client);
     } catch (error) {
-      if (error instanceof SqsError) return sendError(res, error);
-      process.stderr.write(
-        `sqs: ${target} failed: ${error instanceof Error ? error.stack : String(error)}\n`,
-      );
-      sendError(
-        res,
-        new SqsError('InternalError', 'InternalError', 'We encountered an internal error.', 500, 'Receiver'),
-      );
+      failure = error;
     }
+    try {
+      // Nothing is answered before what it changed is durable, a refusal included (a batch may have
+      // changed some entries before another one failed).
+      await journal?.commit();
+    } catch (error) {
+      failure = error;
+    }
+    if (failure === undefined) return send(res, 200, result);
+    if (failure instanceof SqsError) return sendError(res, failure);
+    process.stderr.write(
+      `sqs: ${target} failed: ${failure instanceof Error ? failure.stack : String(failure)}\n`,
+    );
+    sendError(
+      res,
+      new SqsError('InternalError', 'InternalError', 'We encountered an internal error.', 500, 'Receiver'),
+    );
   }
 
   const server = createServer((req, res) => void handle(req, res));
@@ -962,10 +1080,10 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
     region,
     queueUrl: urlOf,
     queueArn: arnOf,
+    releasedOnStart,
     async close() {
       if (closed) return;
       closed = true;
-      if (persistTimer) clearInterval(persistTimer);
       for (const queue of queues.values()) {
         if (queue.timer) clearTimeout(queue.timer);
         notify(queue);
@@ -974,8 +1092,7 @@ export async function startSqsServer(options: SqsServerOptions = {}): Promise<Sq
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      dirty = dirty || Boolean(dataFile);
-      await schedulePersist();
+      await journal?.close();
     },
   };
 }

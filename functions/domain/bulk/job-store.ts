@@ -1,9 +1,9 @@
 // Bulk job items and active-job slots in the single table. Every state change is one conditional
 // write, so duplicate events, redelivered messages and concurrent workers each change a job once.
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { jobKey, jobSlotKey, type ItemKey } from '../../store/keys';
-import { epochSeconds } from '../../store/table';
+import { epochSeconds, tableKeys } from '../../store/table';
 import type { Dialect } from './csv/dialect';
 import { jobRetentionSeconds, maxActiveJobs } from './limits';
 import { bulkStatuses, type Statistics } from './statuses';
@@ -317,6 +317,44 @@ export function claimAssembly(
     nowMs,
     leaseUntilMs,
   );
+}
+
+/**
+ * Ends the scan and assembly leases of every processing job, so a redelivered message can take the work
+ * over at once. Only for a runtime that knows no worker of an earlier process is alive (the local runtime
+ * starting after a crash: the holders died with that process). Returns how many jobs had one.
+ */
+export async function releaseOrphanedLeases(): Promise<number> {
+  let released = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await send<{ Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> }>(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression:
+          'entity = :job AND #status = :processing AND (attribute_exists(scanLeaseUntilMs) OR attribute_exists(assemblyLeaseUntilMs))',
+        ProjectionExpression: '#pk, #sk',
+        ExpressionAttributeNames: { '#status': 'status', '#pk': tableKeys.partition, '#sk': tableKeys.sort },
+        ExpressionAttributeValues: { ':job': 'job', ':processing': 'processing' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const key of page.Items ?? []) {
+      const done = await conditional(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'REMOVE scanLeaseUntilMs, assemblyLeaseUntilMs',
+          ConditionExpression: '#status = :processing',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':processing': 'processing' },
+        }),
+      );
+      if (done) released += 1;
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return released;
 }
 
 /** Sets a lease attribute on a processing job when `condition` (which may use :now) holds. */

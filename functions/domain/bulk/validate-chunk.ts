@@ -80,6 +80,8 @@ export async function processChunkMessage(
   const work = message;
   const chunkLog = log.child({ jobId: work.jobId, companyId: work.companyId, chunk: work.index });
   const job = await getJobItem(work.companyId, work.jobId, true);
+  // A completed job may still owe its last steps (slot, webhook) when a crash cut them short.
+  if (job?.status === 'completed') return completeIfDone(job, chunkLog);
   if (!job || job.status !== 'processing') return chunkLog.info('chunk of a job not processing; dropped');
   if (job.doneChunks?.has(work.index)) return completeIfDone(job, chunkLog);
 

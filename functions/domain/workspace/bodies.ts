@@ -31,9 +31,13 @@ export const inviteBodyErrors = [
 ];
 
 export const inviteBody = z.object({
-  email: z.email({
-    error: (issue) => (issue.input === undefined ? inviteEmailRequired : inviteEmailInvalid),
-  }),
+  email: z
+    .email({
+      error: (issue) => (issue.input === undefined ? inviteEmailRequired : inviteEmailInvalid),
+    })
+    // RFC 5321: at most 254 characters, 64 before the @ (longer ones could not receive the invite).
+    .max(254, { error: inviteEmailInvalid })
+    .refine((email) => email.lastIndexOf('@') <= 64, { error: inviteEmailInvalid }),
   name: z.string({ error: inviteNameNotString }).max(200, { error: inviteNameTooLong }).optional(),
   role: z.enum(userRoles, { error: inviteRoleInvalid }).default('member'),
 });
