@@ -4,6 +4,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { RouteSpec } from '../functions/wiring';
+import { serveStatic, type StaticSite } from './console-site';
 import { listen } from './ports';
 
 /** API Gateway's payload limit. */
@@ -155,6 +156,8 @@ export async function startApiGateway(options: {
   invoke: InvokeFunction;
   port: number;
   host: string;
+  /** Files served for GET and HEAD requests that match no route (the web console at `/`). */
+  site?: StaticSite;
 }): Promise<ApiGateway> {
   const compiled = compileRoutes(options.routes);
   const server = http.createServer(async (request, response) => {
@@ -168,6 +171,7 @@ export async function startApiGateway(options: {
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
       const match = matchRoute(compiled, (request.method ?? 'GET').toUpperCase(), url.pathname);
+      if (!match && serveStatic(options.site, request, response, url.pathname)) return;
       const event = buildApiEvent(request, body, match, requestId);
       const result = await options.invoke(match ? match.spec.function : options.defaultFunction, event);
       writeResult(response, result, requestId);

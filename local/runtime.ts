@@ -21,6 +21,7 @@ import {
   type QueueName,
 } from '../functions/wiring';
 import { startApiGateway, type ApiGateway } from './api-gateway';
+import { buildConsoleSite } from './console-site';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
 import { startLocalS3, type LocalS3 } from './s3/local-s3';
@@ -107,6 +108,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       region,
       ...localCredentials,
       onObjectCreated: (event) => dispatchS3Event(invoke, event),
+      // The console uploads and downloads from the browser, from another origin than this one; the
+      // presigned signature, not the origin, authorizes (the deployed bucket's CORS allows any origin too).
+      corsOrigins: ['*'],
     });
     stoppers.push(() => s3.close());
     // Runs after the API and the pollers have stopped (stoppers run in reverse): no new work
@@ -195,6 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         invoke,
         port: options.port,
         host,
+        site: await buildConsoleSite(),
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;
