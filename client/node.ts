@@ -4,6 +4,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat, rename, rm } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
+import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { storageError } from './http';
@@ -61,6 +62,39 @@ export class MailvetNodeClient extends MailvetClient {
     await writeResponse(response, out, report);
     return { ...end, outPath: out };
   }
+
+  /**
+   * Streams a completed job's results file to `out`, or else to the name the service gives it (its
+   * Content-Disposition, without any directory part), or `<jobId>.csv`, in the current directory.
+   */
+  async downloadResults(
+    jobId: string,
+    out?: string,
+    onBytes: (receivedBytes: number, totalBytes: number | null) => void = () => undefined,
+  ): Promise<{ path: string; bytes: number }> {
+    const descriptor = await this.getDownload(jobId);
+    const response = await this.fetchResults(descriptor.downloadUrl);
+    const target = out ?? dispositionName(response.headers.get('content-disposition')) ?? `${jobId}.csv`;
+    let bytes = 0;
+    await writeResponse(response, target, (received, total) => {
+      bytes = received;
+      onBytes(received, total);
+    });
+    return { path: target, bytes };
+  }
+}
+
+/** The file name of a Content-Disposition header, without any directory part. */
+export function dispositionName(header: string | null): string | undefined {
+  const match = header ? /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header) : null;
+  if (!match?.[1]) return undefined;
+  let name: string;
+  try {
+    name = path.basename(decodeURIComponent(match[1]));
+  } catch {
+    name = path.basename(match[1]);
+  }
+  return name && name !== '.' && name !== '..' ? name : undefined;
 }
 
 export function createNodeClient(options: MailvetClientOptions): MailvetNodeClient {
