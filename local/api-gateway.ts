@@ -4,6 +4,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { RouteSpec } from '../functions/wiring';
+import { serveDocs } from './docs-site';
 import { listen } from './ports';
 
 /** API Gateway's payload limit. */
@@ -160,6 +161,8 @@ export async function startApiGateway(options: {
   const server = http.createServer(async (request, response) => {
     const requestId = randomUUID();
     try {
+      // `/` and `/docs` are the local runtime's own pages (local/docs-site.ts), not API routes.
+      if (await serveDocs(request, response)) return;
       const body = await readBody(request);
       if (body === 'too-large') {
         response.writeHead(413, { 'content-type': 'application/json' });
