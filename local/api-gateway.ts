@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { RouteSpec } from '../functions/wiring';
 import { serveStatic, type StaticSite } from './console-site';
+import { serveDocs } from './docs-site';
 import { listen } from './ports';
 
 /** API Gateway's payload limit. */
@@ -163,6 +164,11 @@ export async function startApiGateway(options: {
   const server = http.createServer(async (request, response) => {
     const requestId = randomUUID();
     try {
+      // `/` is the web console (local/console-site.ts) and `/docs` the API reference
+      // (local/docs-site.ts): the local runtime's own pages, not API routes.
+      const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+      if (serveStatic(options.site, request, response, pathname) || (await serveDocs(request, response)))
+        return;
       const body = await readBody(request);
       if (body === 'too-large') {
         response.writeHead(413, { 'content-type': 'application/json' });
@@ -171,7 +177,6 @@ export async function startApiGateway(options: {
       }
       const url = new URL(request.url ?? '/', 'http://localhost');
       const match = matchRoute(compiled, (request.method ?? 'GET').toUpperCase(), url.pathname);
-      if (!match && serveStatic(options.site, request, response, url.pathname)) return;
       const event = buildApiEvent(request, body, match, requestId);
       const result = await options.invoke(match ? match.spec.function : options.defaultFunction, event);
       writeResult(response, result, requestId);
