@@ -1,9 +1,10 @@
-// The console's one door to the API: every request the pages make goes through these functions, so the
-// transport (today fetch; the typed client from client/ once it lands) changes in this file only.
-// Besides the API, only the presigned upload and download addresses are ever contacted.
+// The console's one door to the API: every request the pages make goes through the typed client from
+// client/ (openapi-fetch over docs/openapi.json) here, and errors come out as one ApiError the pages
+// word for people. Besides the API, only the presigned upload and download addresses are contacted.
+import { apiError, createMailvetClient, MailvetApiError } from '../../client';
 
-export type Status = 'safe' | 'block_bounce_risk' | 'some_risk' | 'dead_email' | 'do_not_mail_abuse';
-export type JobState = 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
+export type { JobState, VerdictStatus as Status } from '../../client';
+import type { JobState, VerdictStatus as Status } from '../../client';
 export type ReputationRangeName =
   'today' | 'yesterday' | 'last7Days' | 'thisWeek' | 'last30Days' | 'lastWeek' | 'lastMonth' | 'thisMonth';
 
@@ -142,167 +143,131 @@ export interface ApiOptions {
   /** The API's base URL; empty: the console's own origin (the local runtime serves both). */
   baseUrl: string;
   apiKey: string;
-  /** How often a 429 or 503 is retried after its Retry-After before it reaches the page. */
-  retries?: number;
 }
 
-type Query = Record<string, string | number | boolean | undefined>;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function retryAfterSeconds(response: Response): number | undefined {
-  const value = Number(response.headers.get('retry-after'));
-  return Number.isFinite(value) && value >= 0 ? value : undefined;
-}
-
-async function errorText(response: Response): Promise<string> {
+/** The client's errors (and a failed fetch) as the console's one error type. */
+async function translated<T>(call: () => Promise<T>): Promise<T> {
   try {
-    const body = (await response.json()) as { error?: unknown; message?: unknown };
-    if (typeof body.error === 'string') return body.error;
-    if (typeof body.message === 'string') return body.message;
-  } catch {
-    // not JSON: the status says it
+    return await call();
+  } catch (error) {
+    if (error instanceof MailvetApiError)
+      throw new ApiError(error.status, error.apiMessage, error.retryAfterSeconds);
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(0, 'The API cannot be reached. Check your connection and try again.');
   }
-  return `The API answered ${response.status} ${response.statusText}`.trim();
 }
+
+/** The body of an openapi-fetch answer; a failed one throws with the API's own text. */
+function bodyOf<T>(answer: { data?: unknown; error?: unknown; response: Response }): T {
+  if (!answer.response.ok) throw apiError(answer.response, answer.error);
+  return answer.data as T;
+}
+
+type Paging = { limit?: number; offset?: number };
+const paging = (q: Paging) => ({
+  ...(q.limit === undefined ? {} : { limit: String(q.limit) }),
+  ...(q.offset === undefined ? {} : { offset: String(q.offset) }),
+});
+type Window = { startDate?: string; endDate?: string };
 
 export function createApi(options: ApiOptions) {
-  const base = options.baseUrl.replace(/\/$/, '');
-  const retries = options.retries ?? 3;
-
-  async function call<T>(
-    method: string,
-    path: string,
-    init: { query?: Query; body?: unknown; accept?: number[] } = {},
-  ): Promise<{ status: number; body: T }> {
-    const url = new URL(base + path, window.location.href);
-    for (const [name, value] of Object.entries(init.query ?? {}))
-      if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
-    for (let attempt = 0; ; attempt++) {
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method,
-          headers: {
-            'x-api-key': options.apiKey,
-            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        });
-      } catch {
-        throw new ApiError(0, 'The API cannot be reached. Check your connection and try again.');
-      }
-      const accepted = init.accept ?? [200];
-      if (accepted.includes(response.status)) {
-        const text = await response.text();
-        return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-      }
-      const wait = retryAfterSeconds(response);
-      // Reads only: retrying a write could repeat it.
-      if ((response.status === 429 || response.status === 503) && method === 'GET' && attempt < retries) {
-        await sleep(((wait ?? 1) + Math.random()) * 1000);
-        continue;
-      }
-      throw new ApiError(response.status, await errorText(response), wait);
-    }
-  }
-  const get = async <T>(path: string, query?: Query) => (await call<T>('GET', path, { query })).body;
-  const id = encodeURIComponent;
+  const baseUrl = options.baseUrl || window.location.origin;
+  // Reads and most writes wait out a 429 or 503 (Retry-After) a few times before the page hears of it.
+  const client = createMailvetClient({ baseUrl, apiKey: options.apiKey, maxRetries: 3, maxWaitMs: 10_000 });
+  // Job creation is not retried: its 429 is the 5-job limit, whose 60 s wait the page explains instead.
+  const once = createMailvetClient({ baseUrl, apiKey: options.apiKey, maxRetries: 0 });
+  const api = client.api;
 
   return {
     /** Resolves when the key is accepted; a bad key rejects with the API's 401/403. */
-    async checkKey(): Promise<void> {
-      await get('/v1/connected-domains', { limit: 1 });
-    },
+    checkKey: () =>
+      translated(async () => {
+        bodyOf(await api.GET('/v1/connected-domains', { params: { query: { limit: '1' } } }));
+      }),
 
     /** One address; a validation that outlives the sync budget is polled until it has a result. */
-    async validateEmail(email: string): Promise<ValidationResult> {
-      const first = await call<ValidationResult | { requestId: string; retryAfter: number }>(
-        'POST',
-        '/v1/email/validate',
-        { body: { email }, accept: [200, 202] },
-      );
-      if (first.status === 200) return first.body as ValidationResult;
-      let { requestId, retryAfter } = first.body as { requestId: string; retryAfter: number };
-      for (;;) {
-        await sleep(Math.max(1, retryAfter) * 1000);
-        const next = await call<ValidationResult | { retryAfter: number }>(
-          'GET',
-          `/v1/email/validate/${id(requestId)}`,
-          { accept: [200, 202] },
-        );
-        if (next.status === 200) return next.body as ValidationResult;
-        ({ retryAfter } = next.body as { retryAfter: number });
-        requestId = (next.body as { requestId?: string }).requestId ?? requestId;
-      }
-    },
+    validateEmail: (email: string) =>
+      translated(async () => (await client.validate(email)) as unknown as ValidationResult),
 
-    async createJob(body: { emailColumn: number; fileName?: string; callbackUrl?: string }) {
-      return (await call<CreatedJob>('POST', '/v1/email/validate-file', { body, accept: [202] })).body;
-    },
-    getJob: (jobId: string) => get<Job>(`/v1/email/validate-file/${id(jobId)}`),
-    getDownload: (jobId: string) => get<Download>(`/v1/email/validate-file/${id(jobId)}/download`),
+    createJob: (body: { emailColumn: number; fileName?: string; callbackUrl?: string }) =>
+      translated(async () => (await once.createJob(body)) as CreatedJob),
+    getJob: (jobId: string) => translated(async () => (await client.getJob(jobId)) as Job),
+    getDownload: (jobId: string) => translated(async () => (await client.getDownload(jobId)) as Download),
 
-    listMailboxes: (query: { reputationRange?: ReputationRangeName; limit?: number; offset?: number }) =>
-      get<MailboxPage>('/v1/connected-mailboxes', query),
-    getMailbox: (mailboxId: string, query: { startDate?: string; endDate?: string } = {}) =>
-      get<MailboxDetail>(`/v1/connected-mailboxes/${id(mailboxId)}`, query),
-    listDomains: (query: { limit?: number; offset?: number } = {}) =>
-      get<Page & { domains: Domain[] }>('/v1/connected-domains', query),
-    getDomain: (domain: string, query: { startDate?: string; endDate?: string } = {}) =>
-      get<{ history: ReputationPoint[]; [field: string]: unknown }>(
-        `/v1/connected-domains/${id(domain)}`,
-        query,
+    /**
+     * PUTs the file to the presigned upload address (Content-Type: text/csv, no API key) with byte
+     * progress; an expired address (403) is said in words.
+     */
+    uploadFile: (url: string, file: Blob, onProgress: (fraction: number) => void) =>
+      translated(async () => {
+        try {
+          await client.uploadFile(url, file, (sent, total) => onProgress(total ? sent / total : 1));
+        } catch (error) {
+          if (error instanceof MailvetApiError && error.status === 403)
+            throw new ApiError(
+              403,
+              'The upload address has expired (it lasts 5 minutes). Start the upload again.',
+            );
+          if (error instanceof MailvetApiError)
+            throw new ApiError(
+              error.status,
+              `The upload was refused (HTTP ${error.status}): ${error.apiMessage}`,
+            );
+          throw new ApiError(0, 'The upload did not reach the storage service. Try again.');
+        }
+      }),
+
+    listMailboxes: (query: Paging & { reputationRange?: ReputationRangeName }) =>
+      translated(async () =>
+        bodyOf<MailboxPage>(
+          await api.GET('/v1/connected-mailboxes', {
+            params: { query: { ...paging(query), reputationRange: query.reputationRange } },
+          }),
+        ),
       ),
-    listUsers: (query: { limit?: number; offset?: number } = {}) =>
-      get<Page & { users: User[] }>('/v1/users', query),
-    async inviteUser(body: { email: string; name?: string; role: 'member' | 'admin' }) {
-      return (await call<User>('POST', '/v1/users', { body, accept: [200, 201] })).body;
-    },
-    listSafetyNetMailboxes: (query: { limit?: number; offset?: number } = {}) =>
-      get<Page & { mailboxes: SafetyNetMailbox[] }>('/v1/safety-net-mailboxes', query),
-    async setSafetyNetMailbox(mailboxId: string, activated: boolean) {
-      return (
-        await call<SafetyNetMailbox>('PATCH', `/v1/safety-net-mailboxes/${id(mailboxId)}`, {
-          body: { activated },
-        })
-      ).body;
-    },
-    listSequences: (query: { limit?: number; offset?: number } = {}) =>
-      get<Page & { sequences: Sequence[] }>('/v1/safety-net-sequences', query),
-    async setSequence(sequenceId: string, activated: boolean) {
-      return (
-        await call<Sequence>('PATCH', `/v1/safety-net-sequences/${id(sequenceId)}`, { body: { activated } })
-      ).body;
-    },
+    getMailbox: (id: string, query: Window = {}) =>
+      translated(async () =>
+        bodyOf<MailboxDetail>(
+          await api.GET('/v1/connected-mailboxes/{id}', { params: { path: { id }, query } }),
+        ),
+      ),
+    listDomains: (query: Paging = {}) =>
+      translated(async () =>
+        bodyOf<Page & { domains: Domain[] }>(
+          await api.GET('/v1/connected-domains', { params: { query: paging(query) } }),
+        ),
+      ),
+    listUsers: (query: Paging = {}) =>
+      translated(async () =>
+        bodyOf<Page & { users: User[] }>(await api.GET('/v1/users', { params: { query: paging(query) } })),
+      ),
+    inviteUser: (body: { email: string; name?: string; role: 'member' | 'admin' }) =>
+      translated(async () => bodyOf<User>(await api.POST('/v1/users', { body }))),
+    listSafetyNetMailboxes: (query: Paging = {}) =>
+      translated(async () =>
+        bodyOf<Page & { mailboxes: SafetyNetMailbox[] }>(
+          await api.GET('/v1/safety-net-mailboxes', { params: { query: paging(query) } }),
+        ),
+      ),
+    setSafetyNetMailbox: (id: string, activated: boolean) =>
+      translated(async () =>
+        bodyOf<SafetyNetMailbox>(
+          await api.PATCH('/v1/safety-net-mailboxes/{id}', { params: { path: { id } }, body: { activated } }),
+        ),
+      ),
+    listSequences: (query: Paging = {}) =>
+      translated(async () =>
+        bodyOf<Page & { sequences: Sequence[] }>(
+          await api.GET('/v1/safety-net-sequences', { params: { query: paging(query) } }),
+        ),
+      ),
+    setSequence: (id: string, activated: boolean) =>
+      translated(async () =>
+        bodyOf<Sequence>(
+          await api.PATCH('/v1/safety-net-sequences/{id}', { params: { path: { id } }, body: { activated } }),
+        ),
+      ),
   };
 }
 
 export type Api = ReturnType<typeof createApi>;
-
-/**
- * PUTs the file to the presigned upload address with the one header its signature covers, reporting
- * progress (fetch cannot report upload progress; XMLHttpRequest can). No API key goes there.
- */
-export function uploadFile(url: string, file: Blob, onProgress: (fraction: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', url);
-    xhr.setRequestHeader('Content-Type', 'text/csv');
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(1);
-        resolve();
-      } else if (xhr.status === 403)
-        reject(
-          new ApiError(403, 'The upload address has expired (it lasts 5 minutes). Start the upload again.'),
-        );
-      else reject(new ApiError(xhr.status, `The upload was refused (HTTP ${xhr.status}).`));
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'The upload did not reach the storage service. Try again.'));
-    xhr.send(file);
-  });
-}

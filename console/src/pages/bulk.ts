@@ -2,7 +2,7 @@
 // header, upload straight to the presigned address with progress, follow the job, then the statistics
 // and the download.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, uploadFile, type Api, type CreatedJob, type Job } from '../api';
+import { ApiError, type Api, type CreatedJob, type Job } from '../api';
 import { StatisticsChart } from '../charts';
 import { delimiterNames, previewCsv, previewSampleBytes, type CsvPreview } from '../csv-preview';
 import { html } from '../html';
@@ -65,7 +65,7 @@ export function BulkPage({ api }: { api: Api }) {
     }
     setPhase({ step: 'uploading', job, fraction: 0 });
     try {
-      await uploadFile(job.uploadUrl, picked.file, (fraction) =>
+      await api.uploadFile(job.uploadUrl, picked.file, (fraction) =>
         setPhase({ step: 'uploading', job, fraction }),
       );
     } catch (e) {
