@@ -24,6 +24,26 @@ const contentTypes: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/**
+ * The console's Content-Security-Policy: its scripts, styles and fonts come from its own origin only
+ * (all bundled), and it connects to its origin plus `connectSources` (the API and the presigned
+ * storage addresses when those live elsewhere). The local runtime and CloudFront both send it.
+ */
+export function contentSecurityPolicy(connectSources: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${connectSources}`.trim(),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 export function contentTypeOf(file: string): string {
   return contentTypes[path.extname(file)] ?? 'application/octet-stream';
 }

@@ -1,22 +1,31 @@
 // The web console on the local runtime: built in memory with esbuild at start and served at `/` beside
 // the API (`/v1/...`), from the same origin, so its config.json says "this origin" (an empty apiUrl).
 import type http from 'node:http';
-import { buildConsole, type ConsoleFile } from '../console/build';
+import { buildConsole, contentSecurityPolicy, type ConsoleFile } from '../console/build';
 
 export interface StaticSite {
   /** The file for a request path, or undefined when the site has none. */
   get(path: string): ConsoleFile | undefined;
+  /** Sent with every file: the console's Content-Security-Policy. */
+  headers: Record<string, string>;
 }
 
-let built: Promise<StaticSite> | undefined;
+let built: Promise<Map<string, ConsoleFile>> | undefined;
 
-/** Built once per process: a test file that starts several runtimes pays for one build. */
-export function buildConsoleSite(): Promise<StaticSite> {
+/**
+ * The console, allowed to connect to `storageOrigin` (the local S3 of the presigned addresses) besides
+ * its own origin. Built once per process: a test file that starts several runtimes pays for one build.
+ */
+export async function buildConsoleSite(storageOrigin: string): Promise<StaticSite> {
   built ??= build();
-  return built;
+  const files = await built;
+  return {
+    get: (path) => files.get(path === '/' ? '/index.html' : path),
+    headers: { 'content-security-policy': contentSecurityPolicy(storageOrigin) },
+  };
 }
 
-async function build(): Promise<StaticSite> {
+async function build(): Promise<Map<string, ConsoleFile>> {
   const files = new Map<string, ConsoleFile>();
   for (const file of await buildConsole()) files.set(`/${file.path}`, file);
   files.set('/config.json', {
@@ -24,7 +33,7 @@ async function build(): Promise<StaticSite> {
     contentType: 'application/json',
     body: Buffer.from(JSON.stringify({ apiUrl: '' })),
   });
-  return { get: (path) => files.get(path === '/' ? '/index.html' : path) };
+  return files;
 }
 
 /** Serves a GET or HEAD from the site; false when the request is not for it. */
@@ -43,6 +52,7 @@ export function serveStatic(
     'content-length': file.body.length,
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
+    ...site.headers,
   });
   response.end(method === 'HEAD' ? undefined : file.body);
   return true;

@@ -199,7 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         invoke,
         port: options.port,
         host,
-        site: await buildConsoleSite(),
+        site: await buildConsoleSite(new URL(s3.url).origin),
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;

@@ -117,7 +117,12 @@ export function StatisticsChart({
               splits.map((i) => statusWords[statuses[i]!]?.label ?? ''),
             grid: { show: false },
           },
-          {},
+          // Counts: whole-number ticks only.
+          {
+            incrs: [
+              1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 1e7,
+            ],
+          },
         ],
         series: [
           {},

@@ -28,6 +28,8 @@ let dns: FixtureDns;
 let runtime: TestRuntime;
 let browser: Browser;
 const requests: string[] = [];
+/** Errors the pages logged (a Content-Security-Policy violation among them). */
+const pageErrors: string[] = [];
 
 describeInBrowser('web console', () => {
   beforeAll(async () => {
@@ -37,6 +39,12 @@ describeInBrowser('web console', () => {
     runtime = await startTestRuntime({ ...fixtureDnsSettings(dns), UPLOAD_URL_TTL_SECONDS: '20' });
     browser = await launchChromium({ viewport: { width: 1100, height: 760 } });
     browser.context.on('request', (r: Request) => requests.push(r.url()));
+    browser.context.on('weberror', (e) => pageErrors.push(String(e.error())));
+    // Refused API calls log "Failed to load resource" on purpose (a bad key, the job limit); a policy
+    // violation or an uncaught exception is a bug.
+    browser.context.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text());
+    });
   });
 
   afterAll(async () => {
@@ -334,6 +342,12 @@ describeInBrowser('web console', () => {
     const outside = requests.filter((u) => !u.startsWith('data:') && !allowed.has(new URL(u).origin));
     expect(requests.length).toBeGreaterThan(10);
     expect(outside).toEqual([]);
+  });
+
+  it('raised no script error and broke no rule of its Content-Security-Policy', async () => {
+    const response = await fetch(runtime.baseUrl + '/');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(pageErrors).toEqual([]);
   });
 });
 

@@ -179,8 +179,9 @@ function Preview({ picked, onColumn }: { picked: Picked; onColumn: (column: numb
       <span>Delimiter: <strong data-testid="delimiter">${delimiterNames[preview.delimiter]}</strong></span>
       ${' · '}
       <span
-        >Header row:
-        <strong data-testid="header">${preview.hasHeader ? 'yes (not validated)' : 'no'}</strong></span
+        >Header row:${' '}<strong data-testid="header"
+          >${preview.hasHeader ? 'yes (not validated)' : 'no'}</strong
+        ></span
       >
     </p>
     <div class="field">

@@ -73,7 +73,7 @@ function Result({ result, onTry }: { result: ValidationResult; onTry: (email: st
     ${
       result.didYouMean &&
       html`<p class="suggestion">
-        Did you mean
+        Did you mean${' '}
         <button type="button" class="link" onClick=${() => onTry(result.didYouMean!)}>
           ${result.didYouMean}</button
         >?
