@@ -3,10 +3,12 @@
 // time. ApiStack gives the HTTP API a CORS rule for `origin`.
 import {
   AssetHashType,
+  DefaultStackSynthesizer,
   DockerImage,
   Duration,
   RemovalPolicy,
   Stack,
+  Token,
   Validations,
   type CfnElement,
 } from 'aws-cdk-lib';
@@ -75,7 +77,6 @@ export class ConsoleSite extends Construct {
         responseHeadersPolicy: headers,
         compress: true,
       },
-      minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
     });
@@ -98,8 +99,8 @@ export class ConsoleSite extends Construct {
     );
     acknowledge(
       'CFR4',
-      'The default *.cloudfront.net certificate cannot pin a minimum TLS version; minimumProtocolVersion ' +
-        'TLS 1.2 applies as soon as a custom domain and certificate are attached.',
+      'The default *.cloudfront.net certificate cannot pin a minimum TLS version (CloudFront ignores ' +
+        'minimumProtocolVersion without a custom certificate); attach a custom domain to raise it.',
     );
     this.origin = `https://${this.distribution.distributionDomainName}`;
   }
@@ -139,6 +140,10 @@ export class ConsoleSite extends Construct {
 /** CDK's singleton Lambda that copies the assets into the bucket during deploys: its findings, one by one. */
 function acknowledgeBucketDeployment(stack: Stack, bucket: s3.Bucket): void {
   const bucketId = stack.getLogicalId(bucket.node.defaultChild as CfnElement);
+  // cdk-nag names the asset bucket with the stack's account and region when they are known.
+  const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+  const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+  const assetBucket = `cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-${account}-${region}`;
   for (const child of stack.node.children) {
     if (!child.node.id.startsWith('Custom::CDKBucketDeployment')) continue;
     const reason = (what: string) =>
@@ -158,7 +163,7 @@ function acknowledgeBucketDeployment(stack: Stack, bucket: s3.Bucket): void {
         reason: copying,
       })),
       {
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${assetBucket}/*]`,
         reason: copying,
       },
       { id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`, reason: copying },

@@ -1,7 +1,8 @@
 // The web console in the API stack: a private bucket readable only by its CloudFront distribution
 // (origin access control), config.json written at deploy time with the API's URL, and the API's CORS
 // rule admitting exactly the console's origin. Bundling is skipped here (bundling.test.ts bundles).
-import { App, Stack, type CfnElement } from 'aws-cdk-lib';
+import { App, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -150,6 +151,25 @@ describe('deployment', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('cdk-nag', () => {
+  test('leaves no finding in a stack with a concrete account and region (as `cdk deploy` synthesizes it)', () => {
+    const app = new App({
+      context: {
+        ...featureFlags,
+        'aws:cdk:bundling-stacks': [],
+        '@aws-cdk/core:failSynthOnValidationErrors': false,
+      },
+    });
+    createMailvet(app, { env: { account: '123456789012', region: 'eu-west-1' } });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    const assembly = app.synth();
+    const report = JSON.parse(
+      readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
+    ) as { pluginReports: { violations: { ruleName: string }[] }[] };
+    expect(report.pluginReports.flatMap((r) => r.violations.map((v) => v.ruleName))).toEqual([]);
   });
 });
 
