@@ -183,7 +183,7 @@ describeInBrowser('web console', () => {
       await route.continue();
     });
     await page.getByRole('button', { name: 'Validate late.csv' }).click();
-    await expectText(page.getByRole('alert'), 'The upload address has expired', 60_000);
+    await expectText(page.getByRole('alert'), 'The upload address has expired (it lasts 20 seconds', 60_000);
     expect(released).toBe(true);
     await shot(page, 'bulk-expired');
     await page.close();

@@ -70,7 +70,14 @@ export function BulkPage({ api }: { api: Api }) {
       );
     } catch (e) {
       setPhase({ step: 'choose' });
-      return setError(e);
+      return setError(
+        e instanceof ApiError && e.status === 403
+          ? new Error(
+              `The upload address has expired (it lasts ${lifetime(job.uploadExpiresIn)} and the file had not ` +
+                'arrived). Start the upload again: a new job gets a new address.',
+            )
+          : e,
+      );
     }
     setPhase({
       step: 'following',
@@ -134,6 +141,9 @@ export function BulkPage({ api }: { api: Api }) {
     }
   </section>`;
 }
+
+const lifetime = (seconds: number) =>
+  seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
 
 /** The 5-job limit's 429 says how long to wait; other errors as the API words them. */
 function jobLimitMessage(error: unknown): unknown {
