@@ -5,6 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { Readable } from 'node:stream';
+import { createNodeClient, validateFile } from '../../client/node';
 import { buildCsv, startBulkDns } from '../e2e/bulk-client';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 
@@ -218,6 +220,29 @@ describe('mailvet job and download', () => {
     const unknown = await mailvet(['job', '00000000-0000-4000-8000-000000000000']);
     expect(unknown.code).toBe(1);
     expect(errors(unknown)).toBe('mailvet: Job not found (HTTP 404)\n');
+  });
+});
+
+describe('the Node client', () => {
+  it('validates a stream with validateFile and returns the results in memory', async () => {
+    const csv = buildCsv({
+      delimiter: ',',
+      emailColumn: 1,
+      rows: [
+        ['Ann', 'ann@ok.test'],
+        ['Abe', 'abuse@ok.test'],
+      ],
+    });
+    const client = createNodeClient({ baseUrl: runtime.baseUrl, apiKey: runtime.keys.admin });
+    const phases = new Set<string>();
+    const done = await validateFile(
+      Readable.from([csv.input.subarray(0, 5), csv.input.subarray(5)]),
+      { client, emailColumn: 1, fileName: 'stream.csv', pollIntervalMs: 200 },
+      (progress) => phases.add(progress.phase),
+    );
+    expect(done.job).toMatchObject({ status: 'completed', statistics: csv.statistics });
+    expect(done.results!.equals(csv.expected)).toBe(true);
+    expect([...phases]).toEqual(['upload', 'processing', 'download']);
   });
 });
 
