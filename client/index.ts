@@ -15,7 +15,7 @@ import type {
   PolledValidationResult,
   ValidationResult,
 } from './types';
-import { createUploader, type UploadBody, type Uploader } from './upload';
+import { createUploader, type UploadAnswer, type UploadBody, type Uploader } from './upload';
 
 export * from './http';
 export type * from './types';
@@ -176,13 +176,22 @@ export class MailvetClient {
     );
   }
 
+  /** PUTs a file to a job's presigned upload URL and returns the storage's answer as it is. */
+  putFile(
+    uploadUrl: string,
+    file: UploadBody,
+    onProgress: (sentBytes: number, totalBytes: number) => void = () => undefined,
+  ): Promise<UploadAnswer> {
+    return this.uploader(uploadUrl, file, onProgress);
+  }
+
   /** PUTs a file to a job's presigned upload URL; anything but 200 throws MailvetApiError. */
   async uploadFile(
     uploadUrl: string,
     file: UploadBody,
     onProgress?: (sentBytes: number, totalBytes: number) => void,
   ): Promise<void> {
-    const answer = await this.uploader(uploadUrl, file, onProgress ?? (() => undefined));
+    const answer = await this.putFile(uploadUrl, file, onProgress);
     if (answer.status !== 200) throw storageError(answer.status, answer.text);
   }
 
