@@ -71,6 +71,8 @@ describeInBrowser('web console', () => {
     await page.getByLabel('API key').fill('not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expectText(page.getByRole('alert'), 'That API key was not accepted');
+    // The local runtime serves the API reference beside the console; the sign-in page says where.
+    expect(await page.getByRole('link', { name: '/docs' }).getAttribute('href')).toBe('/docs');
     await shot(page, 'sign-in-bad-key');
 
     await signedIn(runtime.keys.admin, page);
@@ -186,6 +188,22 @@ describeInBrowser('web console', () => {
     await expectText(page.getByRole('alert'), 'The upload address has expired (it lasts 20 seconds', 60_000);
     expect(released).toBe(true);
     await shot(page, 'bulk-expired');
+    await page.close();
+  });
+
+  it("bulk: shows a failed job's error", async () => {
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Bulk' }).click();
+    await page.getByLabel('Drop a CSV file here, or choose one').setInputFiles({
+      name: 'titles-only.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('email,name\n'),
+    });
+    await expectText(page.getByTestId('header'), 'yes');
+    await page.getByRole('button', { name: 'Validate titles-only.csv' }).click();
+    await page.locator('.job[data-status="failed"]').waitFor({ timeout: 120_000 });
+    await expectText(page.getByRole('alert'), 'The job failed: The file has no data rows.');
+    await shot(page, 'bulk-failed');
     await page.close();
   });
 

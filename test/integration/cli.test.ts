@@ -247,11 +247,12 @@ describe('the Node client', () => {
 });
 
 describe('the local runtime pages', () => {
-  it('answers GET / with a page linking the reference', async () => {
+  it('answers GET / with the web console (its sign-in page links the reference at /docs)', async () => {
     const response = await fetch(`${runtime.baseUrl}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await response.text()).toContain('<a href="/docs">API reference</a>');
+    expect(await response.text()).toContain('<script type="module" src="app.js">');
+    expect(await (await fetch(`${runtime.baseUrl}/app.js`)).text()).toContain('/docs');
   });
 
   it('serves the interactive reference at /docs with its assets and the document', async () => {

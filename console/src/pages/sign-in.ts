@@ -49,5 +49,12 @@ export function SignIn({ apiUrl, onSignedIn }: { apiUrl: string; onSignedIn: (ke
       <button type="submit" disabled=${busy}>${busy ? 'Checking…' : 'Sign in'}</button>
       <div id="sign-in-error"><${ErrorMessage} error=${error} /></div>
     </form>
+    ${
+      !apiUrl &&
+      html`<p class="muted">
+        On this local runtime the API reference is at <a href="/docs">/docs</a>; try the key
+        <code>demo-admin-key</code>.
+      </p>`
+    }
   </main>`;
 }
