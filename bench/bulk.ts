@@ -5,6 +5,7 @@ import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
+import { createMailvetClient } from '../client';
 import { ValidationEngine, engineOptionsFromSettings } from '../functions/domain/validation';
 import { settings } from '../functions/settings';
 import { startTestRuntime } from '../test/helpers/local-runtime';
@@ -57,41 +58,18 @@ async function pipeline(
   baseUrl: string,
   apiKey: string,
 ): Promise<{ seconds: number; outBytes: number; jobId: string }> {
-  const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-  const created = (await (
-    await fetch(`${baseUrl}/v1/email/validate-file`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ emailColumn: 2 }),
-    })
-  ).json()) as { jobId: string; uploadUrl: string };
-  const t0 = performance.now();
-  const put = await fetch(created.uploadUrl, {
-    method: 'PUT',
-    headers: { 'content-type': 'text/csv' },
-    body: file,
+  const client = createMailvetClient({ baseUrl, apiKey });
+  let t0 = 0;
+  const end = await client.runFileJob({ emailColumn: 2, pollIntervalMs: 100 }, (uploadUrl) => {
+    t0 = performance.now();
+    return client.uploadFile(uploadUrl, file);
   });
-  if (put.status !== 200) throw new Error(`PUT ${put.status}`);
-  for (;;) {
-    const job = (await (
-      await fetch(`${baseUrl}/v1/email/validate-file/${created.jobId}`, { headers })
-    ).json()) as {
-      status: string;
-      error?: string;
-    };
-    if (job.status === 'completed') break;
-    if (job.status !== 'processing' && job.status !== 'awaiting_upload')
-      throw new Error(`job ${job.status}: ${job.error}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const descriptor = (await (
-    await fetch(`${baseUrl}/v1/email/validate-file/${created.jobId}/download`, { headers })
-  ).json()) as { downloadUrl: string };
-  const download = await fetch(descriptor.downloadUrl);
+  if (!end.download) throw new Error(`job ${end.job.status}: ${end.job.error}`);
+  const download = await client.fetchResults(end.download.downloadUrl);
   let outBytes = 0;
   for await (const piece of download.body as unknown as AsyncIterable<Uint8Array>)
     outBytes += piece.byteLength;
-  return { seconds: (performance.now() - t0) / 1000, outBytes, jobId: created.jobId };
+  return { seconds: (performance.now() - t0) / 1000, outBytes, jobId: end.jobId };
 }
 
 /** The naive script: parse everything with papaparse, classify with the engine, unparse, write. */

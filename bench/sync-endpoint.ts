@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { demoIds, demoKeys } from '../functions/domain/accounts/demo-accounts';
 import { monthlyUsage } from '../functions/domain/usage';
+import { createMailvetClient } from '../client';
 import { startLocalRuntime } from '../local/runtime';
 import { startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
 import { ZONES } from '../test/unit/validation/fixtures/world';
@@ -128,17 +129,12 @@ async function main(): Promise<void> {
   });
   try {
     const url = `${runtime.baseUrl}/v1/email/validate`;
+    const client = createMailvetClient({ baseUrl: runtime.baseUrl, apiKey: demoKeys.admin });
     // Warm: every domain in the engine's cache, the key and the code paths in the runtime's process.
     for (let round = 0; round < 20; round++) {
       for (const email of emails) {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'x-api-key': demoKeys.admin, 'content-type': 'application/json' },
-          body: JSON.stringify({ email }),
-        });
-        if (response.status !== 200)
-          throw new Error(`warm-up ${email}: ${response.status} ${await response.text()}`);
-        await response.arrayBuffer();
+        const answer = await client.submitValidation(email);
+        if (!answer.done) throw new Error(`warm-up ${email}: 202, still pending after the sync budget`);
       }
     }
     const usageBefore = await monthlyUsage(demoIds.acme);

@@ -1,6 +1,6 @@
 // The stateless half: one Lambda per wiring entry with exactly the access the wiring gives it, the HTTP
 // API routes, the queue consumers and the upload trigger. Redeploying it never touches stored data.
-import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -16,6 +16,7 @@ import { globalIndexes } from '../functions/store/table';
 import * as wiring from '../functions/wiring';
 import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions/wiring';
 import { MailvetFunction, repoRoot } from './mailvet-function';
+import { ConsoleSite } from './console-site';
 import { addOutputs } from './outputs';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
@@ -39,6 +40,7 @@ export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, MailvetFunction>;
   readonly api: apigwv2.HttpApi;
   readonly stage: apigwv2.HttpStage;
+  readonly console: ConsoleSite;
   private readonly table: dynamodb.ITable;
   private readonly bucket: s3.IBucket;
   private readonly queues: Record<QueueName, QueueRefs>;
@@ -115,10 +117,19 @@ export class ApiStack extends Stack {
       });
     this.acknowledgeNotificationsHandler();
 
+    // The web console (lib/console-site.ts) calls the API from its CloudFront origin.
+    this.console = new ConsoleSite(this, 'Console');
     this.api = new apigwv2.HttpApi(this, 'HttpApi', {
       apiName: `${this.stackName}`,
       description: 'mailvet email validation API',
       createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: [this.console.origin],
+        allowMethods: [apigwv2.CorsHttpMethod.ANY],
+        allowHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
+        exposeHeaders: ['retry-after'],
+        maxAge: Duration.hours(1),
+      },
       defaultIntegration: new HttpLambdaIntegration('DefaultIntegration', fn(wiring.defaultRouteFunction)),
     });
     Validations.of(this.api).acknowledge({
@@ -167,7 +178,13 @@ export class ApiStack extends Stack {
       this.api.addRoutes({ path: r.path, methods: [apigwv2.HttpMethod[r.method]], integration });
     }
 
-    addOutputs(this, { apiUrl: this.stage.url, tableName: refs.tableName, bucketName: refs.bucketName });
+    this.console.deploy(this.stage.url);
+    addOutputs(this, {
+      apiUrl: this.stage.url,
+      consoleUrl: this.console.origin,
+      tableName: refs.tableName,
+      bucketName: refs.bucketName,
+    });
   }
 
   /** Exactly what the wiring's `access` says; nothing is granted anywhere else. */

@@ -3,12 +3,14 @@ import { CfnOutput, type Stack } from 'aws-cdk-lib';
 
 export interface MailvetOutputs {
   apiUrl: string;
+  consoleUrl: string;
   tableName: string;
   bucketName: string;
 }
 
 export function addOutputs(stack: Stack, outputs: MailvetOutputs): void {
   new CfnOutput(stack, 'ApiUrl', { value: outputs.apiUrl, description: 'Base URL of the mailvet HTTP API' });
+  new CfnOutput(stack, 'ConsoleUrl', { value: outputs.consoleUrl, description: 'The mailvet web console' });
   new CfnOutput(stack, 'TableName', { value: outputs.tableName, description: 'The single DynamoDB table' });
   new CfnOutput(stack, 'BucketName', {
     value: outputs.bucketName,

@@ -4,6 +4,8 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { RouteSpec } from '../functions/wiring';
+import { serveStatic, type StaticSite } from './console-site';
+import { serveDocs } from './docs-site';
 import { listen } from './ports';
 
 /** API Gateway's payload limit. */
@@ -171,6 +173,8 @@ export async function startApiGateway(options: {
   host: string;
   /** What the functions depend on (DynamoDB Local): while unavailable, routes answer 503. */
   dependencies?: DependencyHealth;
+  /** Files served for GET and HEAD requests that match no route (the web console at `/`). */
+  site?: StaticSite;
 }): Promise<ApiGateway> {
   const compiled = compileRoutes(options.routes);
   const server = http.createServer(async (request, response) => {
@@ -178,6 +182,11 @@ export async function startApiGateway(options: {
     const startedAt = Date.now();
     const { dependencies } = options;
     try {
+      // `/` is the web console (local/console-site.ts) and `/docs` the API reference
+      // (local/docs-site.ts): the local runtime's own pages, not API routes.
+      const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+      if (serveStatic(options.site, request, response, pathname) || (await serveDocs(request, response)))
+        return;
       const body = await readBody(request);
       if (body === 'too-large') {
         response.writeHead(413, { 'content-type': 'application/json' });

@@ -22,6 +22,7 @@ import {
   type QueueName,
 } from '../functions/wiring';
 import { startApiGateway, type ApiGateway } from './api-gateway';
+import { buildConsoleSite } from './console-site';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
 import { PortInUseError } from './ports';
@@ -143,6 +144,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       region,
       ...localCredentials,
       onObjectCreated: (event) => dispatchS3Event(invoke, event),
+      // The console uploads and downloads from the browser, from another origin than this one; the
+      // presigned signature, not the origin, authorizes (the deployed bucket's CORS allows any origin too).
+      corsOrigins: ['*'],
     });
     stoppers.push(() => s3.close());
     // Runs after the API and the pollers have stopped (stoppers run in reverse): no new work
@@ -243,6 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         port: options.port,
         host,
         dependencies: { available: () => dynamo.available(), lastFailureAt: () => dynamo.lastExitAt() },
+        site: await buildConsoleSite(new URL(s3.url).origin),
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;

@@ -38,6 +38,8 @@ async function main(): Promise<void> {
   const lines = [
     `mailvet local runtime ready in ${seconds} s`,
     `  API:       ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}`,
+    `  console:   ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}/ (sign in with a demo key)`,
+    `  reference: ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}/docs`,
     `  data:      ${dataDir}${runtime.seeded ? ' (new: demo workspace seeded)' : ''}`,
     `  demo keys: ${demoKeys.admin} (Acme, may invite and toggle sequences)`,
     `             ${demoKeys.member} (Acme, no write permissions)`,

@@ -165,8 +165,9 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('there is one Lambda per wiring entry, plus CDK bucket-notification handler', () => {
-    api.resourceCountIs('AWS::Lambda::Function', wiring.functions.length + 1);
+  test("there is one Lambda per wiring entry, plus CDK's bucket-notification and bucket-deployment handlers", () => {
+    api.resourceCountIs('AWS::Lambda::Function', wiring.functions.length + 2);
+    api.resourceCountIs('Custom::CDKBucketDeployment', 1);
   });
 
   test.each(wiring.functions.map((f) => [f.name, f]))(
@@ -512,7 +513,20 @@ describe('cdk-nag AwsSolutions', () => {
     }
     expect(
       sorted(acknowledgments.map(([id]) => id.replace(/^Annotation::/, '').replace(/\[.*\]$/, ''))),
-    ).toEqual(sorted(['AwsSolutions-APIG4', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-S1']));
+    ).toEqual(
+      sorted([
+        'AwsSolutions-APIG4',
+        'AwsSolutions-IAM4',
+        'AwsSolutions-IAM5',
+        'AwsSolutions-S1',
+        // The web console's distribution and CDK's bucket-deployment function (lib/console-site.ts).
+        'AwsSolutions-CFR1',
+        'AwsSolutions-CFR2',
+        'AwsSolutions-CFR3',
+        'AwsSolutions-CFR4',
+        'AwsSolutions-L1',
+      ]),
+    );
   });
 });
 

@@ -1,7 +1,26 @@
-// A client of the bulk API as a customer would write one (create, PUT, poll, download), plus the
-// independent reference the end-to-end tests compare results files with.
+// The bulk API as the end-to-end tests drive it, over the typed client (client/): create, PUT, poll,
+// download, every API answer checked against docs/openapi.json; plus the independent reference the
+// tests compare results files with.
+import {
+  createMailvetClient,
+  type CreateJobRequest,
+  type DownloadDescriptor,
+  type MailvetClient,
+} from '../../client';
 import { expectDocumented } from '../helpers/openapi-check';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
+
+/** A fetch that checks every answer of the API (not the storage's) against docs/openapi.json. */
+function documentedFetch(baseUrl: string): typeof fetch {
+  const apiOrigin = new URL(baseUrl).origin;
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const response = await fetch(request);
+    const url = new URL(request.url);
+    if (url.origin === apiOrigin) await expectDocumented(request.method, url.pathname, response);
+    return response;
+  };
+}
 
 export interface JobBody {
   jobId: string;
@@ -25,64 +44,63 @@ export interface RunResult {
 }
 
 export class BulkClient {
+  /** Waits out the rate limit (Retry-After: 1); a job-limit 429 (Retry-After: 60) fails within seconds. */
+  private readonly client: MailvetClient;
+  /** No retries: tests that count 429s see every answer as the API gave it. */
+  private readonly raw: MailvetClient;
+
   constructor(
     readonly baseUrl: string,
     readonly apiKey: string,
-  ) {}
+  ) {
+    const checked = documentedFetch(baseUrl);
+    this.client = createMailvetClient({ baseUrl, apiKey, maxRetries: 5, maxWaitMs: 2000, fetch: checked });
+    this.raw = createMailvetClient({ baseUrl, apiKey, maxRetries: 0, fetch: checked });
+  }
 
-  /** An API call; its response is checked against docs/openapi.json (a mismatch throws). */
-  async request(method: string, path: string, body?: unknown): Promise<Response> {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: {
-        'x-api-key': this.apiKey,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    await expectDocumented(method, path, response);
-    return response;
+  /** Any route, answered as is (no retries). */
+  request(method: string, path: string, body?: unknown): Promise<Response> {
+    return this.raw.send(method, path, body);
   }
 
   async create(body: Record<string, unknown>): Promise<{ jobId: string; uploadUrl: string }> {
-    const res = await this.request('POST', '/v1/email/validate-file', body);
-    if (res.status !== 202) throw new Error(`create: ${res.status} ${await res.text()}`);
-    return (await res.json()) as { jobId: string; uploadUrl: string };
+    // Bodies the schema refuses are sent on purpose too: the API, not the type, is under test.
+    return this.client.createJob(body as CreateJobRequest);
   }
 
+  /** The storage's answer to the PUT, as a Response (tests assert on refused uploads). */
   async upload(uploadUrl: string, file: Buffer): Promise<Response> {
-    return fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body: file });
+    const answer = await this.client.putFile(uploadUrl, file);
+    return new Response(answer.text, { status: answer.status });
   }
 
   async status(jobId: string): Promise<JobBody> {
-    const res = await this.request('GET', `/v1/email/validate-file/${jobId}`);
-    if (res.status !== 200) throw new Error(`status: ${res.status} ${await res.text()}`);
-    return (await res.json()) as JobBody;
+    return (await this.client.getJob(jobId)) as JobBody;
   }
 
   /** Polls until the job leaves processing/awaiting_upload; returns every body seen. */
   async waitForEnd(jobId: string, timeoutMs = 60_000, everyMs = 150): Promise<JobBody[]> {
     const seen: JobBody[] = [];
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const body = await this.status(jobId);
-      seen.push(body);
-      if (body.status !== 'processing' && body.status !== 'awaiting_upload') return seen;
-      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${body.status} after ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
-    }
+    await this.client.waitForJob(jobId, {
+      timeoutMs,
+      pollIntervalMs: everyMs,
+      onStatus: (job) => seen.push(job as JobBody),
+    });
+    return seen;
   }
 
   async download(
     jobId: string,
   ): Promise<{ descriptor: Record<string, unknown>; file: Buffer; disposition: string | null }> {
-    const res = await this.request('GET', `/v1/email/validate-file/${jobId}/download`);
-    if (res.status !== 200) throw new Error(`download: ${res.status} ${await res.text()}`);
-    const descriptor = (await res.json()) as { downloadUrl: string };
-    const file = await fetch(descriptor.downloadUrl);
-    if (file.status !== 200) throw new Error(`GET downloadUrl: ${file.status}`);
+    return this.fetchFile(await this.client.getDownload(jobId));
+  }
+
+  private async fetchFile(
+    descriptor: DownloadDescriptor,
+  ): Promise<{ descriptor: Record<string, unknown>; file: Buffer; disposition: string | null }> {
+    const file = await this.client.fetchResults(descriptor.downloadUrl);
     return {
-      descriptor,
+      descriptor: { ...descriptor },
       file: Buffer.from(await file.arrayBuffer()),
       disposition: file.headers.get('content-disposition'),
     };
@@ -90,13 +108,17 @@ export class BulkClient {
 
   /** Create, upload, wait, download. */
   async run(file: Buffer, body: Record<string, unknown>): Promise<RunResult> {
-    const created = await this.create(body);
-    const put = await this.upload(created.uploadUrl, file);
-    if (put.status !== 200) throw new Error(`PUT: ${put.status} ${await put.text()}`);
-    const seen = await this.waitForEnd(created.jobId);
+    const seen: JobBody[] = [];
+    const end = await this.client.runFileJob(
+      { ...(body as CreateJobRequest), pollIntervalMs: 150, timeoutMs: 60_000 },
+      (uploadUrl) => this.client.uploadFile(uploadUrl, file),
+      (progress) => {
+        if (progress.phase === 'processing') seen.push(progress.job as JobBody);
+      },
+    );
     const final = seen[seen.length - 1]!;
-    if (final.status !== 'completed') return { jobId: created.jobId, seen, final };
-    return { jobId: created.jobId, seen, final, ...(await this.download(created.jobId)) };
+    if (!end.download) return { jobId: end.jobId, seen, final };
+    return { jobId: end.jobId, seen, final, ...(await this.fetchFile(end.download)) };
   }
 }
 
@@ -110,7 +132,7 @@ export function startBulkDns(): Promise<FixtureDns> {
 }
 
 /** The verdicts the tests expect for the addresses they use (decisions.md "Status meaning"). */
-function expectedStatus(cell: string | undefined): string {
+export function expectedStatus(cell: string | undefined): string {
   const email = cell?.trim() ?? '';
   if (email === '' || !email.includes('@')) return 'block_bounce_risk';
   const [local, domain] = email.toLowerCase().split('@') as [string, string];

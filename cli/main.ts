@@ -1,0 +1,188 @@
+// `mailvet`: the command-line tool over the typed client (client/node.ts). Exit codes: 0 done,
+// 1 failed job or API error (the API's text on stderr), 2 usage.
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createNodeClient,
+  MailvetApiError,
+  type JobStatus,
+  type MailvetNodeClient,
+  type ValidationResult,
+} from '../client/node';
+import { readFirstRow, resolveColumn } from './csv-header';
+import { createProgressView, formatBytes, type ProgressView } from './progress';
+import { parseCommandLine, usage, UsageError, type Invocation } from './usage';
+
+export interface Io {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A job that ended failed or expired (exit code 1). */
+class JobEndedError extends Error {}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  let progress: ProgressView | undefined;
+  try {
+    const invocation = parseCommandLine(argv, io.env);
+    if (invocation === 'help') {
+      io.stdout.write(usage);
+      return 0;
+    }
+    const client = createNodeClient({
+      baseUrl: invocation.url,
+      apiKey: invocation.key,
+      onRetry: ({ status, waitMs, attempt }) =>
+        (progress?.note ?? ((text: string) => io.stderr.write(`${text}\n`)))(
+          `mailvet: the API answered ${status}${status === 429 ? ' (rate limited)' : ''}; retrying in ${(waitMs / 1000).toFixed(1)} s (retry ${attempt})`,
+        ),
+    });
+    switch (invocation.command) {
+      case 'validate':
+        await validate(client, invocation, io);
+        break;
+      case 'validate-file':
+        progress = createProgressView(io.stderr);
+        await validateFile(client, invocation, io, progress);
+        break;
+      case 'job':
+        await showJob(client, invocation, io);
+        break;
+      case 'download':
+        await download(client, invocation, io);
+        break;
+    }
+    return 0;
+  } catch (error) {
+    progress?.stop();
+    return report(error, io);
+  } finally {
+    progress?.stop();
+  }
+}
+
+function report(error: unknown, io: Io): number {
+  if (error instanceof UsageError) {
+    io.stderr.write(`mailvet: ${error.message}\n\n${usage}`);
+    return 2;
+  }
+  if (error instanceof MailvetApiError) {
+    io.stderr.write(`mailvet: ${error.apiMessage} (HTTP ${error.status})\n`);
+    return 1;
+  }
+  if (error instanceof JobEndedError) {
+    io.stderr.write(`mailvet: ${error.message}\n`);
+    return 1;
+  }
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const detail = cause?.code ?? cause?.message;
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`mailvet: ${message}${detail ? ` (${detail})` : ''}\n`);
+  return 1;
+}
+
+async function validate(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {
+  const result = await client.validate(invocation.argument, { async: invocation.async });
+  if (invocation.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else io.stdout.write(`${verdictLine(result)}\n`);
+}
+
+/** `jane@gmial.com: some_risk (typo_suggestion), did you mean jane@gmail.com?` */
+export function verdictLine(result: ValidationResult): string {
+  const { status, reason, subStatus } = result.result;
+  const detail = subStatus ? `${reason}, ${subStatus}` : reason;
+  const suggestion = result.didYouMean ? `, did you mean ${result.didYouMean}?` : '';
+  return `${result.email}: ${status} (${detail})${suggestion}`;
+}
+
+async function validateFile(
+  client: MailvetNodeClient,
+  invocation: Invocation,
+  io: Io,
+  progress: ProgressView,
+): Promise<void> {
+  const file = invocation.argument;
+  try {
+    await access(file);
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  const emailColumn = resolveColumn(invocation.column, await readFirstRow(file));
+  const out = invocation.out ?? defaultOutPath(file);
+  const base = path.basename(file);
+  const end = await client.validateFileFrom(
+    file,
+    {
+      emailColumn,
+      ...(base.toLowerCase().endsWith('.csv') && base.length <= 255 ? { fileName: base } : {}),
+      ...(invocation.callbackUrl === undefined ? {} : { callbackUrl: invocation.callbackUrl }),
+      out,
+    },
+    (event) => progress.update(event),
+  );
+  progress.stop();
+  if (invocation.json)
+    io.stdout.write(`${JSON.stringify({ ...end.job, resultsFile: end.outPath }, null, 2)}\n`);
+  if (end.job.status !== 'completed') throw jobEnded(end.job);
+  if (!invocation.json) {
+    io.stdout.write(statisticsTable(end.job));
+    io.stdout.write(`results: ${end.outPath}\n`);
+  }
+}
+
+/** leads.csv -> leads_processed_by_mailvet.csv, beside the input. */
+export function defaultOutPath(file: string): string {
+  const parsed = path.parse(file);
+  const name = parsed.ext.toLowerCase() === '.csv' ? parsed.name : parsed.base;
+  return path.join(parsed.dir, `${name}_processed_by_mailvet.csv`);
+}
+
+function jobEnded(job: JobStatus): JobEndedError {
+  return new JobEndedError(`job ${job.jobId} ${job.status}${job.error ? `: ${job.error}` : ''}`);
+}
+
+export function statisticsTable(job: JobStatus): string {
+  const lines = [`job ${job.jobId}: ${job.status}, ${job.processedEmails} of ${job.totalEmails} emails`];
+  const statistics = Object.entries(job.statistics ?? {});
+  if (statistics.length) {
+    const total = statistics.reduce((sum, [, count]) => sum + count, 0);
+    const width = Math.max(...statistics.map(([status]) => status.length), 'status'.length);
+    const countWidth = Math.max(String(total).length, 'count'.length);
+    lines.push(`  ${'status'.padEnd(width)}  ${'count'.padStart(countWidth)}   share`);
+    for (const [status, count] of statistics) {
+      const share = total > 0 ? `${((count / total) * 100).toFixed(1)}%` : '-';
+      lines.push(`  ${status.padEnd(width)}  ${String(count).padStart(countWidth)}  ${share.padStart(6)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function showJob(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {
+  const job = await client.getJob(invocation.argument);
+  if (invocation.json) io.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
+  else {
+    io.stdout.write(statisticsTable(job));
+    if (job.error) io.stdout.write(`error: ${job.error}\n`);
+  }
+  if (job.status === 'failed' || job.status === 'expired') throw jobEnded(job);
+}
+
+async function download(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {
+  const saved = await client.downloadResults(invocation.argument, invocation.out);
+  io.stdout.write(`results: ${saved.path} (${formatBytes(saved.bytes)})\n`);
+}
+
+/** Runs the CLI as a program (bin/mailvet.js and `npm run mailvet`) and sets the exit code. */
+export function runAsProgram(): void {
+  // `npm run mailvet -- file.csv` runs in the package root: take paths from where npm was called.
+  if (process.env.npm_lifecycle_event === 'mailvet' && process.env.INIT_CWD)
+    process.chdir(process.env.INIT_CWD);
+  void main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+  );
+}
+
+if (require.main === module) runAsProgram();

@@ -1,0 +1,104 @@
+// Command-line parsing for `mailvet`: one table of commands and options, node's util.parseArgs.
+import { parseArgs } from 'node:util';
+
+/** A mistake in how the CLI was called (exit code 2). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const usage = `mailvet: email validation from the command line
+
+usage:
+  mailvet validate <email> [--async] [--json]
+  mailvet validate-file <file.csv> [--column <name|index>] [--out <path>] [--callback-url <url>] [--json]
+  mailvet job <jobId> [--json]
+  mailvet download <jobId> [--out <path>]
+
+  validate        one address: verdict, reason and suggestion (--async: through the async endpoint;
+                  --json: the whole result body)
+  validate-file   a CSV file: upload, progress, statistics; the results go next to the input as
+                  <name>_processed_by_mailvet.csv unless --out. --column names the email column by its
+                  header or zero-based index (default: the column headed email)
+  job             a bulk job's status and statistics
+  download        a completed job's results file (default name: the one the service gives it)
+
+options:
+  --url <url>     the API (default $MAILVET_URL, else http://localhost:3000)
+  --key <key>     the API key (default $MAILVET_API_KEY)
+  -h, --help      this text
+
+exit codes: 0 done, 1 failed job or API error (the API's text on stderr), 2 usage
+`;
+
+const options = {
+  url: { type: 'string' },
+  key: { type: 'string' },
+  json: { type: 'boolean' },
+  async: { type: 'boolean' },
+  column: { type: 'string' },
+  out: { type: 'string' },
+  'callback-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Which options each command accepts besides --url, --key and --help. */
+const accepted: Record<string, string[]> = {
+  validate: ['json', 'async'],
+  'validate-file': ['json', 'column', 'out', 'callback-url'],
+  job: ['json'],
+  download: ['out'],
+};
+
+export interface Invocation {
+  command: string;
+  argument: string;
+  url: string;
+  key: string;
+  json: boolean;
+  async: boolean;
+  column?: string;
+  out?: string;
+  callbackUrl?: string;
+}
+
+/** The command line as an Invocation, `'help'` for --help, or a UsageError. */
+export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Invocation | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const [command, argument, ...extra] = positionals;
+  if (command === undefined) throw new UsageError('no command given');
+  const allowed = accepted[command];
+  if (!allowed) throw new UsageError(`unknown command "${command}"`);
+  for (const name of Object.keys(values))
+    if (!['url', 'key', 'help', ...allowed].includes(name))
+      throw new UsageError(`${command} does not take --${name}`);
+  if (argument === undefined)
+    throw new UsageError(
+      `${command} needs ${command === 'validate' ? 'an email address' : command === 'validate-file' ? 'a file' : 'a job id'}`,
+    );
+  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const key = values.key ?? env.MAILVET_API_KEY;
+  if (!key) throw new UsageError('no API key: set MAILVET_API_KEY or pass --key');
+  const url = values.url ?? env.MAILVET_URL ?? 'http://localhost:3000';
+  if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
+  return {
+    command,
+    argument,
+    url,
+    key,
+    json: values.json ?? false,
+    async: values.async ?? false,
+    ...(values.column === undefined ? {} : { column: values.column }),
+    ...(values.out === undefined ? {} : { out: values.out }),
+    ...(values['callback-url'] === undefined ? {} : { callbackUrl: values['callback-url'] }),
+  };
+}

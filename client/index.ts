@@ -1,0 +1,313 @@
+// The typed mailvet client: every route through openapi-fetch over the generated `paths`, waits out
+// 429 and 503, and the bulk flow (create, upload with byte progress, follow, download) in one call.
+// Browser-safe: no Node module is imported here (client/node.ts adds files and streams for Node).
+import createClient, { type Client } from 'openapi-fetch';
+import { apiError, retryingFetch, sleep, storageError, type RetryOptions } from './http';
+import type { paths } from './schema';
+import type {
+  AsyncPendingValidation,
+  CreatedJob,
+  CreateJobRequest,
+  DownloadDescriptor,
+  JobStatus,
+  PendingValidation,
+  PolledPendingValidation,
+  PolledValidationResult,
+  ValidationResult,
+} from './types';
+import { createUploader, type UploadAnswer, type UploadBody, type Uploader } from './upload';
+
+export * from './http';
+export type * from './types';
+export type { UploadBody, Uploader, UploadAnswer } from './upload';
+export type { paths } from './schema';
+
+export interface MailvetClientOptions extends RetryOptions {
+  /** The API's address, e.g. http://localhost:3000 (no trailing /v1). */
+  baseUrl: string;
+  /** Sent as x-api-key on every API call (never on presigned upload and download URLs). */
+  apiKey?: string;
+  /** The fetch to use; default the global one. */
+  fetch?: typeof fetch;
+  /** How files reach their presigned upload URL; default XMLHttpRequest where it exists, else fetch. */
+  uploader?: Uploader;
+}
+
+/** One address's verdict, or where to poll for it. */
+export type ValidationOutcome =
+  | { done: true; result: ValidationResult | PolledValidationResult }
+  | { done: false; pending: PendingValidation | AsyncPendingValidation | PolledPendingValidation };
+
+export interface ValidateOptions {
+  metadata?: Record<string, unknown>;
+  /** Use POST /v1/email/validate-async instead of the synchronous route. */
+  async?: boolean;
+  /** How long to keep polling a pending validation; default 5 minutes. */
+  timeoutMs?: number;
+}
+
+export interface WaitOptions {
+  /** Between two status reads; default 1000 ms. */
+  pollIntervalMs?: number;
+  /** Give up (throw) after this long; default never (a job cannot stay processing for ever). */
+  timeoutMs?: number;
+  /** Every status read, in order. */
+  onStatus?: (job: JobStatus) => void;
+}
+
+export interface ValidateFileOptions extends CreateJobRequest, Omit<WaitOptions, 'onStatus'> {}
+
+export type FileProgress =
+  | { phase: 'upload'; sentBytes: number; totalBytes: number }
+  | { phase: 'processing'; job: JobStatus }
+  | { phase: 'download'; receivedBytes: number; totalBytes: number | null };
+
+export type ProgressListener = (progress: FileProgress) => void;
+
+/** How a file job ended: `job.status` is completed, failed or expired. */
+export interface FileJobEnd {
+  jobId: string;
+  job: JobStatus;
+  /** Present when the job completed. */
+  download?: DownloadDescriptor;
+}
+
+export interface FileValidation extends FileJobEnd {
+  /** The results file, when the job completed. */
+  results?: Uint8Array;
+}
+
+const activeStates = new Set<string>(['awaiting_upload', 'processing']);
+
+export class MailvetClient {
+  /** Every route, typed by docs/openapi.json (x-api-key and retries included). */
+  readonly api: Client<paths>;
+  private readonly baseUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchWithRetry: (request: Request) => Promise<Response>;
+  private readonly plainFetch: typeof fetch;
+  private readonly uploader: Uploader;
+
+  constructor(readonly options: MailvetClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.plainFetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.fetchWithRetry = retryingFetch(this.plainFetch, options);
+    this.uploader = options.uploader ?? createUploader(this.plainFetch);
+    this.api = createClient<paths>({
+      baseUrl: this.baseUrl,
+      headers: this.apiKey === undefined ? {} : { 'x-api-key': this.apiKey },
+      fetch: this.fetchWithRetry,
+    });
+  }
+
+  /** Any method and path of the API, as a raw Response (x-api-key and retries included). */
+  send(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.apiKey !== undefined) headers['x-api-key'] = this.apiKey;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return this.fetchWithRetry(
+      new Request(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+  }
+
+  // ---- single addresses ------------------------------------------------------------------------
+
+  /** One POST: the verdict, or (over the sync budget, or with `async`) where to poll. */
+  async submitValidation(email: string, options: ValidateOptions = {}): Promise<ValidationOutcome> {
+    const body = { email, ...(options.metadata === undefined ? {} : { metadata: options.metadata }) };
+    const answer = options.async
+      ? await this.api.POST('/v1/email/validate-async', { body })
+      : await this.api.POST('/v1/email/validate', { body });
+    return outcome(answer);
+  }
+
+  /** One poll of a validation request; a failed request (500) throws MailvetApiError. */
+  async getValidation(requestId: string): Promise<ValidationOutcome> {
+    return outcome(await this.api.GET('/v1/email/validate/{requestId}', { params: { path: { requestId } } }));
+  }
+
+  /** Polls a pending request, Retry-After apart, until it has a verdict. */
+  async waitForValidation(
+    pending: { requestId: string; retryAfter?: number },
+    timeoutMs = 300_000,
+  ): Promise<ValidationResult | PolledValidationResult> {
+    const deadline = Date.now() + timeoutMs;
+    let waitSeconds = pending.retryAfter ?? 1;
+    for (;;) {
+      if (Date.now() + waitSeconds * 1000 > deadline)
+        throw new Error(`validation ${pending.requestId} still pending after ${timeoutMs} ms`);
+      await (this.options.sleep ?? sleep)(waitSeconds * 1000);
+      const next = await this.getValidation(pending.requestId);
+      if (next.done) return next.result;
+      waitSeconds = next.pending.retryAfter;
+    }
+  }
+
+  /** Validates one address and returns its verdict, polling when the API answers 202. */
+  async validate(
+    email: string,
+    options: ValidateOptions = {},
+  ): Promise<ValidationResult | PolledValidationResult> {
+    const first = await this.submitValidation(email, options);
+    return first.done ? first.result : this.waitForValidation(first.pending, options.timeoutMs);
+  }
+
+  // ---- bulk jobs -------------------------------------------------------------------------------
+
+  async createJob(request: CreateJobRequest): Promise<CreatedJob> {
+    return body<CreatedJob>(await this.api.POST('/v1/email/validate-file', { body: request }));
+  }
+
+  async getJob(jobId: string): Promise<JobStatus> {
+    return body<JobStatus>(
+      await this.api.GET('/v1/email/validate-file/{jobId}', { params: { path: { jobId } } }),
+    );
+  }
+
+  /** The download descriptor of a completed job (409 "Job is not completed" before that). */
+  async getDownload(jobId: string): Promise<DownloadDescriptor> {
+    return body<DownloadDescriptor>(
+      await this.api.GET('/v1/email/validate-file/{jobId}/download', { params: { path: { jobId } } }),
+    );
+  }
+
+  /** PUTs a file to a job's presigned upload URL and returns the storage's answer as it is. */
+  putFile(
+    uploadUrl: string,
+    file: UploadBody,
+    onProgress: (sentBytes: number, totalBytes: number) => void = () => undefined,
+  ): Promise<UploadAnswer> {
+    return this.uploader(uploadUrl, file, onProgress);
+  }
+
+  /** PUTs a file to a job's presigned upload URL; anything but 200 throws MailvetApiError. */
+  async uploadFile(
+    uploadUrl: string,
+    file: UploadBody,
+    onProgress?: (sentBytes: number, totalBytes: number) => void,
+  ): Promise<void> {
+    const answer = await this.putFile(uploadUrl, file, onProgress);
+    if (answer.status !== 200) throw storageError(answer.status, answer.text);
+  }
+
+  /** Reads a job's status until it leaves awaiting_upload and processing; returns the last status. */
+  async waitForJob(jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
+    const every = options.pollIntervalMs ?? 1000;
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    for (;;) {
+      const job = await this.getJob(jobId);
+      options.onStatus?.(job);
+      if (!activeStates.has(job.status)) return job;
+      if (Date.now() + every > deadline)
+        throw new Error(`job ${jobId} still ${job.status} after ${options.timeoutMs} ms`);
+      await (this.options.sleep ?? sleep)(every);
+    }
+  }
+
+  /** GETs a presigned download URL (no API key); anything but 200 throws MailvetApiError. */
+  async fetchResults(downloadUrl: string): Promise<Response> {
+    const response = await this.plainFetch(downloadUrl);
+    if (response.status !== 200) throw storageError(response.status, await response.text());
+    return response;
+  }
+
+  /**
+   * The whole bulk flow for a file: create the job, upload it (`upload` receives the presigned URL),
+   * follow the job until it ends and, when it completed, fetch its download descriptor.
+   */
+  async runFileJob(
+    options: ValidateFileOptions,
+    upload: (uploadUrl: string) => Promise<void>,
+    onProgress: ProgressListener = () => undefined,
+  ): Promise<FileJobEnd> {
+    const { pollIntervalMs, timeoutMs, ...request } = options;
+    const created = await this.createJob(request);
+    await upload(created.uploadUrl);
+    const job = await this.waitForJob(created.jobId, {
+      pollIntervalMs,
+      timeoutMs,
+      onStatus: (status) => onProgress({ phase: 'processing', job: status }),
+    });
+    if (job.status !== 'completed') return { jobId: created.jobId, job };
+    return { jobId: created.jobId, job, download: await this.getDownload(created.jobId) };
+  }
+
+  /** Validates a whole CSV file: create, upload with byte progress, follow, download the results. */
+  async validateFile(
+    file: UploadBody,
+    options: ValidateFileOptions,
+    onProgress: ProgressListener = () => undefined,
+  ): Promise<FileValidation> {
+    const end = await this.runFileJob(
+      options,
+      (url) =>
+        this.uploadFile(url, file, (sentBytes, totalBytes) =>
+          onProgress({ phase: 'upload', sentBytes, totalBytes }),
+        ),
+      onProgress,
+    );
+    if (!end.download) return end;
+    const response = await this.fetchResults(end.download.downloadUrl);
+    const results = await readWithProgress(response, (receivedBytes, totalBytes) =>
+      onProgress({ phase: 'download', receivedBytes, totalBytes }),
+    );
+    return { ...end, results };
+  }
+}
+
+export function createMailvetClient(options: MailvetClientOptions): MailvetClient {
+  return new MailvetClient(options);
+}
+
+interface FetchAnswer {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The body of a successful answer; a failed one throws MailvetApiError with the API's text. */
+function body<T>(answer: FetchAnswer): T {
+  if (!answer.response.ok) throw apiError(answer.response, answer.error);
+  return answer.data as T;
+}
+
+function outcome(answer: FetchAnswer): ValidationOutcome {
+  if (answer.response.status === 202) return { done: false, pending: body<PendingValidation>(answer) };
+  return { done: true, result: body<ValidationResult>(answer) };
+}
+
+/** A response body as bytes, reporting bytes received (total from Content-Length when known). */
+export async function readWithProgress(
+  response: Response,
+  onBytes: (receivedBytes: number, totalBytes: number | null) => void,
+): Promise<Uint8Array> {
+  const length = response.headers.get('content-length');
+  const total = length === null ? null : Number(length);
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    onBytes(bytes.byteLength, total);
+    return bytes;
+  }
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.byteLength;
+    onBytes(received, total);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}

@@ -1,0 +1,121 @@
+// Builds the web console with esbuild: one script, one stylesheet and index.html. The local runtime
+// builds it in memory at start, the CDK stack builds it into its asset at synth, and
+// `npm run console:build` writes it to console/dist for a look at the files.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
+
+export const consoleRoot = __dirname;
+
+/** A built file: its path below the site root (no leading slash), content type and bytes. */
+export interface ConsoleFile {
+  path: string;
+  contentType: string;
+  body: Uint8Array;
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.png': 'image/png',
+};
+
+/**
+ * The console's Content-Security-Policy: its scripts, styles and fonts come from its own origin only
+ * (all bundled), and it connects to its origin plus `connectSources` (the API and the presigned
+ * storage addresses when those live elsewhere). The local runtime and CloudFront both send it.
+ */
+export function contentSecurityPolicy(connectSources: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${connectSources}`.trim(),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function contentTypeOf(file: string): string {
+  return contentTypes[path.extname(file)] ?? 'application/octet-stream';
+}
+
+function options(outdir: string): BuildOptions {
+  return {
+    entryPoints: { app: path.join(consoleRoot, 'src/main.ts') },
+    bundle: true,
+    outdir,
+    format: 'esm',
+    target: ['chrome109', 'firefox115', 'safari16'],
+    platform: 'browser',
+    minify: true,
+    sourcemap: 'linked',
+    // The bulk page reads CSV samples with the service's own dialect detection, which works on Buffers.
+    inject: [path.join(consoleRoot, 'src/buffer-shim.ts')],
+    // Everything (fonts included: the system font stack) is in the bundle: no request leaves the origin.
+    logLevel: 'silent',
+    write: false,
+    legalComments: 'linked',
+  };
+}
+
+function collect(outputs: OutputFile[], outdir: string): ConsoleFile[] {
+  const files: ConsoleFile[] = outputs.map((o) => ({
+    path: path.relative(outdir, o.path).split(path.sep).join('/'),
+    contentType: contentTypeOf(o.path),
+    body: o.contents,
+  }));
+  const html = readFileSync(path.join(consoleRoot, 'index.html'));
+  files.push({ path: 'index.html', contentType: contentTypes['.html']!, body: html });
+  return files;
+}
+
+/** The console's files, built in memory. */
+export async function buildConsole(): Promise<ConsoleFile[]> {
+  const outdir = path.join(consoleRoot, 'dist');
+  const result = await build(options(outdir));
+  return collect(result.outputFiles ?? [], outdir);
+}
+
+/** The same, synchronously (CDK's local bundling runs synchronously), written to `outdir`. */
+export function buildConsoleSyncTo(outdir: string): void {
+  const result = buildSync(options(outdir));
+  for (const file of collect(result.outputFiles ?? [], outdir)) {
+    const target = path.join(outdir, file.path);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, file.body);
+  }
+}
+
+/** `npm run console:build`: writes console/dist. */
+export async function writeConsole(outdir = path.join(consoleRoot, 'dist')): Promise<ConsoleFile[]> {
+  const files = await buildConsole();
+  for (const file of files) {
+    const target = path.join(outdir, file.path);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, file.body);
+  }
+  return files;
+}
+
+if (require.main === module) {
+  writeConsole().then(
+    (files) => {
+      for (const f of files) process.stdout.write(`console/dist/${f.path}  ${f.body.length} bytes\n`);
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `console build failed: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,85 @@
+// The shell: sign-in until a key is accepted, then the navigation and the page the hash names.
+import { useMemo, useState } from 'preact/hooks';
+import { createApi } from './api';
+import { html } from './html';
+import { BulkPage } from './pages/bulk';
+import { DomainsPage } from './pages/domains';
+import { MailboxPage, MailboxesPage } from './pages/mailboxes';
+import { SafetyNetPage } from './pages/safety-net';
+import { SignIn } from './pages/sign-in';
+import { UsersPage } from './pages/users';
+import { ValidatePage } from './pages/validate';
+import { href, useRoute } from './route';
+import { forgetKey, savedKey } from './session';
+
+const pages = [
+  { page: 'validate', label: 'Validate' },
+  { page: 'bulk', label: 'Bulk' },
+  { page: 'mailboxes', label: 'Mailboxes' },
+  { page: 'domains', label: 'Domains' },
+  { page: 'users', label: 'Users' },
+  { page: 'safety-net', label: 'Safety Net' },
+];
+
+export function App({ apiUrl }: { apiUrl: string }) {
+  const [apiKey, setApiKey] = useState(savedKey);
+  const route = useRoute();
+  const api = useMemo(() => (apiKey ? createApi({ baseUrl: apiUrl, apiKey }) : undefined), [apiUrl, apiKey]);
+
+  if (!api) return html`<${SignIn} apiUrl=${apiUrl} onSignedIn=${setApiKey} />`;
+
+  const signOut = () => {
+    forgetKey();
+    setApiKey(undefined);
+  };
+  const current = route.page === 'mailbox' ? 'mailboxes' : route.page;
+  let page;
+  switch (route.page) {
+    case 'bulk':
+      page = html`<${BulkPage} api=${api} />`;
+      break;
+    case 'mailboxes':
+      page = html`<${MailboxesPage} api=${api} />`;
+      break;
+    case 'mailbox':
+      page = html`<${MailboxPage} api=${api} id=${route.param ?? ''} key=${route.param} />`;
+      break;
+    case 'domains':
+      page = html`<${DomainsPage} api=${api} />`;
+      break;
+    case 'users':
+      page = html`<${UsersPage} api=${api} />`;
+      break;
+    case 'safety-net':
+      page = html`<${SafetyNetPage} api=${api} />`;
+      break;
+    default:
+      page = html`<${ValidatePage} api=${api} />`;
+  }
+  return html`
+    <a
+      class="skip"
+      href="#main"
+      onClick=${(e: Event) => {
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}
+      >Skip to content</a
+    >
+    <header class="top">
+      <span class="brand">mailvet</span>
+      <nav aria-label="Main">
+        <ul>
+          ${pages.map(
+            (p) =>
+              html`<li>
+                <a href=${href(p.page)} aria-current=${p.page === current ? 'page' : undefined}>${p.label}</a>
+              </li>`,
+          )}
+        </ul>
+      </nav>
+      <button type="button" class="link" onClick=${signOut}>Sign out</button>
+    </header>
+    <main id="main" tabindex="-1" key=${route.page + (route.param ?? '')}>${page}</main>
+  `;
+}

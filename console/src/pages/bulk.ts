@@ -1,0 +1,349 @@
+// Bulk: drop a CSV, see its first rows as the service will read them, pick the email column by its
+// header, upload straight to the presigned address with progress, follow the job, then the statistics
+// and the download.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type Api, type CreatedJob, type Job } from '../api';
+import { StatisticsChart } from '../charts';
+import { delimiterNames, previewCsv, previewSampleBytes, type CsvPreview } from '../csv-preview';
+import { html } from '../html';
+import { ErrorMessage, formatNumber, PageTitle } from '../ui';
+import { jobStateWords, statuses, statusWords } from '../words';
+
+const maxFileBytes = 100 * 1024 * 1024;
+const pollMs = 1000;
+
+interface Picked {
+  file: File;
+  sample: Uint8Array;
+  preview: CsvPreview;
+}
+
+type Phase =
+  | { step: 'choose' }
+  | { step: 'uploading'; job: CreatedJob; fraction: number }
+  | { step: 'following'; job: Job };
+
+export function BulkPage({ api }: { api: Api }) {
+  const [picked, setPicked] = useState<Picked>();
+  const [callbackUrl, setCallbackUrl] = useState('');
+  const [phase, setPhase] = useState<Phase>({ step: 'choose' });
+  const [error, setError] = useState<unknown>();
+
+  const pick = async (file: File | undefined) => {
+    setError(undefined);
+    setPicked(undefined);
+    if (!file) return;
+    if (file.size > maxFileBytes)
+      return setError(
+        new Error('This file is over 100 MB, the most one job takes. Split it into smaller files.'),
+      );
+    if (file.size === 0) return setError(new Error('This file is empty.'));
+    const sample = new Uint8Array(await file.slice(0, previewSampleBytes).arrayBuffer());
+    setPicked({ file, sample, preview: previewCsv(sample, file.size <= previewSampleBytes) });
+  };
+  const chooseColumn = (column: number) =>
+    picked &&
+    setPicked({
+      ...picked,
+      preview: previewCsv(picked.sample, picked.file.size <= previewSampleBytes, column),
+    });
+
+  const start = async (event: Event) => {
+    event.preventDefault();
+    if (!picked) return;
+    setError(undefined);
+    let job: CreatedJob;
+    try {
+      const fileName = /\.csv$/i.test(picked.file.name) ? picked.file.name.slice(0, 255) : undefined;
+      job = await api.createJob({
+        emailColumn: picked.preview.emailColumn,
+        ...(fileName ? { fileName } : {}),
+        ...(callbackUrl.trim() ? { callbackUrl: callbackUrl.trim() } : {}),
+      });
+    } catch (e) {
+      return setError(jobLimitMessage(e));
+    }
+    setPhase({ step: 'uploading', job, fraction: 0 });
+    try {
+      await api.uploadFile(job.uploadUrl, picked.file, (fraction) =>
+        setPhase({ step: 'uploading', job, fraction }),
+      );
+    } catch (e) {
+      setPhase({ step: 'choose' });
+      return setError(
+        e instanceof ApiError && e.status === 403
+          ? new Error(
+              `The upload address has expired (it lasts ${lifetime(job.uploadExpiresIn)} and the file had not ` +
+                'arrived). Start the upload again: a new job gets a new address.',
+            )
+          : e,
+      );
+    }
+    setPhase({
+      step: 'following',
+      job: {
+        jobId: job.jobId,
+        status: 'processing',
+        totalEmails: 0,
+        processedEmails: 0,
+        percentComplete: 0,
+        createdAt: new Date().toISOString(),
+        completedAt: null,
+        statistics: null,
+      },
+    });
+  };
+  const reset = () => {
+    setPhase({ step: 'choose' });
+    setPicked(undefined);
+    setError(undefined);
+  };
+
+  return html`<section>
+    <${PageTitle}>Bulk validation<//>
+    ${
+      phase.step === 'choose' &&
+      html`<form onSubmit=${start}>
+        <${DropZone} onFile=${pick} />
+        ${picked && html`<${Preview} picked=${picked} onColumn=${chooseColumn} />`}
+        ${
+          picked &&
+          html`<div class="field">
+              <label for="callback-url">Callback URL <span class="muted">(optional)</span></label>
+              <input
+                id="callback-url"
+                type="url"
+                placeholder="https://example.com/hooks/mailvet"
+                value=${callbackUrl}
+                onInput=${(e: Event) => setCallbackUrl((e.target as HTMLInputElement).value)}
+                aria-describedby="callback-help"
+              />
+              <p id="callback-help" class="muted">We POST a signed message there when the job completes.</p>
+            </div>
+            <button type="submit">Validate ${picked.file.name}</button>`
+        }
+      </form>`
+    }
+    <${ErrorMessage} error=${error} />
+    ${
+      phase.step === 'uploading' &&
+      html`<div class="progress-block">
+        <label for="upload-progress">Uploading ${picked?.file.name}</label>
+        <progress id="upload-progress" max="100" value=${Math.round(phase.fraction * 100)}>
+          ${Math.round(phase.fraction * 100)}%
+        </progress>
+        <span aria-hidden="true">${Math.round(phase.fraction * 100)}%</span>
+      </div>`
+    }
+    ${
+      phase.step === 'following' &&
+      html`<${JobView} api=${api} initial=${phase.job} fileName=${picked?.file.name} onAgain=${reset} />`
+    }
+  </section>`;
+}
+
+const lifetime = (seconds: number) =>
+  seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
+
+/** The 5-job limit's 429 says how long to wait; other errors as the API words them. */
+function jobLimitMessage(error: unknown): unknown {
+  if (error instanceof ApiError && error.status === 429 && /job limit/i.test(error.message))
+    return new Error(
+      `You already have 5 jobs waiting or processing, the most a company may run at once. ` +
+        `Wait for one to finish, then try again in ${error.retryAfter ?? 60} seconds.`,
+    );
+  return error;
+}
+
+function DropZone({ onFile }: { onFile: (file: File | undefined) => void }) {
+  const [over, setOver] = useState(false);
+  return html`<div
+    class=${`drop ${over ? 'over' : ''}`}
+    onDragOver=${(e: DragEvent) => {
+      e.preventDefault();
+      setOver(true);
+    }}
+    onDragLeave=${() => setOver(false)}
+    onDrop=${(e: DragEvent) => {
+      e.preventDefault();
+      setOver(false);
+      onFile(e.dataTransfer?.files[0]);
+    }}
+  >
+    <label for="csv-file">Drop a CSV file here, or choose one</label>
+    <input
+      id="csv-file"
+      type="file"
+      accept=".csv,text/csv,text/plain"
+      onChange=${(e: Event) => onFile((e.target as HTMLInputElement).files?.[0])}
+    />
+    <p class="muted">Up to 100 MB. Comma, semicolon, tab or pipe separated; a header row is optional.</p>
+  </div>`;
+}
+
+function Preview({ picked, onColumn }: { picked: Picked; onColumn: (column: number) => void }) {
+  const { preview } = picked;
+  return html`<div class="preview">
+    <h2>How mailvet will read ${picked.file.name}</h2>
+    <p>
+      <span>Delimiter: <strong data-testid="delimiter">${delimiterNames[preview.delimiter]}</strong></span>
+      ${' · '}
+      <span
+        >Header row:${' '}<strong data-testid="header"
+          >${preview.hasHeader ? 'yes (not validated)' : 'no'}</strong
+        ></span
+      >
+    </p>
+    <div class="field">
+      <label for="email-column">Email column</label>
+      <select
+        id="email-column"
+        value=${String(preview.emailColumn)}
+        onChange=${(e: Event) => onColumn(Number((e.target as HTMLSelectElement).value))}
+      >
+        ${preview.columns.map((title, i) => html`<option value=${String(i)}>${title}</option>`)}
+      </select>
+    </div>
+    <div class="table-scroll" tabindex="0" role="region" aria-label="First rows of the file">
+      <table>
+        <caption class="visually-hidden">
+          First rows as mailvet reads them
+        </caption>
+        <thead>
+          <tr>
+            ${preview.columns.map(
+              (title, i) =>
+                html`<th scope="col" class=${i === preview.emailColumn ? 'email-col' : ''}>${title}</th>`,
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          ${preview.rows.map(
+            (row) =>
+              html`<tr>
+                ${preview.columns.map(
+                  (_, i) =>
+                    html`<td class=${i === preview.emailColumn ? 'email-col' : ''}>${row[i] ?? ''}</td>`,
+                )}
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </div>`;
+}
+
+function JobView({
+  api,
+  initial,
+  fileName,
+  onAgain,
+}: {
+  api: Api;
+  initial: Job;
+  fileName?: string;
+  onAgain: () => void;
+}) {
+  const [job, setJob] = useState(initial);
+  const [error, setError] = useState<unknown>();
+  const [downloading, setDownloading] = useState(false);
+  const finished = job.status === 'completed' || job.status === 'failed' || job.status === 'expired';
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => {
+    if (finished) return;
+    timer.current = setTimeout(() => {
+      api.getJob(job.jobId).then(
+        (next) => (setError(undefined), setJob(next)),
+        (e: unknown) => (setError(e), setJob({ ...job })),
+      );
+    }, pollMs);
+    return () => clearTimeout(timer.current);
+  }, [job]);
+
+  const download = async () => {
+    setDownloading(true);
+    setError(undefined);
+    try {
+      const { downloadUrl } = await api.getDownload(job.jobId);
+      // The presigned address answers with Content-Disposition: attachment, so the page stays.
+      window.location.assign(downloadUrl);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return html`<div class="job" data-status=${job.status}>
+    <h2>${fileName ?? 'Your file'}</h2>
+    <p role="status">
+      <span data-testid="job-state">${jobStateWords[job.status] ?? job.status}</span>
+      ${
+        job.status === 'processing' &&
+        html` · ${formatNumber(job.processedEmails)} of ${formatNumber(job.totalEmails)} emails`
+      }
+    </p>
+    ${
+      !finished &&
+      html`<div class="progress-block">
+        <label for="job-progress">Progress</label>
+        <progress id="job-progress" max="100" value=${job.percentComplete}>${job.percentComplete}%</progress>
+        <span aria-hidden="true">${job.percentComplete}%</span>
+      </div>`
+    }
+    ${
+      job.status === 'failed' &&
+      html`<p class="error" role="alert">The job failed: ${job.error ?? 'no reason was given.'}</p>`
+    }
+    ${
+      job.status === 'expired' &&
+      html`<p class="error" role="alert">The file never arrived within the upload window. Start again.</p>`
+    }
+    ${job.status === 'completed' && job.statistics && html`<${Statistics} job=${job} />`}
+    <${ErrorMessage} error=${error} />
+    <div class="actions">
+      ${
+        job.status === 'completed' &&
+        html`<button type="button" onClick=${download} disabled=${downloading}>
+          Download results (CSV)
+        </button>`
+      }
+      ${finished && html`<button type="button" class="secondary" onClick=${onAgain}>Validate another file</button>`}
+    </div>
+  </div>`;
+}
+
+function Statistics({ job }: { job: Job }) {
+  const stats = job.statistics!;
+  const total = job.totalEmails || 1;
+  const summary = statuses.map((s) => `${statusWords[s].label} ${stats[s]}`).join(', ');
+  return html`<div class="statistics">
+    <p>${formatNumber(job.totalEmails)} emails validated.</p>
+    <${StatisticsChart} statistics=${stats} label=${`Results by status: ${summary}`} />
+    <table class="stats-table">
+      <caption class="visually-hidden">
+        Results by status
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Status</th>
+          <th scope="col">Emails</th>
+          <th scope="col">Share</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${statuses.map(
+          (s) =>
+            html`<tr data-status=${s}>
+              <th scope="row">
+                <span class="dot" style=${`background:${statusWords[s].color}`}></span>${statusWords[s].label}
+              </th>
+              <td>${formatNumber(stats[s])}</td>
+              <td>${Math.round((stats[s] / total) * 100)}%</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}

@@ -1,0 +1,220 @@
+// Connected mailboxes with a reputation sparkline over the chosen window, and one mailbox's daily
+// reputation chart for a chosen date range.
+import { useEffect, useState } from 'preact/hooks';
+import type { Api, MailboxPage as MailboxList, ReputationPoint, ReputationRangeName } from '../api';
+import { ReputationChart, Sparkline } from '../charts';
+import { html } from '../html';
+import { href } from '../route';
+import { ErrorMessage, formatDate, Loading, PageTitle, Pager, useLoad } from '../ui';
+
+const pageSize = 10;
+
+export const reputationRanges: { name: ReputationRangeName; label: string }[] = [
+  { name: 'today', label: 'Today' },
+  { name: 'yesterday', label: 'Yesterday' },
+  { name: 'last7Days', label: 'Last 7 days' },
+  { name: 'thisWeek', label: 'This week' },
+  { name: 'lastWeek', label: 'Last week' },
+  { name: 'last30Days', label: 'Last 30 days' },
+  { name: 'thisMonth', label: 'This month' },
+  { name: 'lastMonth', label: 'Last month' },
+];
+
+const reputationText = (value: number | null) => (value === null ? 'no data' : `${value}`);
+
+export function MailboxesPage({ api }: { api: Api }) {
+  const [range, setRange] = useState<ReputationRangeName>('last30Days');
+  const [offset, setOffset] = useState(0);
+  const list = useLoad(
+    () => api.listMailboxes({ reputationRange: range, limit: pageSize, offset }),
+    [range, offset],
+  );
+
+  return html`<section>
+    <${PageTitle}>Connected mailboxes<//>
+    <div class="field inline">
+      <label for="reputation-range">Reputation window</label>
+      <select
+        id="reputation-range"
+        value=${range}
+        onChange=${(e: Event) => {
+          setRange((e.target as HTMLSelectElement).value as ReputationRangeName);
+          setOffset(0);
+        }}
+      >
+        ${reputationRanges.map((r) => html`<option value=${r.name}>${r.label}</option>`)}
+      </select>
+    </div>
+    <${ErrorMessage} error=${list.error} />
+    ${list.loading && !list.data && html`<${Loading} what="mailboxes" />`}
+    ${list.data && html`<${MailboxTable} api=${api} list=${list.data} />`}
+    ${
+      list.data &&
+      html`<${Pager}
+        label="Mailboxes"
+        offset=${offset}
+        limit=${pageSize}
+        total=${list.data.total}
+        onChange=${setOffset}
+      />`
+    }
+  </section>`;
+}
+
+function MailboxTable({ api, list }: { api: Api; list: MailboxList }) {
+  const { startDate, endDate } = list.reputationRange;
+  // Sparklines: each mailbox's daily values over the window, fetched one after the other (the rate
+  // limit is per company, and the list is already on screen).
+  const [histories, setHistories] = useState<Record<string, ReputationPoint[]>>({});
+  useEffect(() => {
+    let live = true;
+    setHistories({});
+    void (async () => {
+      for (const m of list.mailboxes) {
+        if (!live) return;
+        try {
+          const detail = await api.getMailbox(m.id, { startDate, endDate });
+          if (live) setHistories((h) => ({ ...h, [m.id]: detail.history }));
+        } catch {
+          // A sparkline is an extra: the row still shows the window's reputation.
+        }
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [list]);
+
+  if (!list.mailboxes.length) return html`<p>No connected mailboxes.</p>`;
+  return html`<p class="muted">
+      ${list.total} mailboxes; reputation is the average from ${startDate} to ${endDate}.
+    </p>
+    <div class="table-scroll" tabindex="0" role="region" aria-label="Connected mailboxes">
+      <table data-testid="mailboxes">
+        <thead>
+          <tr>
+            <th scope="col">Mailbox</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Status</th>
+            <th scope="col">Reputation</th>
+            <th scope="col">Trend</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${list.mailboxes.map(
+            (m) =>
+              html`<tr>
+                <th scope="row">
+                  <a href=${href('mailbox', m.id)}>${m.email}</a>
+                  <div class="muted">${m.provider}</div>
+                </th>
+                <td>${m.owner.firstName} ${m.owner.lastName}</td>
+                <td>
+                  <span class=${`pill ${m.connectionStatus}`}>${m.connectionStatus.replace(/_/g, ' ')}</span>
+                </td>
+                <td class="num">${reputationText(m.reputation)}</td>
+                <td>
+                  ${
+                    histories[m.id]
+                      ? html`<${Sparkline}
+                          history=${histories[m.id]}
+                          label=${`Daily reputation of ${m.email} from ${startDate} to ${endDate}`}
+                        />`
+                      : html`<span class="muted" aria-hidden="true">…</span>`
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const daysAgo = (n: number) => isoDay(new Date(Date.now() - n * 86_400_000));
+
+export function MailboxPage({ api, id }: { api: Api; id: string }) {
+  const [span, setSpan] = useState({ startDate: daysAgo(89), endDate: daysAgo(0) });
+  const [draft, setDraft] = useState(span);
+  const detail = useLoad(() => api.getMailbox(id, span), [id, span]);
+  const apply = (event: Event) => {
+    event.preventDefault();
+    setSpan(draft);
+  };
+  const quick = (days: number) => {
+    const next = { startDate: daysAgo(days - 1), endDate: daysAgo(0) };
+    setDraft(next);
+    setSpan(next);
+  };
+  const m = detail.data;
+  const points = m?.history.filter((p) => p.reputation !== null) ?? [];
+
+  return html`<section>
+    <p><a href=${href('mailboxes')}>← All mailboxes</a></p>
+    <${PageTitle}>${m ? m.email : 'Mailbox'}<//>
+    ${
+      m &&
+      html`<dl class="details">
+        <div>
+          <dt>Current reputation</dt>
+          <dd data-testid="current-reputation">${reputationText(m.currentReputation)}</dd>
+        </div>
+        <div>
+          <dt>Owner</dt>
+          <dd>${m.owner.firstName} ${m.owner.lastName} (${m.owner.email})</dd>
+        </div>
+        <div>
+          <dt>Provider</dt>
+          <dd>${m.provider}</dd>
+        </div>
+        <div>
+          <dt>Connection</dt>
+          <dd>${m.connectionStatus.replace(/_/g, ' ')} since ${formatDate(m.statusUpdatedAt)}</dd>
+        </div>
+        <div>
+          <dt>Connected</dt>
+          <dd>${formatDate(m.connectedAt)}</dd>
+        </div>
+      </dl>`
+    }
+    <form class="inline range" onSubmit=${apply} aria-label="Chart date range">
+      <label for="start-date">From</label>
+      <input
+        id="start-date"
+        type="date"
+        value=${draft.startDate}
+        max=${draft.endDate}
+        onInput=${(e: Event) => setDraft({ ...draft, startDate: (e.target as HTMLInputElement).value })}
+      />
+      <label for="end-date">To</label>
+      <input
+        id="end-date"
+        type="date"
+        value=${draft.endDate}
+        min=${draft.startDate}
+        onInput=${(e: Event) => setDraft({ ...draft, endDate: (e.target as HTMLInputElement).value })}
+      />
+      <button type="submit">Show</button>
+      <span class="quick">
+        <button type="button" class="secondary" onClick=${() => quick(7)}>7 days</button>
+        <button type="button" class="secondary" onClick=${() => quick(30)}>30 days</button>
+        <button type="button" class="secondary" onClick=${() => quick(90)}>90 days</button>
+      </span>
+    </form>
+    <${ErrorMessage} error=${detail.error} />
+    ${detail.loading && html`<${Loading} what="reputation" />`}
+    ${
+      m &&
+      html`<figure>
+        <${ReputationChart}
+          history=${m.history}
+          label=${`Daily reputation of ${m.email} from ${m.startDate} to ${m.endDate}`}
+        />
+        <figcaption data-testid="chart-caption">
+          Daily reputation, ${m.startDate} to ${m.endDate}: ${m.history.length} days,${' '}
+          ${points.length ? `from ${Math.min(...points.map((p) => p.reputation!))} to ${Math.max(...points.map((p) => p.reputation!))}` : 'no data in this range'}.
+        </figcaption>
+      </figure>`
+    }
+  </section>`;
+}

@@ -1,0 +1,143 @@
+// Users and pending invites, and the invite form. Inviting needs a key whose creator holds the invite
+// permission; the form says so up front and explains a refusal.
+import { useState } from 'preact/hooks';
+import { ApiError, type Api } from '../api';
+import { html } from '../html';
+import { ErrorMessage, formatDate, Loading, PageTitle, Pager, useLoad } from '../ui';
+
+const pageSize = 50;
+
+export function UsersPage({ api }: { api: Api }) {
+  const [offset, setOffset] = useState(0);
+  const list = useLoad(() => api.listUsers({ limit: pageSize, offset }), [offset]);
+  return html`<section>
+    <${PageTitle}>Users<//>
+    <${ErrorMessage} error=${list.error} />
+    ${list.loading && !list.data && html`<${Loading} what="users" />`}
+    ${
+      list.data &&
+      html`<div class="table-scroll" tabindex="0" role="region" aria-label="Users">
+        <table data-testid="users">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Mailboxes</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${list.data.users.map(
+              (u) =>
+                html`<tr>
+                  <th scope="row">${u.email}</th>
+                  <td>${u.name}</td>
+                  <td>${u.role}</td>
+                  <td>
+                    ${
+                      u.status === 'invited'
+                        ? html`<span class="pill invited">invited</span>
+                            <span class="muted">until ${formatDate(u.inviteExpiresAt)}</span>`
+                        : html`<span class="pill connected">active</span>`
+                    }
+                  </td>
+                  <td class="num">${u.mailboxes.length}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>`
+    }
+    ${
+      list.data &&
+      html`<${Pager}
+        label="Users"
+        offset=${offset}
+        limit=${pageSize}
+        total=${list.data.total}
+        onChange=${setOffset}
+      />`
+    }
+    <${InviteForm} api=${api} onInvited=${list.reload} />
+  </section>`;
+}
+
+function InviteForm({ api, onInvited }: { api: Api; onInvited: () => void }) {
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<'member' | 'admin'>('member');
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    setDone(undefined);
+    if (!email.trim()) return setError(new Error('Enter the email address to invite.'));
+    setBusy(true);
+    try {
+      const user = await api.inviteUser({
+        email: email.trim(),
+        role,
+        ...(name.trim() ? { name: name.trim() } : {}),
+      });
+      setDone(`Invitation sent to ${user.email}. It is valid until ${formatDate(user.inviteExpiresAt)}.`);
+      setEmail('');
+      setName('');
+      onInvited();
+    } catch (e) {
+      setError(
+        e instanceof ApiError && e.status === 403 && e.message !== 'Invalid API key'
+          ? new Error(
+              'This API key cannot invite users: the person who created it lacks the invite permission. ' +
+                'Ask an admin, or sign in with a key created by one.',
+            )
+          : e,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`<form class="card" onSubmit=${submit} aria-labelledby="invite-title">
+    <h2 id="invite-title">Invite a user</h2>
+    <p class="muted">
+      Inviting takes a seat and sends an email. It needs a key created by someone allowed to invite.
+    </p>
+    <div class="field">
+      <label for="invite-email">Email</label>
+      <input
+        id="invite-email"
+        type="email"
+        autocomplete="off"
+        value=${email}
+        onInput=${(e: Event) => setEmail((e.target as HTMLInputElement).value)}
+      />
+    </div>
+    <div class="field">
+      <label for="invite-name">Name <span class="muted">(optional)</span></label>
+      <input
+        id="invite-name"
+        type="text"
+        value=${name}
+        onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)}
+      />
+    </div>
+    <div class="field">
+      <label for="invite-role">Role</label>
+      <select
+        id="invite-role"
+        value=${role}
+        onChange=${(e: Event) => setRole((e.target as HTMLSelectElement).value as 'member' | 'admin')}
+      >
+        <option value="member">Member</option>
+        <option value="admin">Admin</option>
+      </select>
+    </div>
+    <button type="submit" disabled=${busy}>${busy ? 'Inviting…' : 'Send invite'}</button>
+    <${ErrorMessage} error=${error} />
+    ${done && html`<p class="ok" role="status">${done}</p>`}
+  </form>`;
+}

@@ -1,0 +1,59 @@
+// The web console on the local runtime: built in memory with esbuild at start and served at `/` beside
+// the API (`/v1/...`), from the same origin, so its config.json says "this origin" (an empty apiUrl).
+import type http from 'node:http';
+import { buildConsole, contentSecurityPolicy, type ConsoleFile } from '../console/build';
+
+export interface StaticSite {
+  /** The file for a request path, or undefined when the site has none. */
+  get(path: string): ConsoleFile | undefined;
+  /** Sent with every file: the console's Content-Security-Policy. */
+  headers: Record<string, string>;
+}
+
+let built: Promise<Map<string, ConsoleFile>> | undefined;
+
+/**
+ * The console, allowed to connect to `storageOrigin` (the local S3 of the presigned addresses) besides
+ * its own origin. Built once per process: a test file that starts several runtimes pays for one build.
+ */
+export async function buildConsoleSite(storageOrigin: string): Promise<StaticSite> {
+  built ??= build();
+  const files = await built;
+  return {
+    get: (path) => files.get(path === '/' ? '/index.html' : path),
+    headers: { 'content-security-policy': contentSecurityPolicy(storageOrigin) },
+  };
+}
+
+async function build(): Promise<Map<string, ConsoleFile>> {
+  const files = new Map<string, ConsoleFile>();
+  for (const file of await buildConsole()) files.set(`/${file.path}`, file);
+  files.set('/config.json', {
+    path: 'config.json',
+    contentType: 'application/json',
+    body: Buffer.from(JSON.stringify({ apiUrl: '' })),
+  });
+  return files;
+}
+
+/** Serves a GET or HEAD from the site; false when the request is not for it. */
+export function serveStatic(
+  site: StaticSite | undefined,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  path: string,
+): boolean {
+  const method = request.method ?? 'GET';
+  if (!site || (method !== 'GET' && method !== 'HEAD')) return false;
+  const file = site.get(path);
+  if (!file) return false;
+  response.writeHead(200, {
+    'content-type': file.contentType,
+    'content-length': file.body.length,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    ...site.headers,
+  });
+  response.end(method === 'HEAD' ? undefined : file.body);
+  return true;
+}

@@ -1,0 +1,292 @@
+// The `mailvet` CLI as a user runs it: a child process (bin/mailvet.js) against the local runtime,
+// plus the runtime's own pages (`/` and `/docs`).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { Readable } from 'node:stream';
+import { createNodeClient, validateFile } from '../../client/node';
+import { buildCsv, startBulkDns } from '../e2e/bulk-client';
+import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+
+jest.setTimeout(180_000);
+
+const root = path.resolve(__dirname, '../..');
+let dns: FixtureDns;
+let runtime: TestRuntime;
+let dir: string;
+
+beforeAll(async () => {
+  dns = await startBulkDns();
+  // A low limit, so the rate-limit test can exhaust it; the CLI waits out the 429s it meets anyway.
+  runtime = await startTestRuntime({ ...fixtureDnsSettings(dns), RATE_LIMIT_PER_SECOND: '8' });
+  dir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-cli-'));
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+  await dns?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mailvet <args>`; `onStderr` sees stderr as it grows. */
+function mailvet(
+  args: string[],
+  key: string = runtime.keys.admin,
+  onStderr?: (soFar: string) => void,
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin/mailvet.js'), ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: os.homedir(), MAILVET_URL: runtime.baseUrl, MAILVET_API_KEY: key },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (part: Buffer) => (stdout += part.toString()));
+    child.stderr.on('data', (part: Buffer) => {
+      stderr += part.toString();
+      onStderr?.(stderr);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** stderr without the CLI's notes about waiting out a 429 (the low rate limit makes some likely). */
+function errors(run: Run): string {
+  return run.stderr.replace(/^mailvet: the API answered 429 .*\n/gm, '');
+}
+
+describe('mailvet validate', () => {
+  it('prints the verdict and its reason on one line, exit 0', async () => {
+    const run = await mailvet(['validate', 'ada@ok.test']);
+    expect(run.code).toBe(0);
+    expect(errors(run)).toBe('');
+    expect(run.stdout).toMatch(/^ada@ok\.test: safe \([a-z_]+(, [a-z_]+)?\)\n$/);
+  });
+
+  it('prints the whole result body with --json, through the async endpoint with --async', async () => {
+    const run = await mailvet(['validate', 'abuse@ok.test', '--async', '--json']);
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.stdout) as { email: string; result: { status: string }; requestId: string };
+    expect(body).toMatchObject({ email: 'abuse@ok.test', result: { status: 'do_not_mail_abuse' } });
+    expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('exits 1 with the API text for a bad key', async () => {
+    const run = await mailvet(['validate', 'ada@ok.test'], 'not-a-key');
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(errors(run)).toBe('mailvet: Invalid API key (HTTP 403)\n');
+  });
+
+  it('waits out a 429 after Retry-After and then answers', async () => {
+    // Other requests keep the company over its limit until the CLI reports that it is waiting. The CLI's
+    // one request can still land in a second's first free slots, so the scenario runs again until the
+    // CLI has met a 429 (at most 5 times).
+    const url = `${runtime.baseUrl}/v1/users?limit=1`;
+    const headers = { 'x-api-key': runtime.keys.other };
+    let run: Run | undefined;
+    for (let attempt = 0; attempt < 5 && !run?.stderr.includes('429'); attempt++) {
+      let busy = true;
+      let limited = 0;
+      const until = Date.now() + 60_000;
+      const hammers = Array.from({ length: 6 }, async () => {
+        while (busy && Date.now() < until) if ((await fetch(url, { headers })).status === 429) limited++;
+      });
+      while (limited === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      run = await mailvet(['validate', 'ada@ok.test'], runtime.keys.other, (stderr) => {
+        if (stderr.includes('retrying')) busy = false;
+      });
+      busy = false;
+      await Promise.all(hammers);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^ada@ok\.test: safe /);
+    }
+    expect(run!.stderr).toMatch(
+      /^mailvet: the API answered 429 \(rate limited\); retrying in 1\.0 s \(retry 1\)$/m,
+    );
+  });
+});
+
+describe('mailvet validate-file', () => {
+  it('validates a file with progress lines, a statistics table and the results beside it', async () => {
+    const rows = [['name', 'email']];
+    // About 500 KB, so the upload is read in several chunks and reports several steps.
+    for (let i = 0; i < 20_000; i++)
+      rows.push([`person ${i}`, i % 4 === 0 ? `p${i}@nowhere.test` : `p${i}@ok.test`]);
+    const csv = buildCsv({ delimiter: ',', header: true, emailColumn: 1, rows });
+    const input = path.join(dir, 'leads.csv');
+    writeFileSync(input, csv.input);
+
+    const run = await mailvet(['validate-file', 'leads.csv', '--column', 'Email']);
+
+    expect(run.code).toBe(0);
+    const uploaded = [...run.stderr.matchAll(/^upload: (\d+)% \(([\d.]+ K?B) of ([\d.]+ KB)\)$/gm)];
+    const percents = uploaded.map((line) => Number(line[1]));
+    expect(percents.length).toBeGreaterThanOrEqual(4);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents[0]).toBe(0);
+    expect(uploaded.at(-1)!.slice(1)).toEqual([
+      '100',
+      uploaded.at(-1)![3],
+      `${(csv.input.length / 1024).toFixed(1)} KB`,
+    ]);
+    expect(run.stderr).toMatch(/^completed: 100% \(20000 of 20000 emails\)$/m);
+    expect(run.stderr).toMatch(/^download: [\d.]+ KB$/m);
+    expect(run.stdout).toMatch(/^job [0-9a-f-]{36}: completed, 20000 of 20000 emails$/m);
+    expect(run.stdout).toMatch(/^ {2}safe +15000 +75\.0%$/m);
+    expect(run.stdout).toMatch(/^ {2}block_bounce_risk +5000 +25\.0%$/m);
+    expect(run.stdout).toContain('results: leads_processed_by_mailvet.csv\n');
+    expect(readFileSync(path.join(dir, 'leads_processed_by_mailvet.csv')).equals(csv.expected)).toBe(true);
+  });
+
+  it('finds the email column by its header when --column is left out, and writes to --out', async () => {
+    const csv = buildCsv({
+      delimiter: ';',
+      header: true,
+      emailColumn: 2,
+      rows: [
+        ['id', 'name', 'E-mail'],
+        ['1', 'Ann', 'ann@ok.test'],
+      ],
+    });
+    writeFileSync(path.join(dir, 'semi.csv'), csv.input);
+    const run = await mailvet(['validate-file', 'semi.csv', '--out', 'semi-out.csv', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'completed',
+      statistics: { safe: 1 },
+      resultsFile: 'semi-out.csv',
+    });
+    expect(readFileSync(path.join(dir, 'semi-out.csv')).equals(csv.expected)).toBe(true);
+  });
+
+  it('exits 1 with the job error when the job fails', async () => {
+    writeFileSync(path.join(dir, 'empty.csv'), 'name,email\n');
+    const run = await mailvet(['validate-file', 'empty.csv', '--column', '1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^mailvet: job [0-9a-f-]{36} failed: .*no data rows/m);
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 2 for usage mistakes, with the usage text', async () => {
+    writeFileSync(path.join(dir, 'plain.csv'), 'name,address\nAnn,ann@ok.test\n');
+    const noColumn = await mailvet(['validate-file', 'plain.csv']);
+    expect(noColumn.code).toBe(2);
+    expect(noColumn.stderr).toContain('no "email" column in the first row ("name", "address")');
+    const unknownColumn = await mailvet(['validate-file', 'plain.csv', '--column', 'mail']);
+    expect(unknownColumn.code).toBe(2);
+    expect(unknownColumn.stderr).toContain('no column named "mail"');
+    for (const args of [
+      [],
+      ['frobnicate'],
+      ['validate'],
+      ['validate-file', 'missing.csv'],
+      ['job', 'x', '--async'],
+    ]) {
+      const run = await mailvet(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('usage:');
+    }
+  });
+});
+
+describe('mailvet job and download', () => {
+  it('shows a job and downloads its results under the name the service gives them', async () => {
+    writeFileSync(path.join(dir, 'two.csv'), 'email\nann@ok.test\nbob@nowhere.test\n');
+    const first = await mailvet(['validate-file', 'two.csv']);
+    expect(first.code).toBe(0);
+    const jobId = /^job ([0-9a-f-]{36}):/m.exec(first.stdout)![1]!;
+
+    const job = await mailvet(['job', jobId]);
+    expect(job.code).toBe(0);
+    expect(job.stdout).toMatch(new RegExp(`^job ${jobId}: completed, 2 of 2 emails$`, 'm'));
+
+    rmSync(path.join(dir, 'two_processed_by_mailvet.csv'));
+    const download = await mailvet(['download', jobId]);
+    expect(download.code).toBe(0);
+    expect(download.stdout).toMatch(/^results: two_processed_by_mailvet\.csv \(\d+ B\)\n$/);
+    expect(readFileSync(path.join(dir, 'two_processed_by_mailvet.csv'), 'utf8')).toBe(
+      'email,mailvet_status\nann@ok.test,safe\nbob@nowhere.test,block_bounce_risk\n',
+    );
+
+    const unknown = await mailvet(['job', '00000000-0000-4000-8000-000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(errors(unknown)).toBe('mailvet: Job not found (HTTP 404)\n');
+  });
+});
+
+describe('the Node client', () => {
+  it('validates a stream with validateFile and returns the results in memory', async () => {
+    const csv = buildCsv({
+      delimiter: ',',
+      emailColumn: 1,
+      rows: [
+        ['Ann', 'ann@ok.test'],
+        ['Abe', 'abuse@ok.test'],
+      ],
+    });
+    const client = createNodeClient({ baseUrl: runtime.baseUrl, apiKey: runtime.keys.admin });
+    const phases = new Set<string>();
+    const done = await validateFile(
+      Readable.from([csv.input.subarray(0, 5), csv.input.subarray(5)]),
+      { client, emailColumn: 1, fileName: 'stream.csv', pollIntervalMs: 200 },
+      (progress) => phases.add(progress.phase),
+    );
+    expect(done.job).toMatchObject({ status: 'completed', statistics: csv.statistics });
+    expect(done.results!.equals(csv.expected)).toBe(true);
+    expect([...phases]).toEqual(['upload', 'processing', 'download']);
+  });
+});
+
+describe('the local runtime pages', () => {
+  it('answers GET / with the web console (its sign-in page links the reference at /docs)', async () => {
+    const response = await fetch(`${runtime.baseUrl}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await response.text()).toContain('<script type="module" src="app.js">');
+    expect(await (await fetch(`${runtime.baseUrl}/app.js`)).text()).toContain('/docs');
+  });
+
+  it('serves the interactive reference at /docs with its assets and the document', async () => {
+    const page = await (await fetch(`${runtime.baseUrl}/docs`)).text();
+    const scripts = [...page.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts).toEqual(
+      expect.arrayContaining([
+        '/docs/assets/swagger-ui.css',
+        '/docs/assets/swagger-ui-bundle.js',
+        '/docs/init.js',
+      ]),
+    );
+    for (const asset of scripts) expect((await fetch(`${runtime.baseUrl}${asset}`)).status).toBe(200);
+    expect(await (await fetch(`${runtime.baseUrl}/docs/init.js`)).text()).toContain(
+      "url: '/docs/openapi.json'",
+    );
+
+    const served = (await (await fetch(`${runtime.baseUrl}/docs/openapi.json`)).json()) as Record<
+      string,
+      unknown
+    >;
+    const committed = JSON.parse(readFileSync(path.join(root, 'docs/openapi.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(served.paths).toEqual(committed.paths);
+    expect(served.servers).toEqual([{ url: runtime.baseUrl, description: 'this local runtime' }]);
+  });
+
+  it('serves no other file of the package, and leaves other paths to the API', async () => {
+    expect((await fetch(`${runtime.baseUrl}/docs/assets/package.json`)).status).toBe(404);
+    const api = await fetch(`${runtime.baseUrl}/v1/nothing`);
+    expect(api.status).toBe(404);
+    expect(await api.text()).toBe('{"error":"Not found"}');
+    expect((await fetch(`${runtime.baseUrl}/`, { method: 'POST' })).status).toBe(404);
+  });
+});

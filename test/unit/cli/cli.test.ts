@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { readFirstRow, resolveColumn } from '../../../cli/csv-header';
+import { defaultOutPath, statisticsTable, verdictLine } from '../../../cli/main';
+import { parseCommandLine, UsageError } from '../../../cli/usage';
+import type { JobStatus, ValidationResult } from '../../../client';
+
+describe('the command line', () => {
+  const env = { MAILVET_API_KEY: 'env-key' };
+
+  it('takes the URL and key from the environment, flags first', () => {
+    expect(parseCommandLine(['validate', 'a@b.test'], env)).toMatchObject({
+      command: 'validate',
+      argument: 'a@b.test',
+      url: 'http://localhost:3000',
+      key: 'env-key',
+      json: false,
+      async: false,
+    });
+    expect(
+      parseCommandLine(['validate', 'a@b.test', '--key', 'k', '--url', 'http://api.test'], {
+        ...env,
+        MAILVET_URL: 'http://other.test',
+      }),
+    ).toMatchObject({ url: 'http://api.test', key: 'k' });
+    expect(
+      parseCommandLine(
+        ['validate-file', 'x.csv', '--column', 'Email', '--callback-url', 'https://h.test/x'],
+        env,
+      ),
+    ).toMatchObject({ column: 'Email', callbackUrl: 'https://h.test/x' });
+  });
+
+  it.each([
+    [[], 'no command given'],
+    [['jobs'], 'unknown command "jobs"'],
+    [['validate'], 'validate needs an email address'],
+    [['validate', 'a@b.test', 'c@d.test'], 'unexpected argument "c@d.test"'],
+    [['download', 'id', '--column', '1'], 'download does not take --column'],
+    [['validate', 'a@b.test', '--nope'], "Unknown option '--nope'"],
+    [['validate', 'a@b.test', '--url', 'localhost:3000'], '--url must be an http(s) URL'],
+  ])('refuses %j: %s', (argv, message) => {
+    expect(() => parseCommandLine(argv, env)).toThrow(UsageError);
+    expect(() => parseCommandLine(argv, env)).toThrow(message);
+  });
+
+  it('needs a key', () => {
+    expect(() => parseCommandLine(['job', 'id'], {})).toThrow(
+      'no API key: set MAILVET_API_KEY or pass --key',
+    );
+  });
+
+  it('answers --help before anything else', () => {
+    expect(parseCommandLine(['--help'], {})).toBe('help');
+  });
+});
+
+describe('the email column', () => {
+  it('is an index as given, a header name in any case, or the column headed email', () => {
+    const header = ['Name', ' E-Mail ', 'Company'];
+    expect(resolveColumn('2', header)).toBe(2);
+    expect(resolveColumn('company', header)).toBe(2);
+    expect(resolveColumn(undefined, header)).toBe(1);
+    expect(resolveColumn(undefined, ['id', 'Email Address'])).toBe(1);
+  });
+
+  it('names the columns it saw when none fits', () => {
+    expect(() => resolveColumn(undefined, ['name', 'address'])).toThrow(
+      'no "email" column in the first row ("name", "address")',
+    );
+    expect(() => resolveColumn('mail', ['name'])).toThrow('no column named "mail" in the header ("name")');
+  });
+
+  it('reads the first row with its delimiter, quotes and BOM', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-cli-unit-'));
+    try {
+      const file = path.join(dir, 'x.csv');
+      writeFileSync(file, '\ufeff"Last; First";email;note\r\n"Doe; J";j@d.test;x\r\n');
+      expect(await readFirstRow(file)).toEqual(['Last; First', 'email', 'note']);
+      writeFileSync(file, 'id|name|e-mail\n1|a|a@b.test\n');
+      expect(await readFirstRow(file)).toEqual(['id', 'name', 'e-mail']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the output', () => {
+  it('puts the results beside the input', () => {
+    expect(defaultOutPath('leads.csv')).toBe('leads_processed_by_mailvet.csv');
+    expect(defaultOutPath('/data/Leads.CSV')).toBe('/data/Leads_processed_by_mailvet.csv');
+    expect(defaultOutPath('data/list.txt')).toBe('data/list.txt_processed_by_mailvet.csv');
+  });
+
+  it('prints a verdict with its reason and suggestion', () => {
+    const result = {
+      email: 'jane@gmial.com',
+      didYouMean: 'jane@gmail.com',
+      result: { status: 'some_risk', reason: 'typo_suggestion', subStatus: null },
+    } as unknown as ValidationResult;
+    expect(verdictLine(result)).toBe(
+      'jane@gmial.com: some_risk (typo_suggestion), did you mean jane@gmail.com?',
+    );
+  });
+
+  it('prints statistics as a table with shares', () => {
+    const job = {
+      jobId: 'j1',
+      status: 'completed',
+      totalEmails: 8,
+      processedEmails: 8,
+      statistics: { block_bounce_risk: 2, dead_email: 0, do_not_mail_abuse: 0, safe: 6, some_risk: 0 },
+    } as unknown as JobStatus;
+    expect(statisticsTable(job)).toBe(
+      [
+        'job j1: completed, 8 of 8 emails',
+        '  status             count   share',
+        '  block_bounce_risk      2   25.0%',
+        '  dead_email             0    0.0%',
+        '  do_not_mail_abuse      0    0.0%',
+        '  safe                   6   75.0%',
+        '  some_risk              0    0.0%',
+        '',
+      ].join('\n'),
+    );
+  });
+});
