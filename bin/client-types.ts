@@ -7,11 +7,11 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import prettier from 'prettier';
 
-export const openApiPath = path.resolve(__dirname, '..', 'docs', 'openapi.json');
-export const clientTypesPath = path.resolve(__dirname, '..', 'client', 'schema.ts');
+const openApiPath = path.resolve(__dirname, '..', 'docs', 'openapi.json');
+const clientTypesPath = path.resolve(__dirname, '..', 'client', 'schema.ts');
 
 /** The text client/schema.ts must have for the current docs/openapi.json. */
-export async function generateClientTypes(): Promise<string> {
+async function generateClientTypes(): Promise<string> {
   const document = JSON.parse(readFileSync(openApiPath, 'utf8')) as Parameters<typeof openapiTS>[0];
   const header =
     '// Generated from docs/openapi.json by `npm run client:types` (openapi-typescript); do not edit.\n\n';

@@ -22,7 +22,7 @@ export interface Io {
 /** A job that ended failed or expired (exit code 1). */
 class JobEndedError extends Error {}
 
-export async function main(argv: string[], io: Io): Promise<number> {
+async function main(argv: string[], io: Io): Promise<number> {
   let progress: ProgressView | undefined;
   try {
     const invocation = parseCommandLine(argv, io.env);
@@ -174,6 +174,8 @@ async function download(client: MailvetNodeClient, invocation: Invocation, io: I
 }
 
 /** Runs the CLI as a program (bin/mailvet.js and `npm run mailvet`) and sets the exit code. */
+// bin/mailvet.js (JavaScript, outside the export check) calls it.
+// ts-unused-exports:disable-next-line
 export function runAsProgram(): void {
   // `npm run mailvet -- file.csv` runs in the package root: take paths from where npm was called.
   if (process.env.npm_lifecycle_event === 'mailvet' && process.env.INIT_CWD)

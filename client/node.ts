@@ -85,7 +85,7 @@ export class MailvetNodeClient extends MailvetClient {
 }
 
 /** The file name of a Content-Disposition header, without any directory part. */
-export function dispositionName(header: string | null): string | undefined {
+function dispositionName(header: string | null): string | undefined {
   const match = header ? /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header) : null;
   if (!match?.[1]) return undefined;
   let name: string;

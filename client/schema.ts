@@ -42,7 +42,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Presigned GET of the results file, valid 3600 s */
+    /** Presigned GET of the results file */
     get: operations['downloadJob'];
     put?: never;
     post?: never;
@@ -110,7 +110,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Connected mailboxes with their reputation over a window */
+    /** Connected mailboxes with their reputation over a named window */
     get: operations['listConnectedMailboxes'];
     put?: never;
     post?: never;
@@ -178,10 +178,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Users, invited ones included */
+    /** Users, pending invites included */
     get: operations['listUsers'];
     put?: never;
-    /** Invite a user (needs the invite permission) */
+    /** Invite a user (needs the inviteUsers permission) */
     post: operations['inviteUser'];
     delete?: never;
     options?: never;
@@ -196,7 +196,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One user */
+    /** One active user */
     get: operations['getUser'];
     put?: never;
     post?: never;
@@ -272,14 +272,346 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Switch the Safety Net for a sequence, under every owner (needs the toggle permission) */
+    /** Switch the Safety Net for a sequence, under every owner (needs the toggleSequences permission) */
     patch: operations['patchSafetyNetSequence'];
     trace?: never;
   };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
+  schemas: {
+    Error: {
+      error: string;
+    };
+    CreatedJob: {
+      jobId: string;
+      /** @constant */
+      status: 'awaiting_upload';
+      /** @description Seconds the upload URL stays valid */
+      uploadExpiresIn: number;
+      /** @description Presigned PUT; send the CSV with Content-Type: text/csv */
+      uploadUrl: string;
+    };
+    Job: {
+      /** @description ISO 8601; null until completed */
+      completedAt: string | null;
+      /** @description ISO 8601 */
+      createdAt: string;
+      /** @description The upload's detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned */
+      encoding?: string;
+      /** @description Failed jobs only: what went wrong and what to do */
+      error?: string;
+      jobId: string;
+      percentComplete: number;
+      processedEmails: number;
+      /** @description Completed jobs only: the count of each status; they sum to totalEmails */
+      statistics: {
+        safe: number;
+        block_bounce_risk: number;
+        some_risk: number;
+        dead_email: number;
+        do_not_mail_abuse: number;
+      } | null;
+      /** @enum {string} */
+      status: 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
+      totalEmails: number;
+    };
+    Download: {
+      /** @description Presigned GET of the results CSV */
+      downloadUrl: string;
+      /** @description Seconds the download URL stays valid */
+      expiresIn: number;
+      /** @description The results file name the download suggests */
+      fileName: string;
+      /** @constant */
+      format: 'csv';
+      jobId: string;
+    };
+    ValidationResult: {
+      /** @description A likely intended address, when the domain looks mistyped */
+      didYouMean?: string;
+      domain: {
+        hasMailServer: boolean | null;
+        isCatchAll: boolean | null;
+        isDisposable: boolean;
+        isFreeProvider: boolean;
+        mxProvider: string | null;
+        mxRecords: {
+          exchange: string;
+          priority: number;
+        }[];
+        name: string;
+        registrableDomain: string | null;
+        unicodeName: string;
+      };
+      email: string;
+      mailbox: {
+        isAbuseRole: boolean;
+        isKnownComplainer: boolean;
+        isKnownDead: boolean;
+        isRoleAccount: boolean;
+        localPart: string;
+        /**
+         * @description off, skipped, or the SMTP probe’s outcome
+         * @enum {string}
+         */
+        smtpProbe:
+          | 'accepted'
+          | 'not_found'
+          | 'full'
+          | 'greylisted'
+          | 'timeout'
+          | 'unreachable'
+          | 'blocked'
+          | 'error'
+          | 'off'
+          | 'skipped';
+      };
+      /** @description The request’s metadata, echoed */
+      metadata?: {
+        [key: string]: unknown;
+      };
+      requestId: string;
+      result: {
+        /**
+         * @description Machine-readable why of the verdict (docs/validation.md)
+         * @enum {string}
+         */
+        reason:
+          | 'blank'
+          | 'invalid_syntax'
+          | 'no_such_domain'
+          | 'null_mx'
+          | 'no_mail_server'
+          | 'disposable'
+          | 'role_abuse'
+          | 'known_complainer'
+          | 'known_dead'
+          | 'known_dead_non_catch_all'
+          | 'mailbox_not_found'
+          | 'mailbox_not_found_catch_all'
+          | 'dns_error'
+          | 'dns_timeout'
+          | 'ip_literal'
+          | 'quoted_local_part'
+          | 'smtputf8_local_part'
+          | 'mailbox_full'
+          | 'greylisted'
+          | 'smtp_timeout'
+          | 'role_account'
+          | 'domain_not_resolved'
+          | 'validation_error'
+          | 'catch_all'
+          | 'accepted'
+          | 'domain_ok';
+        /** @enum {string} */
+        status: 'safe' | 'block_bounce_risk' | 'some_risk' | 'dead_email' | 'do_not_mail_abuse';
+        subStatus: string | null;
+      };
+      /** @description ISO 8601 */
+      validatedAt: string;
+    };
+    InProgress: {
+      /** @description Relative to the API origin: GET it for the result */
+      pollUrl: string;
+      requestId: string;
+      /** @description Seconds until a poll is worth it (also Retry-After) */
+      retryAfter: number;
+    };
+    ConnectedMailboxPage: {
+      limit: number;
+      offset: number;
+      total: number;
+      mailboxes: {
+        /** @description ISO 8601 timestamp (UTC) */
+        connectedAt: string;
+        /** @enum {string} */
+        connectionStatus: 'connected' | 'credentials_error';
+        domain: string;
+        email: string;
+        id: string;
+        owner: {
+          email: string;
+          firstName: string;
+          lastName: string;
+        };
+        provider: string;
+        /** @description ISO 8601 timestamp (UTC) */
+        statusUpdatedAt: string;
+        /** @description Mean over the window; null without data */
+        reputation: number | null;
+      }[];
+      reputationRange: {
+        /** @enum {string} */
+        name:
+          | 'today'
+          | 'yesterday'
+          | 'last7Days'
+          | 'thisWeek'
+          | 'last30Days'
+          | 'lastWeek'
+          | 'lastMonth'
+          | 'thisMonth';
+        /** @description YYYY-MM-DD (UTC) */
+        startDate: string;
+        /** @description YYYY-MM-DD (UTC) */
+        endDate: string;
+      };
+    };
+    ConnectedMailbox: {
+      /** @description ISO 8601 timestamp (UTC) */
+      connectedAt: string;
+      /** @enum {string} */
+      connectionStatus: 'connected' | 'credentials_error';
+      domain: string;
+      email: string;
+      id: string;
+      owner: {
+        email: string;
+        firstName: string;
+        lastName: string;
+      };
+      provider: string;
+      /** @description ISO 8601 timestamp (UTC) */
+      statusUpdatedAt: string;
+      /** @description The latest known day */
+      currentReputation: number | null;
+      /** @description YYYY-MM-DD (UTC) */
+      startDate: string;
+      /** @description YYYY-MM-DD (UTC) */
+      endDate: string;
+      /** @description Mean over the window; null without data */
+      reputation: number | null;
+      history: {
+        /** @description YYYY-MM-DD (UTC) */
+        date: string;
+        reputation: number | null;
+      }[];
+    };
+    ConnectedDomainPage: {
+      limit: number;
+      offset: number;
+      total: number;
+      domains: {
+        currentReputation: number | null;
+        domain: string;
+        mailboxCount: number;
+      }[];
+    };
+    ConnectedDomain: {
+      currentReputation: number | null;
+      domain: string;
+      mailboxCount: number;
+      /** @description YYYY-MM-DD (UTC) */
+      startDate: string;
+      /** @description YYYY-MM-DD (UTC) */
+      endDate: string;
+      /** @description Mean over the window; null without data */
+      reputation: number | null;
+      history: {
+        /** @description YYYY-MM-DD (UTC) */
+        date: string;
+        reputation: number | null;
+      }[];
+    };
+    UserPage: {
+      limit: number;
+      offset: number;
+      total: number;
+      users: {
+        /** @description Active users only */
+        createdAt?: string | null;
+        email: string;
+        /** @description null for an invited user */
+        id: string | null;
+        /** @description Invited users only */
+        inviteExpiresAt?: string | null;
+        mailboxes: {
+          email: string;
+          id: string;
+        }[];
+        name: string;
+        /** @enum {string} */
+        role: 'member' | 'admin';
+        /** @enum {string} */
+        status: 'active' | 'invited';
+      }[];
+    };
+    User: {
+      /** @description Active users only */
+      createdAt?: string | null;
+      email: string;
+      /** @description null for an invited user */
+      id: string | null;
+      /** @description Invited users only */
+      inviteExpiresAt?: string | null;
+      mailboxes: {
+        email: string;
+        id: string;
+      }[];
+      name: string;
+      /** @enum {string} */
+      role: 'member' | 'admin';
+      /** @enum {string} */
+      status: 'active' | 'invited';
+    };
+    SafetyNetMailboxPage: {
+      limit: number;
+      offset: number;
+      total: number;
+      mailboxes: {
+        activated: boolean;
+        email: string;
+        id: string;
+        integrations: {
+          externalId: string | null;
+          /** @enum {string} */
+          service: 'outreach' | 'salesloft';
+        }[];
+      }[];
+    };
+    SafetyNetMailbox: {
+      activated: boolean;
+      email: string;
+      id: string;
+      integrations: {
+        externalId: string | null;
+        /** @enum {string} */
+        service: 'outreach' | 'salesloft';
+      }[];
+    };
+    SafetyNetSequencePage: {
+      limit: number;
+      offset: number;
+      total: number;
+      sequences: {
+        activated: boolean;
+        crmSequenceId: string;
+        id: string;
+        name: string;
+        owner: {
+          email: string;
+          firstName: string;
+          lastName: string;
+        };
+        /** @enum {string} */
+        service: 'outreach' | 'salesloft';
+      }[];
+    };
+    SafetyNetSequence: {
+      activated: boolean;
+      crmSequenceId: string;
+      id: string;
+      name: string;
+      owner: {
+        email: string;
+        firstName: string;
+        lastName: string;
+      };
+      /** @enum {string} */
+      service: 'outreach' | 'salesloft';
+    };
+  };
   responses: never;
   parameters: never;
   requestBodies: never;
@@ -305,58 +637,71 @@ export interface operations {
       };
     };
     responses: {
-      /** @description {jobId, status: "awaiting_upload", uploadExpiresIn, uploadUrl} */
+      /** @description The job, awaiting its upload */
       202: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['CreatedJob'];
         };
       };
-      /** @description A body rule of spec 7.1, with its exact text */
+      /** @description "emailColumn is required"; "emailColumn must be a non-negative integer"; "emailColumn must be 1000 or less"; "fileName must be a non-empty string"; "fileName must be 255 characters or less"; "fileName must end in .csv"; "Invalid callbackUrl"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Five active jobs already (Retry-After: 60), or the rate limit (Retry-After: 1) */
+      /** @description "Concurrent job limit reached. Complete or wait for existing jobs before creating new ones."; "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -372,58 +717,80 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {completedAt, createdAt, error?, jobId, percentComplete, processedEmails, statistics, status, totalEmails}; status is awaiting_upload, processing, completed, failed or expired */
+      /** @description The job; statistics once completed, error once failed */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Job'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Job not found"} */
+      /** @description "Job not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -439,67 +806,89 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {downloadUrl, expiresIn: 3600, format: "csv", jobId} */
+      /** @description Where to download the results CSV */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Download'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Job not found"} */
+      /** @description "Job not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Job is not completed"} */
+      /** @description "Job is not completed" */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -514,9 +903,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description The address to validate; blank or missing is 400 "email is required" */
+          /** @description The address to validate */
           email: string;
-          /** @description Echoed in the result; at most 16 KiB as JSON */
+          /** @description Echoed in the result; at most 16384 bytes as JSON */
           metadata?: {
             [key: string]: unknown;
           };
@@ -524,67 +913,82 @@ export interface operations {
       };
     };
     responses: {
-      /** @description {didYouMean?, domain, email, mailbox, metadata?, requestId, result: {reason, status, subStatus}, validatedAt} */
+      /** @description The verdict */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['ValidationResult'];
         };
       };
-      /** @description Over the budget: {pollUrl, requestId, retryAfter} */
+      /** @description Over the budget: poll pollUrl after Retry-After seconds */
       202: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['InProgress'];
         };
       };
-      /** @description {"error":"email is required"} and other body errors */
+      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -599,9 +1003,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description The address to validate; blank or missing is 400 "email is required" */
+          /** @description The address to validate */
           email: string;
-          /** @description Echoed in the result; at most 16 KiB as JSON */
+          /** @description Echoed in the result; at most 16384 bytes as JSON */
           metadata?: {
             [key: string]: unknown;
           };
@@ -609,58 +1013,73 @@ export interface operations {
       };
     };
     responses: {
-      /** @description {pollUrl, requestId, retryAfter} */
+      /** @description Accepted: poll pollUrl after Retry-After seconds */
       202: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['InProgress'];
         };
       };
-      /** @description {"error":"email is required"} */
+      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -676,76 +1095,91 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The result, as the sync endpoint’s 200 */
+      /** @description The verdict, as the sync endpoint’s 200 */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['ValidationResult'];
         };
       };
-      /** @description Still in progress: {pollUrl, requestId, retryAfter} */
+      /** @description Still in progress: poll pollUrl after Retry-After seconds */
       202: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InProgress'];
+        };
+      };
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown requestId, or another company’s */
+      /** @description "Validation request not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Failed irrecoverably */
+      /** @description "Validation failed; submit the address again"; "Validation did not complete in time; submit the address again"; "Internal server error" */
       500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
+      /** @description "Service temporarily unavailable" */
       503: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -772,58 +1206,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of mailboxes (key "mailboxes", with reputationRange {endDate, name, startDate}): {limit, offset, total, <list>} (decisions.md names the list key) */
+      /** @description A page of mailboxes, sorted; total counts every match */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['ConnectedMailboxPage'];
         };
       };
-      /** @description A bad limit, offset or filter; the error names the parameter */
+      /** @description "limit must be an integer between 1 and 1000"; "offset must be an integer of at least 0"; "connectionStatus must be one of connected, credentials_error"; "reputationRange must be one of today, yesterday, last7Days, thisWeek, last30Days, lastWeek, lastMonth, thisMonth"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -842,67 +1289,80 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The mailbox with currentReputation and history [{date, reputation}] */
+      /** @description The mailbox and its history over the window */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['ConnectedMailbox'];
         };
       };
-      /** @description Bad dates */
+      /** @description "startDate must be a date in YYYY-MM-DD format"; "endDate must be a date in YYYY-MM-DD format"; "startDate must not be after endDate"; "startDate to endDate must span at most 3660 days"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another company’s */
+      /** @description "Connected mailbox not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -919,58 +1379,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of domains (key "domains"): {limit, offset, total, <list>} (decisions.md names the list key) */
+      /** @description A page of domains, sorted; total counts every match */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['ConnectedDomainPage'];
         };
       };
-      /** @description A bad limit, offset or filter; the error names the parameter */
+      /** @description "limit must be an integer between 1 and 1000"; "offset must be an integer of at least 0"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -989,67 +1462,80 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The domain with its history [{date, reputation}] */
+      /** @description The domain and its history over the window */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['ConnectedDomain'];
         };
       };
-      /** @description Bad dates */
+      /** @description "startDate must be a date in YYYY-MM-DD format"; "endDate must be a date in YYYY-MM-DD format"; "startDate must not be after endDate"; "startDate to endDate must span at most 3660 days"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another company’s */
+      /** @description "Connected domain not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1067,58 +1553,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of users (key "users"): {limit, offset, total, <list>} (decisions.md names the list key) */
+      /** @description A page of users, sorted; total counts every match */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['UserPage'];
         };
       };
-      /** @description A bad limit, offset or filter; the error names the parameter */
+      /** @description "limit must be an integer between 1 and 1000"; "offset must be an integer of at least 0"; "status must be one of active, invited"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1151,7 +1650,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['User'];
         };
       };
       /** @description The invited user */
@@ -1160,61 +1659,74 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['User'];
         };
       };
-      /** @description A bad body */
+      /** @description "Body must be a JSON object"; "email is required"; "email must be a valid email address"; "name must be a string"; "name must be 200 characters or less"; "role must be member or admin"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "The API key's creator lacks the inviteUsers permission"; "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description An active user has this email, or no seat is free */
+      /** @description "A user with this email is already active"; "No free seats" */
       409: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1236,52 +1748,74 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['User'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another company’s */
+      /** @description "User not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1299,58 +1833,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of mailboxes (key "mailboxes"): {limit, offset, total, <list>} (decisions.md names the list key) */
+      /** @description A page of Safety Net mailboxes, sorted; total counts every match */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['SafetyNetMailboxPage'];
         };
       };
-      /** @description A bad limit, offset or filter; the error names the parameter */
+      /** @description "limit must be an integer between 1 and 1000"; "offset must be an integer of at least 0"; "activated must be one of true, false"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1372,52 +1919,74 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['SafetyNetMailbox'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another company’s */
+      /** @description "Safety Net mailbox not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1445,61 +2014,74 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['SafetyNetMailbox'];
         };
       };
-      /** @description Body other than {"activated": boolean} */
+      /** @description "Body must be exactly {"activated": true} or {"activated": false}"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another company’s */
+      /** @description "Safety Net mailbox not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1518,58 +2100,71 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of sequences (key "sequences"): {limit, offset, total, <list>} (decisions.md names the list key) */
+      /** @description A page of sequence rows, sorted; total counts every match */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['SafetyNetSequencePage'];
         };
       };
-      /** @description A bad limit, offset or filter; the error names the parameter */
+      /** @description "limit must be an integer between 1 and 1000"; "offset must be an integer of at least 0"; "activated must be one of true, false"; "service must be one of outreach, salesloft"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1591,52 +2186,74 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['SafetyNetSequence'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another company’s */
+      /** @description "Safety Net sequence not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
@@ -1664,61 +2281,74 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['SafetyNetSequence'];
         };
       };
-      /** @description Body other than {"activated": boolean} */
+      /** @description "Body must be exactly {"activated": true} or {"activated": false}"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Missing API key"} */
+      /** @description "Missing API key" */
       401: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Invalid API key"}, or the key’s creator lacks the permission of a write */
+      /** @description "The API key's creator lacks the toggleSequences permission"; "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Unknown id, or another company’s */
+      /** @description "Safety Net sequence not found" */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Rate limit exceeded"}, Retry-After: 1 */
+      /** @description "Rate limit exceeded" */
       429: {
         headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
         };
       };
-      /** @description {"error":"Service temporarily unavailable"}, with Retry-After */
-      503: {
+      /** @description "Internal server error" */
+      500: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };

@@ -27,7 +27,7 @@ interface XhrLike {
   responseText: string;
 }
 
-export function byteLength(body: UploadBody): number {
+function byteLength(body: UploadBody): number {
   if (typeof body === 'string') return new TextEncoder().encode(body).byteLength;
   if (body instanceof ArrayBuffer) return body.byteLength;
   if (body instanceof Uint8Array) return body.byteLength;

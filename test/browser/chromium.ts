@@ -10,7 +10,7 @@ const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/ch
 /** The Chromium executable, or undefined when this machine has none. */
 export const chromiumPath = candidates.find((p): p is string => !!p && existsSync(p));
 
-export const chromiumFlags = [
+const chromiumFlags = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -132,7 +132,7 @@ export function startBulkDns(): Promise<FixtureDns> {
 }
 
 /** The verdicts the tests expect for the addresses they use (decisions.md "Status meaning"). */
-export function expectedStatus(cell: string | undefined): string {
+function expectedStatus(cell: string | undefined): string {
   const email = cell?.trim() ?? '';
   if (email === '' || !email.includes('@')) return 'block_bounce_risk';
   const [local, domain] = email.toLowerCase().split('@') as [string, string];

@@ -328,7 +328,10 @@ export async function releaseOrphanedLeases(): Promise<number> {
   let released = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await send<{ Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> }>(
+    const page = await send<{
+      Items?: Record<string, unknown>[];
+      LastEvaluatedKey?: Record<string, unknown>;
+    }>(
       new ScanCommand({
         TableName: tableName(),
         FilterExpression:

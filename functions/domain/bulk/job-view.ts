@@ -38,7 +38,9 @@ export const jobViewSchema = z.object({
   encoding: z
     .string()
     .optional()
-    .describe('The upload\'s detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned'),
+    .describe(
+      "The upload's detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned",
+    ),
   error: z.string().optional().describe('Failed jobs only: what went wrong and what to do'),
   jobId: z.string(),
   percentComplete: z.number().int().min(0).max(100),
