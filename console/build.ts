@@ -60,6 +60,8 @@ function options(outdir: string): BuildOptions {
     sourcemap: 'linked',
     // The bulk page reads CSV samples with the service's own dialect detection, which works on Buffers.
     inject: [path.join(consoleRoot, 'src/buffer-shim.ts')],
+    // ...and detects encodings with Node's `isUtf8`, which the browser gets from a TextDecoder.
+    alias: { 'node:buffer': path.join(consoleRoot, 'src/node-buffer-shim.ts') },
     // Everything (fonts included: the system font stack) is in the bundle: no request leaves the origin.
     logLevel: 'silent',
     write: false,
