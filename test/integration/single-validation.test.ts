@@ -3,7 +3,7 @@
 // 500), tenant isolation, 400s, and usage metering. DNS answers come from the engine's fixture server.
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createPendingRequest } from '../../functions/domain/single-validation/request-store';
-import { monthlyUsage } from '../../functions/domain/usage';
+import { monthlyUsage } from '../../functions/store/usage';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';

@@ -8,7 +8,7 @@ import { wroteIf } from '../../store/dynamodb';
 import { validationRequestKey } from '../../store/keys';
 import { epochSeconds } from '../../store/table';
 import type { ValidationResult } from '../validation';
-import { usageIncrement } from '../usage';
+import { usageIncrement } from '../../store/usage';
 
 const REQUEST_TTL_SECONDS = 30 * 86400;
 

@@ -1,8 +1,8 @@
-// Monthly validation usage per company: every validated address, single or bulk, counts once.
-// Workspace data endpoints never call this.
+// Storage of the monthly validation usage per company: every validated address, single or bulk,
+// counts once. Workspace data endpoints never call this.
 import { GetCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
-import { usageKey } from '../store/keys';
+import { usageKey } from './keys';
 
 /** `YYYY-MM` of a date, in UTC. */
 function usageMonth(now: Date = new Date()): string {
