@@ -38,5 +38,9 @@ export type ChunkMessage = z.infer<typeof chunkMessageSchema>;
 export type ChunkWork = Extract<ChunkMessage, { kind: 'chunk' }>;
 
 export function parseChunkMessage(body: string): ChunkMessage {
-  return chunkMessageSchema.parse(JSON.parse(body));
+  const message = chunkMessageSchema.parse(JSON.parse(body));
+  // A message from before headerStart existed: its header was the first row of the chunk flagged so.
+  if (message.kind === 'chunk' && message.headerRow && message.headerStart === undefined)
+    return { ...message, headerStart: message.start };
+  return message;
 }
