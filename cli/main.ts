@@ -22,7 +22,7 @@ export interface Io {
 /** A job that ended failed or expired (exit code 1). */
 class JobEndedError extends Error {}
 
-async function main(argv: string[], io: Io): Promise<number> {
+export async function main(argv: string[], io: Io): Promise<number> {
   let progress: ProgressView | undefined;
   let url: string | undefined;
   try {

@@ -10,7 +10,7 @@ const pinSchema = z.object({
   size: z.number().int().nonnegative(),
 });
 
-export const chunkMessageSchema = z.discriminatedUnion('kind', [
+const chunkMessageShape = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('chunk'),
     companyId: z.string().min(1),
@@ -33,6 +33,13 @@ export const chunkMessageSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('finalize'), companyId: z.string().min(1), jobId: z.string().min(1) }),
 ]);
+
+/** A chunks-queue message; one from before headerStart existed had its header as the first row of the chunk flagged so. */
+export const chunkMessageSchema = chunkMessageShape.transform((message) =>
+  message.kind === 'chunk' && message.headerRow && message.headerStart === undefined
+    ? { ...message, headerStart: message.start }
+    : message,
+);
 
 export type ChunkMessage = z.infer<typeof chunkMessageSchema>;
 export type ChunkWork = Extract<ChunkMessage, { kind: 'chunk' }>;
