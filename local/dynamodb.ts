@@ -263,10 +263,12 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
       if (!up || lastExit >= since) return true;
       const probe = localClient(endpoint);
       try {
-        await probe.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2000) });
+        await probe.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(5000) });
         return lastExit >= since;
-      } catch {
-        return true;
+      } catch (error) {
+        // A dead JVM refuses the connection at once; a slow answer (a busy machine) is not an outage.
+        const name = (error as { name?: string }).name;
+        return name !== 'TimeoutError' && name !== 'AbortError';
       } finally {
         probe.destroy();
       }
