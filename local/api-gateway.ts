@@ -147,8 +147,8 @@ function writeResult(response: http.ServerResponse, result: unknown, requestId: 
 
 export interface DependencyHealth {
   available(): boolean;
-  /** Epoch ms of the last failure (0: none), to tell a 500 it caused. */
-  lastFailureAt(): number;
+  /** Whether the dependency failed since `since` (epoch ms), to tell a 500 it caused. */
+  failedSince(since: number): Promise<boolean>;
 }
 
 /** decisions.md: a dependency that is unavailable answers 503 with Retry-After. */
@@ -200,15 +200,15 @@ export async function startApiGateway(options: {
       const result = await options.invoke(match ? match.spec.function : options.defaultFunction, event);
       const failed = (result as APIGatewayProxyStructuredResultV2 | null)?.statusCode === 500;
       // A 500 from a function whose database went away under it is the outage's, not a bug's.
-      if (failed && dependencies && dependencies.lastFailureAt() >= startedAt)
+      if (failed && dependencies && (await dependencies.failedSince(startedAt)))
         return writeUnavailable(response, requestId);
       writeResult(response, result, requestId);
     } catch {
-      if (!response.headersSent && dependencies && dependencies.lastFailureAt() >= startedAt)
+      if (!response.headersSent && dependencies && (await dependencies.failedSince(startedAt)))
         return writeUnavailable(response, requestId);
-      // What API Gateway answers when the integration fails (a crash or timeout of the function).
+      // A crash or timeout of the function: what API Gateway answers, in the conventions' error shape.
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end('{"message":"Internal Server Error"}');
+      response.end('{"error":"Internal server error"}');
     }
   });
   server.keepAliveTimeout = 5000;

@@ -22,8 +22,13 @@ export interface DynamoDbLocal {
   readonly process: ChildProcess;
   /** False from the moment the JVM exits unexpectedly until its replacement answers. */
   available(): boolean;
-  /** When the JVM last exited unexpectedly (epoch ms; 0: never), to tell failures it caused. */
+  /** When the JVM last exited unexpectedly (epoch ms; 0: never). */
   lastExitAt(): number;
+  /**
+   * Whether DynamoDB Local failed since `since` (epoch ms), to tell the failures it caused: it exited
+   * since, or it does not answer now (a JVM killed a moment ago, whose exit is not noticed yet).
+   */
+  failedSince(since: number): Promise<boolean>;
   /** Resolves once available; rejects after timeoutMs or when the supervisor gave up. */
   whenAvailable(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -254,6 +259,20 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     },
     available: () => up,
     lastExitAt: () => lastExit,
+    async failedSince(since) {
+      if (!up || lastExit >= since) return true;
+      const probe = localClient(endpoint);
+      try {
+        await probe.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(5000) });
+        return lastExit >= since;
+      } catch (error) {
+        // A dead JVM refuses the connection at once; a slow answer (a busy machine) is not an outage.
+        const name = (error as { name?: string }).name;
+        return name !== 'TimeoutError' && name !== 'AbortError';
+      } finally {
+        probe.destroy();
+      }
+    },
     whenAvailable(timeoutMs = 120_000) {
       if (up) return Promise.resolve();
       if (fatal) return Promise.reject(fatal);

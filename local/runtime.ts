@@ -236,7 +236,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           handler: (event) => invoke(consumer.function, event) as never,
           // A batch that failed because DynamoDB Local died under it is retried once it is back, not
           // after the queue's visibility timeout.
-          retryAtOnce: (startedAt) => dynamo.lastExitAt() >= startedAt,
+          retryAtOnce: (startedAt) => dynamo.failedSince(startedAt),
         });
         stoppers.push(() => poller.stop());
       }
@@ -246,7 +246,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         invoke,
         port: options.port,
         host,
-        dependencies: { available: () => dynamo.available(), lastFailureAt: () => dynamo.lastExitAt() },
+        dependencies: {
+          available: () => dynamo.available(),
+          failedSince: (since) => dynamo.failedSince(since),
+        },
         site: await buildConsoleSite(new URL(s3.url).origin),
       });
       stoppers.push(() => api.close());

@@ -44,7 +44,7 @@ export interface QueuePollerOptions {
    * again at once instead of after the visibility timeout (the local runtime's answer to a failure of its
    * own machinery, e.g. DynamoDB Local restarting). Their receive count still grows.
    */
-  retryAtOnce?: (invocationStartedAt: number) => boolean;
+  retryAtOnce?: (invocationStartedAt: number) => boolean | Promise<boolean>;
 }
 
 export interface QueuePoller {
@@ -172,7 +172,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       // Lambda leaves the whole batch on the queue; it comes back after the visibility timeout.
       log.error('sqs handler failed', error, { records: records.length });
     }
-    if (toDelete.length < records.length && options.retryAtOnce?.(startedAt)) {
+    if (toDelete.length < records.length && (await options.retryAtOnce?.(startedAt))) {
       await release(records.filter((r) => !toDelete.includes(r)));
     }
     if (toDelete.length === 0) return;

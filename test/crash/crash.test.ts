@@ -104,7 +104,9 @@ async function expectCompleted(
   jobId: string,
   restart: { restartedAt: number; readyMs: number },
 ): Promise<void> {
-  const seen = await client.waitForEnd(jobId, 180_000, 100);
+  const seen = await client.waitForEnd(jobId, 180_000, 100).catch((error: unknown) => {
+    throw new Error(`${String(error)}\nthe runtime's last output:\n${running.at(-1)?.tail() ?? ''}`);
+  });
   const recoveredMs = Date.now() - restart.restartedAt;
   const final = seen[seen.length - 1]!;
   expect(final).toMatchObject({

@@ -16,7 +16,14 @@ export interface TestRuntime {
 
 export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-test-'));
-  const runtime = await startLocalRuntime({ port: 0, dataDir, env: { LOG_LEVEL: 'warn', ...env } });
+  // No fdatasync: these runtimes never outlive a power loss, and the suite runs on a shared, busy disk.
+  // The crash suite (test/crash) runs `npm start` with the default (on).
+  const runtime = await startLocalRuntime({
+    port: 0,
+    dataDir,
+    fsync: false,
+    env: { LOG_LEVEL: 'warn', ...env },
+  });
   return {
     baseUrl: runtime.baseUrl,
     keys: demoKeys,
