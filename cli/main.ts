@@ -24,12 +24,14 @@ class JobEndedError extends Error {}
 
 export async function main(argv: string[], io: Io): Promise<number> {
   let progress: ProgressView | undefined;
+  let url: string | undefined;
   try {
     const invocation = parseCommandLine(argv, io.env);
     if (invocation === 'help') {
       io.stdout.write(usage);
       return 0;
     }
+    url = invocation.url;
     const client = createNodeClient({
       baseUrl: invocation.url,
       apiKey: invocation.key,
@@ -56,13 +58,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0;
   } catch (error) {
     progress?.stop();
-    return report(error, io);
+    return report(error, io, url);
   } finally {
     progress?.stop();
   }
 }
 
-function report(error: unknown, io: Io): number {
+function report(error: unknown, io: Io, url: string | undefined): number {
   if (error instanceof UsageError) {
     io.stderr.write(`mailvet: ${error.message}\n\n${usage}`);
     return 2;
@@ -77,8 +79,14 @@ function report(error: unknown, io: Io): number {
   }
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   const detail = cause?.code ?? cause?.message;
-  const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`mailvet: ${message}${detail ? ` (${detail})` : ''}\n`);
+  // Not `instanceof Error`: fetch's errors may come from another realm (undici's own TypeError).
+  const own = (error as { message?: unknown } | undefined)?.message;
+  const message = typeof own === 'string' ? own : String(error);
+  if (message === 'fetch failed' && url)
+    io.stderr.write(
+      `mailvet: cannot reach ${url}${detail ? ` (${detail})` : ''}; is the API running (npm start)?\n`,
+    );
+  else io.stderr.write(`mailvet: ${message}${detail ? ` (${detail})` : ''}\n`);
   return 1;
 }
 

@@ -60,7 +60,7 @@ function barView(stream: NodeJS.WriteStream): ProgressView {
     {
       stream,
       format: '{label} {bar} {percentage}% | {detail}',
-      hideCursor: true,
+      hideCursor: false,
       clearOnComplete: false,
       stopOnComplete: false,
     },

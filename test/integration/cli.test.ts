@@ -1,6 +1,8 @@
 // The `mailvet` CLI as a user runs it: a child process (bin/mailvet.js) against the local runtime,
 // plus the runtime's own pages (`/` and `/docs`).
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,6 +168,40 @@ describe('mailvet validate-file', () => {
       resultsFile: 'semi-out.csv',
     });
     expect(readFileSync(path.join(dir, 'semi-out.csv')).equals(csv.expected)).toBe(true);
+  });
+
+  it('gives the job --callback-url, which receives the completion webhook', async () => {
+    let resolveEvent: (body: string) => void = () => undefined;
+    const delivered = new Promise<string>((resolve) => (resolveEvent = resolve));
+    const receiver = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (part: Buffer) => (body += part.toString()));
+      request.on('end', () => {
+        response.end();
+        resolveEvent(body);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = receiver.address() as AddressInfo;
+      writeFileSync(path.join(dir, 'hook.csv'), 'email\nann@ok.test\n');
+      const run = await mailvet([
+        'validate-file',
+        'hook.csv',
+        '--callback-url',
+        `http://127.0.0.1:${port}/hook`,
+      ]);
+      expect(run.code).toBe(0);
+      const jobId = /^job ([0-9a-f-]{36}):/m.exec(run.stdout)![1]!;
+      expect(JSON.parse(await delivered)).toMatchObject({
+        event: 'bulk_validation.completed',
+        jobId,
+        status: 'completed',
+        totalEmails: 1,
+      });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('exits 1 with the job error when the job fails', async () => {

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { readFirstRow, resolveColumn } from '../../../cli/csv-header';
-import { defaultOutPath, statisticsTable, verdictLine } from '../../../cli/main';
+import { defaultOutPath, main, statisticsTable, verdictLine } from '../../../cli/main';
 import { parseCommandLine, UsageError } from '../../../cli/usage';
 import type { JobStatus, ValidationResult } from '../../../client';
 
@@ -123,6 +124,27 @@ describe('the output', () => {
         '  some_risk              0    0.0%',
         '',
       ].join('\n'),
+    );
+  });
+});
+
+describe('an API the CLI cannot reach', () => {
+  it('says which address and suggests starting it, exit 1', async () => {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['validate', 'a@b.test', '--url', `http://127.0.0.1:${port}`], {
+      stdout: { write: (text: string) => (stdout += text) } as unknown as NodeJS.WriteStream,
+      stderr: { write: (text: string) => (stderr += text) } as unknown as NodeJS.WriteStream,
+      env: { MAILVET_API_KEY: 'k' },
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `mailvet: cannot reach http://127.0.0.1:${port} (ECONNREFUSED); is the API running (npm start)?\n`,
     );
   });
 });

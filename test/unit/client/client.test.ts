@@ -1,4 +1,11 @@
-import { createMailvetClient, MailvetApiError, parseRetryAfter, type FileProgress } from '../../../client';
+import {
+  createMailvetClient,
+  MailvetApiError,
+  parseRetryAfter,
+  type Described,
+  type FileProgress,
+  type JobStatusShape,
+} from '../../../client';
 
 interface Call {
   method: string;
@@ -188,3 +195,14 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 });
+
+// Compile-time checks (npm run build fails when they do not hold): a bare `{type: object}` response
+// (generated as Record<string, never>) falls back to the named shape; a concrete one is used as generated.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type _FallsBackOnBareObjects = Holds<
+  Same<Described<Record<string, never>, JobStatusShape>, JobStatusShape>
+>;
+export type _UsesConcreteSchemas = Holds<
+  Same<Described<{ jobId: string }, JobStatusShape>, { jobId: string }>
+>;
