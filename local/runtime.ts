@@ -21,7 +21,7 @@ import {
   type QueueName,
 } from '../functions/wiring';
 import { startApiGateway, type ApiGateway } from './api-gateway';
-import { buildConsoleSite } from './console-site';
+import { consoleSite } from './console-site';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
 import { startLocalS3, type LocalS3 } from './s3/local-s3';
@@ -199,7 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         invoke,
         port: options.port,
         host,
-        site: await buildConsoleSite(new URL(s3.url).origin),
+        site: consoleSite(new URL(s3.url).origin),
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;
