@@ -1,5 +1,5 @@
 // Builds the web console with esbuild: one script, one stylesheet and index.html. The local runtime
-// builds it in memory at start, the CDK stack builds it into its asset at synth, and
+// builds it in memory on its first request, the CDK stack builds it into its asset at synth, and
 // `npm run console:build` writes it to console/dist for a look at the files.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -40,7 +40,6 @@ export class ConsoleSite extends Construct {
       encryption: s3.BucketEncryption.S3_MANAGED,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy,
-      autoDeleteObjects: false,
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
@@ -130,6 +129,8 @@ export class ConsoleSite extends Construct {
       // index.html, app.js and config.json keep their names across deploys: browsers revalidate them.
       cacheControl: [s3deploy.CacheControl.noCache()],
       prune: true,
+      // Deleting the stack deletes the files first, so the (DESTROY) bucket is empty when it goes.
+      retainOnDelete: false,
       memoryLimit: 256,
     });
     acknowledgeBucketDeployment(Stack.of(this), this.bucket);

@@ -185,7 +185,10 @@ export async function startApiGateway(options: {
       // `/` is the web console (local/console-site.ts) and `/docs` the API reference
       // (local/docs-site.ts): the local runtime's own pages, not API routes.
       const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-      if (serveStatic(options.site, request, response, pathname) || (await serveDocs(request, response)))
+      if (
+        (await serveStatic(options.site, request, response, pathname)) ||
+        (await serveDocs(request, response))
+      )
         return;
       const body = await readBody(request);
       if (body === 'too-large') {

@@ -1,11 +1,12 @@
-// The web console on the local runtime: built in memory with esbuild at start and served at `/` beside
-// the API (`/v1/...`), from the same origin, so its config.json says "this origin" (an empty apiUrl).
+// The web console on the local runtime: built in memory with esbuild on its first request (so start-up
+// does not wait for it) and served at `/` beside the API (`/v1/...`), from the same origin, so its
+// config.json says "this origin" (an empty apiUrl).
 import type http from 'node:http';
 import { buildConsole, contentSecurityPolicy, type ConsoleFile } from '../console/build';
 
 export interface StaticSite {
   /** The file for a request path, or undefined when the site has none. */
-  get(path: string): ConsoleFile | undefined;
+  get(path: string): Promise<ConsoleFile | undefined>;
   /** Sent with every file: the console's Content-Security-Policy. */
   headers: Record<string, string>;
 }
@@ -14,13 +15,15 @@ let built: Promise<Map<string, ConsoleFile>> | undefined;
 
 /**
  * The console, allowed to connect to `storageOrigin` (the local S3 of the presigned addresses) besides
- * its own origin. Built once per process: a test file that starts several runtimes pays for one build.
+ * its own origin. Built once per process, when first asked for: a test file that starts several
+ * runtimes pays for one build, and one that never opens the console for none.
  */
-export async function buildConsoleSite(storageOrigin: string): Promise<StaticSite> {
-  built ??= build();
-  const files = await built;
+export function consoleSite(storageOrigin: string): StaticSite {
   return {
-    get: (path) => files.get(path === '/' ? '/index.html' : path),
+    get: async (path) => {
+      built ??= build();
+      return (await built).get(path === '/' ? '/index.html' : path);
+    },
     headers: { 'content-security-policy': contentSecurityPolicy(storageOrigin) },
   };
 }
@@ -36,16 +39,16 @@ async function build(): Promise<Map<string, ConsoleFile>> {
   return files;
 }
 
-/** Serves a GET or HEAD from the site; false when the request is not for it. */
-export function serveStatic(
+/** Serves a GET or HEAD from the site; false when the request is not for it (API paths never are). */
+export async function serveStatic(
   site: StaticSite | undefined,
   request: http.IncomingMessage,
   response: http.ServerResponse,
   path: string,
-): boolean {
+): Promise<boolean> {
   const method = request.method ?? 'GET';
-  if (!site || (method !== 'GET' && method !== 'HEAD')) return false;
-  const file = site.get(path);
+  if (!site || (method !== 'GET' && method !== 'HEAD') || path.startsWith('/v1/')) return false;
+  const file = await site.get(path);
   if (!file) return false;
   response.writeHead(200, {
     'content-type': file.contentType,

@@ -22,7 +22,7 @@ import {
   type QueueName,
 } from '../functions/wiring';
 import { startApiGateway, type ApiGateway } from './api-gateway';
-import { buildConsoleSite } from './console-site';
+import { consoleSite } from './console-site';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
 import { PortInUseError } from './ports';
@@ -250,7 +250,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           available: () => dynamo.available(),
           failedSince: (since) => dynamo.failedSince(since),
         },
-        site: await buildConsoleSite(new URL(s3.url).origin),
+        site: consoleSite(new URL(s3.url).origin),
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;

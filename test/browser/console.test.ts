@@ -68,8 +68,9 @@ describeInBrowser('web console', () => {
   it('signs in with a valid key, refuses a bad one, and keeps the key in sessionStorage only', async () => {
     const page = await browser.context.newPage();
     await page.goto(runtime.baseUrl + '/');
+    // By keyboard: the label names the field, Enter submits the form.
     await page.getByLabel('API key').fill('not-a-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.keyboard.press('Enter');
     await expectText(page.getByRole('alert'), 'That API key was not accepted');
     // The local runtime serves the API reference beside the console; the sign-in page says where.
     expect(await page.getByRole('link', { name: '/docs' }).getAttribute('href')).toBe('/docs');
@@ -270,6 +271,11 @@ describeInBrowser('web console', () => {
     const page = await signedIn();
     await page.getByRole('link', { name: 'Domains' }).click();
     await expectText(page.locator('main table'), 'acme.example');
+    // The page's heading takes focus when the page opens, and the navigation marks the current page.
+    expect(
+      await page.evaluate('document.activeElement.tagName + " " + document.activeElement.textContent'),
+    ).toBe('H1 Domains');
+    expect(await page.getByRole('link', { name: 'Domains' }).getAttribute('aria-current')).toBe('page');
     await shot(page, 'domains');
     await page.close();
   });

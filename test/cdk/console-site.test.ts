@@ -132,6 +132,7 @@ describe('deployment', () => {
     expect(props.DestinationBucketName).toEqual({ Ref: idOf(stacks.api.console.bucket) });
     expect(props.SourceObjectKeys).toHaveLength(2);
     expect(props.Prune).toBe(true);
+    expect(props.RetainOnDelete).toBe(false);
     // Source.jsonData leaves a marker in config.json that the deployment replaces with the stage URL.
     const markers = props.SourceMarkers as Record<string, unknown>[];
     expect(markers).toContainEqual(

@@ -1,7 +1,7 @@
 // The local runtime's one port: the console at `/` (with its CSP), the API reference at `/docs`, the
 // API at `/v1/...`, and the default function for everything else.
 import { startApiGateway, type ApiGateway } from '../../../local/api-gateway';
-import { buildConsoleSite } from '../../../local/console-site';
+import { consoleSite } from '../../../local/console-site';
 import { routes, defaultRouteFunction } from '../../../functions/wiring';
 
 let gateway: ApiGateway;
@@ -21,7 +21,7 @@ beforeAll(async () => {
     },
     port: 0,
     host: '127.0.0.1',
-    site: await buildConsoleSite('http://127.0.0.1:4569'),
+    site: consoleSite('http://127.0.0.1:4569'),
   });
 });
 
