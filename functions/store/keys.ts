@@ -8,6 +8,7 @@
 // API key           APIKEY#<sha256 hex>         APIKEY                  COMPANY#<companyId>#APIKEYS / <createdAt>#<keyId>
 // rate counter      RATE#<companyId>#<second>   RATE                    (ttl)
 // monthly usage     COMPANY#<companyId>         USAGE#<YYYY-MM>
+// plan (quota, credits) COMPANY#<companyId>     USAGE#PLAN              one Query on USAGE# reads plan + months
 // Domain-specific entities (jobs, validation requests, workspace data) add their builders below,
 // one block per domain.
 
@@ -30,6 +31,11 @@ export const usageKey = (companyId: string, month: string): ItemKey => ({
   pk: `COMPANY#${companyId}`,
   sk: `USAGE#${month}`,
 });
+
+/** The company's plan: its own monthly quota and the credits ever added (functions/store/usage.ts). */
+export const planKey = (companyId: string): ItemKey => ({ pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN' });
+/** Every plan and month item of a company starts with this sort key prefix. */
+export const usagePrefix = 'USAGE#';
 
 /** A user of a company, keyed by lower-cased email (the users list holds one entry per email). */
 export const userKey = (companyId: string, email: string): ItemKey => ({

@@ -24,6 +24,7 @@ import {
 } from './job-store';
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
 import { parseUploadObjectKey } from './object-keys';
+import { releaseFailedJob, reserveForJob } from '../usage';
 
 /** One ObjectCreated record, key already URL-decoded. */
 export interface UploadedObject {
@@ -90,6 +91,7 @@ async function failBeforeStart(job: JobItem, error: string, log: Logger): Promis
 async function failDuringScan(job: JobItem, error: string, log: Logger): Promise<void> {
   if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
+    await releaseFailedJob(job.companyId, job.jobId);
     log.info('job failed during the scan', { error });
   }
 }
@@ -115,6 +117,9 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   });
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
   await sender.finish();
+  // The row count is known: hold that many validations, or fail the job with nothing consumed.
+  const reservation = await reserveForJob(job, scan.dataRows);
+  if (!reservation.ok) return failDuringScan(job, reservation.error, log);
   const recorded = await recordScan(job, {
     pin,
     dialect: scan.dialect,
