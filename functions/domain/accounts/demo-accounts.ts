@@ -78,7 +78,7 @@ export async function putAccountUser(user: AccountUser, createdAt = new Date().t
  * its 500 validations left this month and 20 credits after them (its last month used 10 credits of 30),
  * so 25 more validations exhaust it and the next answer is 402.
  */
-export const demoPlans = {
+const demoPlans = {
   acme: { monthlyQuota: 1_000_000, credits: 5_000 },
   globex: { monthlyQuota: 500, credits: 30, usedThisMonth: 495, usedLastMonth: 510 },
 } as const;

@@ -10,7 +10,7 @@ import { putAccountUser } from './demo-accounts';
 
 const wholeNumber = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER);
 
-export const onboardingInput = z.object({
+const onboardingInput = z.object({
   name: z.string().trim().min(1, 'name must not be empty').max(200),
   adminEmail: z.email('admin email must be an email address'),
   adminName: z.string().trim().min(1).max(200).optional(),

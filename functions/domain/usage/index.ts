@@ -102,7 +102,7 @@ export async function assertValidationsLeft(companyId: string, now: Date = new D
 }
 
 /** The failed job's error when the file needs more validations than are left. */
-export const jobQuotaExceededError = (rows: number, left: number) =>
+const jobQuotaExceededError = (rows: number, left: number) =>
   `Validation quota exceeded: the file has ${rows} rows to validate and ${left} validations are left this month (quota plus credits). Nothing was counted. Add credits or wait for next month, then create a new job.`;
 
 export type JobReservationOutcome = { ok: true } | { ok: false; error: string };
