@@ -6,13 +6,21 @@
 //   committed    validations + reserved: DynamoDB conditions cannot add, so the sum is kept as a field
 //                and a reservation's condition compares it with a bound the caller computed
 //   quota        the month's quota, frozen when the plan changes (absent: the plan's current quota)
-// Job reservations live on the job item (reservedRows, reservedMonth); every move of a reservation is
-// one transaction over the job item and the month item(s), conditioned on the job, so each happens once.
-import { TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+// A running bulk job's reservation is its own item (usageReservationKey: rows, month). Creating it and
+// ending it are each one transaction with the month item(s), conditioned on the reservation item not
+// existing / existing, so each happens once; the job item is never part of them (no conflicts with
+// the validators' writes to it).
+import {
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { isTransactionConditionFailure } from './conditions';
 import { queryAll, send } from './dynamodb';
-import { jobKey, planKey, usageKey, usagePrefix } from './keys';
+import { epochSeconds } from './table';
+import { planKey, usageKey, usagePrefix, usageReservationKey } from './keys';
 
 export interface MonthUsage {
   month: string;
@@ -178,12 +186,15 @@ function failedItem(error: unknown): number | undefined {
   return reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
 }
 
-export type ReserveOutcome = 'reserved' | 'job-not-eligible' | 'usage-changed';
+export type ReserveOutcome = 'reserved' | 'already-reserved' | 'usage-changed';
+
+/** Reservations outlive any job (jobs are kept 30 days); the item expires after this. */
+const RESERVATION_TTL_SECONDS = 45 * 86400;
 
 /**
- * Holds `rows` validations of `month` for a processing job that holds none yet, if the month's
- * committed count is still at most `maxCommittedBefore` (the bound that leaves room for the rows).
- * One transaction: of two jobs racing for the last credits, the second finds `committed` moved.
+ * Holds `rows` validations of `month` for a job that holds none yet, if the month's committed count
+ * is still at most `maxCommittedBefore` (the bound that leaves room for the rows). One transaction:
+ * of two jobs racing for the last credits, the second finds `committed` moved.
  */
 export async function reserveJobRows(
   job: { companyId: string; jobId: string },
@@ -197,13 +208,17 @@ export async function reserveJobRows(
       new TransactWriteCommand({
         TransactItems: [
           {
-            Update: {
+            Put: {
               TableName: tableName(),
-              Key: jobKey(job.companyId, job.jobId),
-              UpdateExpression: 'SET reservedRows = :rows, reservedMonth = :month',
-              ConditionExpression: '#status = :processing AND attribute_not_exists(reservedRows)',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':rows': rows, ':month': month, ':processing': 'processing' },
+              Item: {
+                ...usageReservationKey(job.companyId, job.jobId),
+                type: 'usageReservation',
+                jobId: job.jobId,
+                rows,
+                month,
+                ttl: epochSeconds() + RESERVATION_TTL_SECONDS,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
           {
@@ -220,40 +235,51 @@ export async function reserveJobRows(
     return 'reserved';
   } catch (error) {
     const failed = failedItem(error);
-    if (failed === 0) return 'job-not-eligible';
+    if (failed === 0) return 'already-reserved';
     if (failed === 1 || isTransactionConflict(error)) return 'usage-changed';
     throw error;
   }
 }
 
-/** A job's reservation as stored on its item. */
+/** A job's reservation. */
 export interface JobReservation {
   companyId: string;
   jobId: string;
-  reservedRows: number;
-  reservedMonth: string;
+  rows: number;
+  month: string;
+}
+
+/** The job's reservation, or undefined when it holds none (never had one, or it ended). */
+export async function readJobReservation(
+  companyId: string,
+  jobId: string,
+): Promise<JobReservation | undefined> {
+  const { Item } = await send<{ Item?: Record<string, unknown> }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: usageReservationKey(companyId, jobId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? { companyId, jobId, rows: num(Item.rows), month: String(Item.month) } : undefined;
 }
 
 /**
- * Ends a job's reservation once, in one transaction: the job item loses it (conditioned on still
- * holding it and on `status`), the reservation month gives the rows back, and `counted` validations
- * are added to `countMonth`. Returns false when the reservation was already ended.
+ * Ends a job's reservation once, in one transaction: the reservation item goes (conditioned on it
+ * existing), its month gives the rows back, and `counted` validations are added to `counted.month`.
+ * Returns false when the reservation had already ended.
  */
 export async function endJobReservation(
   reservation: JobReservation,
-  status: 'completed' | 'failed',
   counted: { month: string; count: number } | undefined,
-  at: string,
 ): Promise<boolean> {
-  const { companyId, jobId, reservedRows, reservedMonth } = reservation;
-  const release: MonthDelta = { reserved: -reservedRows, committed: -reservedRows };
+  const { companyId, jobId, rows, month } = reservation;
+  const release: MonthDelta = { reserved: -rows, committed: -rows };
   const updates: ReturnType<typeof monthUpdate>[] = [];
-  if (counted && counted.month === reservedMonth) {
-    updates.push(
-      monthUpdate(companyId, reservedMonth, sumDeltas(release, countedDelta('bulk', counted.count))),
-    );
+  if (counted && counted.month === month) {
+    updates.push(monthUpdate(companyId, month, sumDeltas(release, countedDelta('bulk', counted.count))));
   } else {
-    updates.push(monthUpdate(companyId, reservedMonth, release));
+    updates.push(monthUpdate(companyId, month, release));
     if (counted && counted.count > 0)
       updates.push(monthUpdate(companyId, counted.month, countedDelta('bulk', counted.count)));
   }
@@ -262,18 +288,10 @@ export async function endJobReservation(
       new TransactWriteCommand({
         TransactItems: [
           {
-            Update: {
+            Delete: {
               TableName: tableName(),
-              Key: jobKey(companyId, jobId),
-              UpdateExpression: 'SET usageSettledAt = :at REMOVE reservedRows, reservedMonth',
-              ConditionExpression: '#status = :status AND reservedRows = :rows AND reservedMonth = :month',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':at': at,
-                ':status': status,
-                ':rows': reservedRows,
-                ':month': reservedMonth,
-              },
+              Key: usageReservationKey(companyId, jobId),
+              ConditionExpression: 'attribute_exists(pk)',
             },
           },
           ...updates.map((Update) => ({ Update })),

@@ -5,7 +5,13 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { onboardCompany } from '../../functions/domain/accounts/onboarding';
-import { markCompleted, markFailed, markProcessing, putNewJob } from '../../functions/domain/bulk/job-store';
+import {
+  getJobItem,
+  markCompleted,
+  markFailed,
+  markProcessing,
+  putNewJob,
+} from '../../functions/domain/bulk/job-store';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import {
   addCredits,
@@ -15,7 +21,7 @@ import {
   setMonthlyQuota,
   usageMonth,
 } from '../../functions/domain/usage';
-import { readUsageRecords } from '../../functions/store/usage';
+import { readJobReservation, readUsageRecords } from '../../functions/store/usage';
 import { BulkClient, startBulkDns } from '../e2e/bulk-client';
 import { expectDocumented } from '../helpers/openapi-check';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
@@ -218,27 +224,31 @@ describe('bulk reservations', () => {
       totalEmails: 9,
       resultKey: 'k',
     });
-    const counted = await Promise.all([1, 2, 3].map(() => countCompletedJob(done.companyId, done.jobId)));
+    const completed = (await getJobItem(done.companyId, done.jobId, true))!;
+    expect(completed).toMatchObject({ status: 'completed', totalEmails: 9 });
+    const counted = await Promise.all([1, 2, 3].map(() => countCompletedJob(completed)));
     expect(counted.filter(Boolean)).toHaveLength(1);
-    expect(await countCompletedJob(done.companyId, done.jobId)).toBe(false);
+    expect(await countCompletedJob(completed)).toBe(false);
     expect(await usageOf(co.apiKey)).toMatchObject({ used: { bulk: 9, total: 9 }, remaining: 91 });
 
     const failed = await processingJob(co.companyId);
     expect(await reserveForJob(failed, 50)).toEqual({ ok: true });
     expect((await usageOf(co.apiKey)).remaining).toBe(41);
     // Releasing a job that has not failed does nothing.
-    expect(await releaseFailedJob(failed.companyId, failed.jobId)).toBe(false);
+    expect(await releaseFailedJob((await getJobItem(failed.companyId, failed.jobId, true))!)).toBe(false);
     expect(await markFailed(failed, 'boom', ['processing'], new Date().toISOString())).toBe(true);
-    const released = await Promise.all([1, 2].map(() => releaseFailedJob(failed.companyId, failed.jobId)));
+    const failedJob = (await getJobItem(failed.companyId, failed.jobId, true))!;
+    const released = await Promise.all([1, 2].map(() => releaseFailedJob(failedJob)));
     expect(released.filter(Boolean)).toHaveLength(1);
     expect(await usageOf(co.apiKey)).toMatchObject({ used: { total: 9 }, remaining: 91 });
     expect((await readUsageRecords(co.companyId)).months.get(usageMonth())).toMatchObject({
       reserved: 0,
       committed: 9,
     });
+    expect(await readJobReservation(co.companyId, failed.jobId)).toBeUndefined();
   });
 
-  it('a lower quota applies from the current month on; earlier months keep theirs', async () => {
+  it('a new quota applies to the current month at once', async () => {
     const co = await company(10);
     await setMonthlyQuota(co.companyId, 3);
     expect(await usageOf(co.apiKey)).toMatchObject({ quota: 3, remaining: 3 });

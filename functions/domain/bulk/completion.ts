@@ -75,8 +75,7 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
 
 /** The steps after the transition, repeated harmlessly when a crash interrupted them. */
 async function finishCompleted(job: JobItem, log: Logger): Promise<void> {
-  if (job.usageSettledAt === undefined && (await countCompletedJob(job.companyId, job.jobId)))
-    log.info('bulk job counted in usage', { validations: job.totalEmails });
+  if (await countCompletedJob(job)) log.info('bulk job counted in usage', { validations: job.totalEmails });
   await releaseSlot(job.companyId, job.slot, job.jobId);
   if (job.callbackUrl === undefined || job.webhookQueuedAt !== undefined || job.statistics === undefined)
     return;

@@ -53,11 +53,6 @@ export interface JobItem extends ItemKey {
   resultKey?: string;
   error?: string;
   webhookQueuedAt?: string;
-  /** Validations the job holds from its company's month until it ends (functions/domain/usage). */
-  reservedRows?: number;
-  reservedMonth?: string;
-  /** When the reservation ended: counted at completion or given back on failure. */
-  usageSettledAt?: string;
   ttl?: number;
 }
 

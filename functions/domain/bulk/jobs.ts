@@ -73,11 +73,11 @@ export async function readJob(companyId: string, jobId: string, now = new Date()
     // Past its deadline: store the failure, so a late chunk cannot complete it afterwards, and free its slot.
     if (await markFailed(job, deadlineError, ['processing'], now.toISOString(), now.getTime())) {
       await releaseSlot(job.companyId, job.slot, job.jobId);
-      await releaseFailedJob(job.companyId, job.jobId, now);
+      await releaseFailedJob({ ...job, status: 'failed' });
     }
-  } else if (job.status === 'failed' && job.reservedRows !== undefined) {
+  } else if (job.status === 'failed') {
     // A reservation a crash left behind after the failure.
-    await releaseFailedJob(job.companyId, job.jobId, now);
+    await releaseFailedJob(job);
   }
   return jobView(job, now.getTime());
 }

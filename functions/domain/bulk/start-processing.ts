@@ -91,7 +91,7 @@ async function failBeforeStart(job: JobItem, error: string, log: Logger): Promis
 async function failDuringScan(job: JobItem, error: string, log: Logger): Promise<void> {
   if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
-    await releaseFailedJob(job.companyId, job.jobId);
+    await releaseFailedJob({ ...job, status: 'failed' });
     log.info('job failed during the scan', { error });
   }
 }
@@ -126,6 +126,8 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     chunkCount: scan.chunks,
     totalEmails: scan.dataRows,
   });
+  // The job failed while the scan ran (its deadline): its release may have run before this reservation.
+  if (!recorded) await releaseFailedJob((await getJobItem(job.companyId, job.jobId, true)) ?? job);
   log.info('upload scanned', {
     bytes: scan.bytes,
     rows: scan.dataRows,

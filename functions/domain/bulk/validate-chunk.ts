@@ -119,7 +119,7 @@ async function failJob(
 ): Promise<void> {
   if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
-    await releaseFailedJob(job.companyId, job.jobId);
+    await releaseFailedJob({ ...job, status: 'failed' });
     log.warn('bulk job failed', { error });
   }
 }
@@ -128,8 +128,7 @@ async function failJob(
 export async function failJobOfDeadChunk(message: ChunkMessage, log: Logger): Promise<void> {
   const job = await getJobItem(message.companyId, message.jobId, true);
   // A failed job whose reservation a crash left behind gives it back now.
-  if (job?.status === 'failed' && job.reservedRows !== undefined)
-    await releaseFailedJob(job.companyId, job.jobId);
+  if (job?.status === 'failed') await releaseFailedJob(job);
   if (!job || job.status !== 'processing') return;
   if (message.kind === 'chunk') {
     // Counted after all (its last receive succeeded late): nothing to fail.

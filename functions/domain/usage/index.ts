@@ -3,7 +3,6 @@
 // (functions/domain/single-validation/request-store.ts adds singleUsageUpdate to its transaction), bulk
 // rows with a status when their job completes. Workspace endpoints never call this module.
 import { z } from 'zod';
-import { getJobItem } from '../bulk/job-store';
 import { QuotaExceededError, ValidationError } from '../../errors';
 import { settings } from '../../settings';
 import {
@@ -12,10 +11,10 @@ import {
   endJobReservation,
   isTransactionConflict,
   monthUpdate,
+  readJobReservation,
   readUsageRecords,
   reserveJobRows,
   writePlanQuota,
-  type JobReservation,
 } from '../../store/usage';
 import { monthBounds, monthState, usageMonth, type MonthState } from './account';
 
@@ -124,23 +123,12 @@ export async function reserveForJob(
     const state = await stateOf(job.companyId, at);
     const left = Math.max(0, state.limit - state.usage.committed);
     if (rows > left) return { ok: false, error: jobQuotaExceededError(rows, left) };
+    // 'already-reserved': the scan ran again (a taken-over lease); the first reservation stands.
     const outcome = await reserveJobRows(job, state.month, rows, state.limit - rows);
     if (outcome !== 'usage-changed') return { ok: true };
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
   }
   throw new Error(`Could not reserve ${rows} validations for job ${job.jobId}: the month kept changing`);
-}
-
-async function reservationOf(companyId: string, jobId: string) {
-  const job = await getJobItem(companyId, jobId, true);
-  if (!job || job.reservedRows === undefined || job.reservedMonth === undefined) return undefined;
-  const reservation: JobReservation = {
-    companyId,
-    jobId,
-    reservedRows: job.reservedRows,
-    reservedMonth: job.reservedMonth,
-  };
-  return { job, reservation };
 }
 
 async function withConflictRetry<T>(write: () => Promise<T>): Promise<T> {
@@ -154,30 +142,34 @@ async function withConflictRetry<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * A completed job: its rows with a status count in the month of completion and its reservation ends,
- * exactly once however often completion is redelivered. Returns true when this call counted them.
- */
-export async function countCompletedJob(
-  companyId: string,
-  jobId: string,
-  now = new Date(),
-): Promise<boolean> {
-  const found = await reservationOf(companyId, jobId);
-  if (!found || found.job.status !== 'completed') return false;
-  const counted = { month: usageMonth(now), count: found.job.totalEmails };
-  return withConflictRetry(() =>
-    endJobReservation(found.reservation, 'completed', counted, now.toISOString()),
-  );
+/** The part of a job these functions need; its status as the caller knows it (completed/failed are final). */
+interface EndedJob {
+  companyId: string;
+  jobId: string;
+  status: string;
 }
 
-/** A failed job gives its reservation back (once); nothing it validated counts. */
-export async function releaseFailedJob(companyId: string, jobId: string, now = new Date()): Promise<boolean> {
-  const found = await reservationOf(companyId, jobId);
-  if (!found || found.job.status !== 'failed') return false;
-  return withConflictRetry(() =>
-    endJobReservation(found.reservation, 'failed', undefined, now.toISOString()),
-  );
+/**
+ * A completed job: its rows with a status (`totalEmails`) count in the month of completion and its
+ * reservation ends, exactly once however often completion is redelivered. True when this call counted.
+ */
+export async function countCompletedJob(
+  job: EndedJob & { totalEmails: number },
+  now = new Date(),
+): Promise<boolean> {
+  if (job.status !== 'completed') return false;
+  const reservation = await readJobReservation(job.companyId, job.jobId);
+  if (!reservation) return false;
+  const counted = { month: usageMonth(now), count: job.totalEmails };
+  return withConflictRetry(() => endJobReservation(reservation, counted));
+}
+
+/** A failed job gives its reservation back (once); nothing it validated counts. True when this call did. */
+export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
+  if (job.status !== 'failed') return false;
+  const reservation = await readJobReservation(job.companyId, job.jobId);
+  if (!reservation) return false;
+  return withConflictRetry(() => endJobReservation(reservation, undefined));
 }
 
 // --- Operator (npm run admin) ---------------------------------------------------------------------
