@@ -3,7 +3,7 @@ import { createJob } from '../domain/bulk/jobs';
 import { parseCreateJobRequest } from '../domain/bulk/create-job-request';
 import { apiHandler, type Route } from '../http/api-handler';
 
-const createJobRoute: Route = async (request) => {
+export const createJobRoute: Route = async (request) => {
   const body = parseCreateJobRequest(request.body);
   const created = await createJob(request.principal.companyId, body);
   request.log.info('bulk job created', { jobId: created.jobId });

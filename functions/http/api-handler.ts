@@ -5,11 +5,10 @@ import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { Principal } from '../domain/accounts/accounts';
 import type { Logger } from '../log';
+import { authentication, rateLimit } from '../middlewares/auth';
 import {
-  authentication,
   errorMapping,
   jsonBody,
-  rateLimit,
   requestLog,
   sortedJsonResponse,
   type ApiContext,

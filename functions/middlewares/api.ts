@@ -1,9 +1,9 @@
-// The middlewares of every API route, one concern each. functions/http/api-handler.ts composes them;
-// a route only sees the finished ApiRequest and returns an ApiResponse.
+// The HTTP middlewares of the API, one concern each, with no AWS SDK behind them (the not-found route
+// uses them too); authentication and the rate limit are in ./auth.ts. functions/http/api-handler.ts
+// composes them; a route only sees the finished ApiRequest and returns an ApiResponse.
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { authenticate, type Principal } from '../domain/accounts/accounts';
-import { consumeRateLimit } from '../domain/rate-limit';
+import type { Principal } from '../domain/accounts/accounts';
 import {
   AppError,
   internalErrorMessage,
@@ -14,7 +14,6 @@ import {
 } from '../errors';
 import { json } from '../http/response';
 import { Logger, logger } from '../log';
-import { settings } from '../settings';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -41,7 +40,7 @@ export interface ApiContext extends Context {
  * Until sortedJsonResponse() writes it, `request.response` holds the route's ApiResponse (body not yet
  * serialised); middy types it as the final ApiResult.
  */
-type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
+export type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>;
 type ApiMiddyRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
 
 function lowerCaseHeaders(headers: ApiEvent['headers'] | undefined): Record<string, string> {
@@ -68,27 +67,6 @@ export function requestLog(): ApiMiddleware {
     },
     after: done,
     onError: done,
-  };
-}
-
-/** The `x-api-key` header names a live key (401 missing, 403 unknown or revoked). */
-export function authentication(): ApiMiddleware {
-  return {
-    before: async ({ context }) => {
-      const principal = await authenticate(context.headers['x-api-key'], settings().AUTH_CACHE_SECONDS);
-      context.principal = principal;
-      context.log = context.log.child({ companyId: principal.companyId, keyId: principal.keyId });
-    },
-  };
-}
-
-/** The company's requests-per-second limit (429, Retry-After: 1). Needs authentication before it. */
-export function rateLimit(): ApiMiddleware {
-  return {
-    before: async ({ context }) => {
-      if (!context.principal) throw new Error('rateLimit() needs authentication() before it');
-      await consumeRateLimit(context.principal.companyId, settings().RATE_LIMIT_PER_SECOND);
-    },
   };
 }
 

@@ -56,6 +56,7 @@ export interface CallResult {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   raw: string | undefined;
+  headers: Record<string, string | number | boolean>;
 }
 
 export async function call(route: Route, input: CallInput = {}): Promise<CallResult> {
@@ -76,7 +77,12 @@ export async function call(route: Route, input: CallInput = {}): Promise<CallRes
     lambdaContext(),
   );
   const raw = result.body;
-  return { statusCode: result.statusCode ?? 0, body: raw === undefined ? undefined : JSON.parse(raw), raw };
+  return {
+    statusCode: result.statusCode ?? 0,
+    body: raw === undefined ? undefined : JSON.parse(raw),
+    raw,
+    headers: result.headers ?? {},
+  };
 }
 
 export async function getItem(key: ItemKey) {

@@ -12,7 +12,12 @@ import { NotFoundError } from '../../errors';
 import { sortedJson } from '../../json';
 import { logger as rootLogger, type Logger } from '../../log';
 import { settings } from '../../settings';
-import { currentWebhookStatus, recordAttempt, type AttemptOutcome, type JobRef } from './attempts';
+import {
+  currentWebhookStatus,
+  recordAttempt,
+  type AttemptOutcome,
+  type JobRef,
+} from '../../store/webhook-attempts';
 import { parseCallbackUrl } from './callback-guard';
 import { parseWebhookMessage, type WebhookMessage } from './message';
 import { postWebhook } from './post';

@@ -3,22 +3,20 @@
 // (409); refresh a pending invite (no new seat) or consume a free seat (409 when none); write the
 // invite, its outbox record and the view in one transaction conditioned on the view's version, so two
 // concurrent invites can never both take the last seat; then queue the outbox record for send-invite.
-import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { z } from 'zod';
+import { tableName } from '../../clients/dynamodb';
 import { queueUrl, sqs } from '../../clients/sqs';
 import { ConflictError } from '../../errors';
 import type { Logger } from '../../log';
-import { inviteEmailKey, userKey } from '../../store/keys';
-import { epochSeconds } from '../../store/table';
+import { dynamoOutbox, outboxPut, type InviteOutbox } from '../../store/invite-outbox';
+import { userKey } from '../../store/keys';
 import { getCompany, type Permitted } from '../accounts/accounts';
 import { inviteLifetimeMs, isLiveUser, userBody, userView, type UserRole, type UserRow } from './model';
 import { commitWithRetry } from './transact';
 import { loadUsers, mailboxesOfOwner } from './users';
 import { allRows, upsertRow, viewTransactItems } from './views';
-import { wroteIf } from '../../store/dynamodb';
 
 export interface InviteInput {
   email: string;
@@ -93,25 +91,19 @@ export async function inviteUser(
             ExpressionAttributeValues: { ':invited': 'invited' },
           },
         },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...inviteEmailKey(companyId, outboxId),
-              type: 'inviteEmail',
-              outboxId,
-              companyId,
-              to: email,
-              name: row.name,
-              role: row.role,
-              invitedBy: principal.userEmail,
-              inviteExpiresAt,
-              status: 'pending',
-              createdAt: now.toISOString(),
-              ttl: epochSeconds(now) + 30 * 86_400,
-            },
+        outboxPut(
+          {
+            outboxId,
+            companyId,
+            to: email,
+            name: row.name,
+            role: row.role,
+            invitedBy: principal.userEmail,
+            inviteExpiresAt,
+            createdAt: now.toISOString(),
           },
-        },
+          now,
+        ),
         ...viewTransactItems(companyId, userView, change),
       ],
     };
@@ -134,31 +126,19 @@ export async function sendInviteEmail(
   message: InviteMessage,
   now: Date,
   log: Logger,
+  outbox: InviteOutbox = dynamoOutbox,
 ): Promise<'sent' | 'already-sent' | 'missing'> {
-  const key = inviteEmailKey(message.companyId, message.outboxId);
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
-  );
-  if (!Item) return 'missing';
-  if (Item.status === 'sent') return 'already-sent';
+  const record = await outbox.read(message.companyId, message.outboxId);
+  if (!record) return 'missing';
+  if (record.status === 'sent') return 'already-sent';
   log.info('invite email', {
-    to: Item.to,
-    invitedBy: Item.invitedBy,
-    role: Item.role,
-    inviteExpiresAt: Item.inviteExpiresAt,
+    to: record.to,
+    invitedBy: record.invitedBy,
+    role: record.role,
+    inviteExpiresAt: record.inviteExpiresAt,
     outboxId: message.outboxId,
   });
-  const marked = await wroteIf(
-    dynamoDb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET #status = :sent, sentAt = :now',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sent': 'sent', ':pending': 'pending', ':now': now.toISOString() },
-      }),
-    ),
-  );
-  return marked ? 'sent' : 'already-sent';
+  // Another delivery of the same message may have marked it first: the email then went out twice
+  // at most, never zero times.
+  return (await outbox.markSent(message.companyId, message.outboxId, now)) ? 'sent' : 'already-sent';
 }

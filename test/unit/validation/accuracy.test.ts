@@ -52,16 +52,21 @@ function report(
   return lines.join('\n');
 }
 
-it(`agrees with the labels of the ${CORPUS.length}-address corpus`, async () => {
-  expect(CORPUS.length).toBeGreaterThanOrEqual(200);
-  const engine = h.withSmtp();
+/** The agreement docs/validation.md reports: every address but `nobody@policy.test` (a role account). */
+const documentedAgreement = 243;
+
+it(`agrees with the labels of ${documentedAgreement} of the ${CORPUS.length}-address corpus`, async () => {
+  expect(CORPUS.length).toBe(244);
+  // Timeouts well above the fixture servers' answers even on a loaded machine: only the silent fixture
+  // DNS and SMTP servers reach them, and those are labelled as timeouts whatever the wait.
+  const engine = h.withSmtp({ dnsTimeoutMs: 2000, smtp: { timeoutMs: 2500 } });
   const rows = await Promise.all(
     CORPUS.map(async (entry) => ({
       ...entry,
       got: await engine.validate(entry.email, entry.companyId ? { companyId: entry.companyId } : {}),
     })),
   );
-  const agreement = rows.filter((r) => r.got.result.status === r.expected).length / rows.length;
-  console.log(`accuracy corpus\n\n${report(rows)}\n\nagreement_rate=${agreement.toFixed(4)}`);
-  expect(agreement).toBeGreaterThanOrEqual(0.95);
+  const agreed = rows.filter((r) => r.got.result.status === r.expected).length;
+  console.log(`accuracy corpus\n\n${report(rows)}\n\nagreement_rate=${(agreed / rows.length).toFixed(4)}`);
+  expect(agreed).toBe(documentedAgreement);
 });

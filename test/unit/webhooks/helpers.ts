@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { AttemptRecord } from '../../../functions/domain/webhooks/attempts';
+import type { AttemptRecord } from '../../../functions/store/webhook-attempts';
 import type { WebhookMessage } from '../../../functions/domain/webhooks/message';
 import { companyKey, jobKey } from '../../../functions/store/keys';
 

@@ -1,8 +1,8 @@
-// The webhook's trail on its job item: one record per attempt and the overall webhookStatus.
+// Storage of the webhook's trail on its job item: one record per attempt and the overall webhookStatus.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { jobKey } from '../../store/keys';
-import { wroteIf } from '../../store/dynamodb';
+import { dynamoDb, tableName } from '../clients/dynamodb';
+import { wroteIf } from './dynamodb';
+import { jobKey } from './keys';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'refused';
 export type WebhookStatus = 'delivered' | 'retrying' | 'failed';

@@ -1,0 +1,40 @@
+// The layers of functions/ (docs/architecture.md): handlers -> middlewares -> use cases -> storage ->
+// clients. A file may import its own layer or one below it, never one above.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../functions');
+const layers = ['handlers', 'http', 'middlewares', 'domain', 'store', 'clients'] as const;
+/** Rank of a path below functions/: lower runs first; shared modules (errors, log, settings, ...) have none. */
+function rankOf(file: string): number | undefined {
+  const top = path.relative(root, file).split(path.sep)[0]!;
+  const index = (layers as readonly string[]).indexOf(top);
+  if (index < 0) return undefined;
+  // http/ composes the middlewares: the same layer.
+  return top === 'http' ? layers.indexOf('middlewares') : index;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+describe('the layers of functions/', () => {
+  it('has no import that runs back up a layer', () => {
+    const upward: string[] = [];
+    for (const file of sources(root)) {
+      const own = rankOf(file);
+      if (own === undefined) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const [, specifier] of text.matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)) {
+        const target = rankOf(path.resolve(path.dirname(file), specifier!));
+        if (target !== undefined && target < own)
+          upward.push(`${path.relative(root, file)} imports ${specifier}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
