@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { demoIds, demoKeys } from '../functions/domain/accounts/demo-accounts';
-import { monthlyUsage } from '../functions/store/usage';
+import { monthlyUsage } from '../functions/domain/usage';
 import { createMailvetClient } from '../client';
 import { startLocalRuntime } from '../local/runtime';
 import { startFixtureDns } from '../test/unit/validation/fixtures/dns-server';

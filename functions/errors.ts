@@ -46,6 +46,16 @@ export class InvalidKeyError extends AppError {
   }
 }
 
+/** 402: the company has neither monthly quota nor credits left (decisions.md, fixed text). */
+export const quotaExceededMessage = 'Validation quota exceeded';
+
+export class QuotaExceededError extends AppError {
+  readonly statusCode = 402;
+  constructor() {
+    super(quotaExceededMessage);
+  }
+}
+
 /** 403: the key's creator lacks the permission a write needs. */
 export class ForbiddenError extends AppError {
   readonly statusCode = 403;

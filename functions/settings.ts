@@ -33,6 +33,10 @@ const schema = z.object({
    * time; 0 reads the key item on every request.
    */
   AUTH_CACHE_SECONDS: int(5, 0),
+  /** Validations per calendar month (UTC) of a company that has no quota of its own (`npm run admin`). */
+  DEFAULT_MONTHLY_QUOTA: int(1000, 0),
+  /** Prepaid credits a company created by `npm run admin -- company create` starts with. */
+  DEFAULT_CREDITS: int(0, 0),
   /** Lifetime of a job's presigned upload URL. */
   UPLOAD_URL_TTL_SECONDS: int(300, 1),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 1),

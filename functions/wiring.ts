@@ -170,6 +170,14 @@ export const functions: FunctionSpec[] = [
     memoryMb: 256,
     access: { table: 'readwrite' },
   },
+  // Usage, quota and credits (decisions.md)
+  {
+    name: 'getUsage',
+    entry: 'functions/handlers/get-usage.ts',
+    description: 'GET /v1/usage: validations used in a month, quota, credits and what remains',
+    ...apiDefaults,
+    access: readApi,
+  },
   // Workspace data (spec 4.3)
   ...(
     [
@@ -225,6 +233,7 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/email/validate', function: 'validateEmail' },
   { method: 'POST', path: '/v1/email/validate-async', function: 'validateEmailAsync' },
   { method: 'GET', path: '/v1/email/validate/{requestId}', function: 'getValidation' },
+  { method: 'GET', path: '/v1/usage', function: 'getUsage' },
   { method: 'GET', path: '/v1/connected-mailboxes', function: 'listConnectedMailboxes' },
   { method: 'GET', path: '/v1/connected-mailboxes/{id}', function: 'getConnectedMailbox' },
   { method: 'GET', path: '/v1/connected-domains', function: 'listConnectedDomains' },

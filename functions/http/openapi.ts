@@ -45,6 +45,7 @@ import {
   safetyNetSequenceListSchema,
 } from '../domain/workspace/safety-net';
 import { listUsersQuery, userListSchema } from '../domain/workspace/users';
+import { invalidMonthMessage, usageQuery, usageViewSchema } from '../domain/usage';
 import {
   errorBodySchema,
   internalErrorMessage,
@@ -52,6 +53,7 @@ import {
   tooDeepJsonMessage,
   invalidKeyMessage,
   missingKeyMessage,
+  quotaExceededMessage,
   rateLimitMessage,
   unavailableMessage,
 } from '../errors';
@@ -82,6 +84,7 @@ const schemas: Record<string, z.ZodType> = {
   Download: downloadDescriptorSchema,
   ValidationResult: completedBodySchema,
   InProgress: inProgressSchema,
+  Usage: usageViewSchema,
   ConnectedMailboxPage: connectedMailboxListSchema,
   ConnectedMailbox: connectedMailboxSchema,
   ConnectedDomainPage: connectedDomainListSchema,
@@ -147,13 +150,20 @@ const operations: Record<string, Operation> = {
       ...ok('The verdict', 'ValidationResult'),
       '202': { ...inProgress, description: 'Over the budget: poll pollUrl after Retry-After seconds' },
     },
-    errors: { '400': validationRequestErrors },
+    errors: { '400': validationRequestErrors, '402': [quotaExceededMessage] },
   },
   'POST /v1/email/validate-async': {
     summary: 'Accept one address and validate it in the background',
     body: validationRequestSchema,
     responses: { '202': { ...inProgress, description: 'Accepted: poll pollUrl after Retry-After seconds' } },
-    errors: { '400': validationRequestErrors },
+    errors: { '400': validationRequestErrors, '402': [quotaExceededMessage] },
+  },
+  'GET /v1/usage': {
+    summary:
+      'Validations used in a calendar month (UTC), split by source, with the quota, credits and what remains',
+    query: usageQuery,
+    responses: ok('The month’s usage; remaining counts what running bulk jobs hold as used', 'Usage'),
+    errors: { '400': [invalidMonthMessage] },
   },
   'GET /v1/email/validate/{requestId}': {
     summary: 'Poll a validation request; clients branch on the status code',

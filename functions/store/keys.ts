@@ -8,6 +8,8 @@
 // API key           APIKEY#<sha256 hex>         APIKEY                  COMPANY#<companyId>#APIKEYS / <createdAt>#<keyId>
 // rate counter      RATE#<companyId>#<second>   RATE                    (ttl)
 // monthly usage     COMPANY#<companyId>         USAGE#<YYYY-MM>
+// plan (quota, credits) COMPANY#<companyId>     USAGE#PLAN              one Query on USAGE# reads plan + months
+// job reservation   COMPANY#<companyId>         USAGERES#<jobId>        rows a running bulk job holds
 // Domain-specific entities (jobs, validation requests, workspace data) add their builders below,
 // one block per domain.
 
@@ -29,6 +31,19 @@ export const rateCounterKey = (companyId: string, epochSecond: number): ItemKey 
 export const usageKey = (companyId: string, month: string): ItemKey => ({
   pk: `COMPANY#${companyId}`,
   sk: `USAGE#${month}`,
+});
+
+/** The company's plan: its own monthly quota and the credits ever added (functions/store/usage.ts). */
+export const planKey = (companyId: string): ItemKey => ({ pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN' });
+/** Every plan and month item of a company starts with this sort key prefix. */
+export const usagePrefix = 'USAGE#';
+/**
+ * The validations a running bulk job holds (functions/store/usage.ts). Its own item, not attributes of
+ * the job item, so reservation transactions never conflict with the validators' writes to the job.
+ */
+export const usageReservationKey = (companyId: string, jobId: string): ItemKey => ({
+  pk: `COMPANY#${companyId}`,
+  sk: `USAGERES#${jobId}`,
 });
 
 /** A user of a company, keyed by lower-cased email (the users list holds one entry per email). */

@@ -1,29 +1,313 @@
-// Storage of the monthly validation usage per company: every validated address, single or bulk,
-// counts once. Workspace data endpoints never call this.
-import { GetCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { usageKey } from './keys';
+// Usage storage: a company's plan item and its month items (keys in ./keys.ts), read together by one
+// Query on the `USAGE#` prefix. A month item holds
+//   validations  validated addresses counted this month (single + bulk)
+//   single, bulk the same split by source
+//   reserved     rows held by bulk jobs that are still running
+//   committed    validations + reserved: DynamoDB conditions cannot add, so the sum is kept as a field
+//                and a reservation's condition compares it with a bound the caller computed
+//   quota        the month's quota, frozen when the plan changes (absent: the plan's current quota)
+// A running bulk job's reservation is its own item (usageReservationKey: rows, month). Creating it and
+// ending it are each one transaction with the month item(s), conditioned on the reservation item not
+// existing / existing, so each happens once; the job item is never part of them (no conflicts with
+// the validators' writes to it).
+import {
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { isTransactionConditionFailure } from './conditions';
+import { queryAll, send } from './dynamodb';
+import { epochSeconds } from './table';
+import { planKey, usageKey, usagePrefix, usageReservationKey } from './keys';
 
-/** `YYYY-MM` of a date, in UTC. */
-function usageMonth(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 7);
+export interface MonthUsage {
+  month: string;
+  validations: number;
+  single: number;
+  bulk: number;
+  reserved: number;
+  committed: number;
+  quota?: number;
 }
 
-/** The update that adds `count` validations to the company's month; usable inside a transaction. */
-export function usageIncrement(companyId: string, count: number, now: Date = new Date()): UpdateCommandInput {
+export interface StoredPlan {
+  /** The company's own quota; undefined: DEFAULT_MONTHLY_QUOTA. */
+  monthlyQuota?: number;
+  /** Credits ever added; what is left is this minus every month's use beyond its quota. */
+  creditsAdded: number;
+}
+
+export interface UsageRecords {
+  plan: StoredPlan;
+  /** Month items by `YYYY-MM`. */
+  months: Map<string, MonthUsage>;
+}
+
+export type UsageSource = 'single' | 'bulk';
+type Counter = 'validations' | 'single' | 'bulk' | 'reserved' | 'committed';
+export type MonthDelta = Partial<Record<Counter, number>>;
+
+const monthPattern = /^\d{4}-\d{2}$/;
+const num = (value: unknown) => Number(value ?? 0);
+
+/** The plan and every month item of the company (strongly consistent: enforcement reads it). */
+export async function readUsageRecords(companyId: string): Promise<UsageRecords> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': planKey(companyId).pk, ':prefix': usagePrefix },
+    ConsistentRead: true,
+  });
+  const plan: StoredPlan = { creditsAdded: 0 };
+  const months = new Map<string, MonthUsage>();
+  for (const item of items) {
+    const suffix = String(item.sk).slice(usagePrefix.length);
+    if (item.sk === planKey(companyId).sk) {
+      plan.creditsAdded = num(item.creditsAdded);
+      if (item.monthlyQuota !== undefined) plan.monthlyQuota = num(item.monthlyQuota);
+    } else if (monthPattern.test(suffix)) {
+      const validations = num(item.validations);
+      const reserved = num(item.reserved);
+      months.set(suffix, {
+        month: suffix,
+        validations,
+        single: num(item.single),
+        bulk: num(item.bulk),
+        reserved,
+        // Items written before `committed` existed hold validations only.
+        committed: item.committed === undefined ? validations + reserved : num(item.committed),
+        ...(item.quota === undefined ? {} : { quota: num(item.quota) }),
+      });
+    }
+  }
+  return { plan, months };
+}
+
+/** The update that adds `delta` to a month item (creating it); usable inside a transaction. */
+export function monthUpdate(
+  companyId: string,
+  month: string,
+  delta: MonthDelta,
+): UpdateCommandInput & { UpdateExpression: string } {
+  const names: Record<string, string> = { '#type': 'type' };
+  const values: Record<string, unknown> = { ':type': 'usage' };
+  const adds: string[] = [];
+  for (const [counter, amount] of Object.entries(delta)) {
+    if (!amount) continue;
+    names[`#${counter}`] = counter;
+    values[`:${counter}`] = amount;
+    adds.push(`#${counter} :${counter}`);
+  }
   return {
     TableName: tableName(),
-    Key: usageKey(companyId, usageMonth(now)),
-    UpdateExpression: 'ADD validations :count SET #type = :type',
-    ExpressionAttributeNames: { '#type': 'type' },
-    ExpressionAttributeValues: { ':count': count, ':type': 'usage' },
+    Key: usageKey(companyId, month),
+    UpdateExpression: `SET #type = :type${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
   };
 }
 
-/** Validations counted for the company in the month of `now`. */
-export async function monthlyUsage(companyId: string, now: Date = new Date()): Promise<number> {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: usageKey(companyId, usageMonth(now)) }),
+/** One counted validation from `source` in `month`: the counters a completed validation adds. */
+export function countedDelta(source: UsageSource, count: number): MonthDelta {
+  return { validations: count, [source]: count, committed: count };
+}
+
+/**
+ * Sets the company's own monthly quota. Months that have no frozen quota yet get the one they were
+ * used under (`freeze`), so a plan change never rewrites past months; the current month takes the new one.
+ */
+export async function writePlanQuota(
+  companyId: string,
+  monthlyQuota: number,
+  currentMonth: string,
+  freeze: { month: string; quota: number }[],
+): Promise<void> {
+  for (const { month, quota } of freeze) {
+    await send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: usageKey(companyId, month),
+        UpdateExpression: 'SET quota = if_not_exists(quota, :quota)',
+        ExpressionAttributeValues: { ':quota': quota },
+      }),
+    );
+  }
+  await send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: planKey(companyId),
+            UpdateExpression: 'SET #type = :plan, monthlyQuota = :quota',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':plan': 'plan', ':quota': monthlyQuota },
+          },
+        },
+        {
+          Update: {
+            ...monthUpdate(companyId, currentMonth, {}),
+            UpdateExpression: 'SET #type = :type, quota = :quota',
+            ExpressionAttributeValues: { ':type': 'usage', ':quota': monthlyQuota },
+          },
+        },
+      ],
+    }),
   );
-  return Number(Item?.validations ?? 0);
+}
+
+/** Adds credits to the company's balance; returns the credits ever added. */
+export async function addCreditsToPlan(companyId: string, amount: number): Promise<number> {
+  const out = await send<{ Attributes?: Record<string, unknown> }>(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: planKey(companyId),
+      UpdateExpression: 'SET #type = :plan ADD creditsAdded :amount',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':plan': 'plan', ':amount': amount },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return num(out.Attributes?.creditsAdded);
+}
+
+/** A transaction cancelled because another transaction held one of its items at the same moment. */
+export function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((r) => r.Code === 'TransactionConflict') && !isTransactionConditionFailure(error);
+}
+
+/** Which condition cancelled a transaction: the index of its first failed item, or undefined. */
+function failedItem(error: unknown): number | undefined {
+  if (!isTransactionConditionFailure(error)) return undefined;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+}
+
+export type ReserveOutcome = 'reserved' | 'already-reserved' | 'usage-changed';
+
+/** Reservations outlive any job (jobs are kept 30 days); the item expires after this. */
+const RESERVATION_TTL_SECONDS = 45 * 86400;
+
+/**
+ * Holds `rows` validations of `month` for a job that holds none yet, if the month's committed count
+ * is still at most `maxCommittedBefore` (the bound that leaves room for the rows). One transaction:
+ * of two jobs racing for the last credits, the second finds `committed` moved.
+ */
+export async function reserveJobRows(
+  job: { companyId: string; jobId: string },
+  month: string,
+  rows: number,
+  maxCommittedBefore: number,
+): Promise<ReserveOutcome> {
+  const usage = monthUpdate(job.companyId, month, { reserved: rows, committed: rows });
+  try {
+    await send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...usageReservationKey(job.companyId, job.jobId),
+                type: 'usageReservation',
+                jobId: job.jobId,
+                rows,
+                month,
+                ttl: epochSeconds() + RESERVATION_TTL_SECONDS,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              ...usage,
+              ConditionExpression: 'attribute_not_exists(#committed) OR #committed <= :max',
+              ExpressionAttributeNames: { ...usage.ExpressionAttributeNames, '#committed': 'committed' },
+              ExpressionAttributeValues: { ...usage.ExpressionAttributeValues, ':max': maxCommittedBefore },
+            },
+          },
+        ],
+      }),
+    );
+    return 'reserved';
+  } catch (error) {
+    const failed = failedItem(error);
+    if (failed === 0) return 'already-reserved';
+    if (failed === 1 || isTransactionConflict(error)) return 'usage-changed';
+    throw error;
+  }
+}
+
+/** A job's reservation. */
+export interface JobReservation {
+  companyId: string;
+  jobId: string;
+  rows: number;
+  month: string;
+}
+
+/** The job's reservation, or undefined when it holds none (never had one, or it ended). */
+export async function readJobReservation(
+  companyId: string,
+  jobId: string,
+): Promise<JobReservation | undefined> {
+  const { Item } = await send<{ Item?: Record<string, unknown> }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: usageReservationKey(companyId, jobId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? { companyId, jobId, rows: num(Item.rows), month: String(Item.month) } : undefined;
+}
+
+/**
+ * Ends a job's reservation once, in one transaction: the reservation item goes (conditioned on it
+ * existing), its month gives the rows back, and `counted` validations are added to `counted.month`.
+ * Returns false when the reservation had already ended.
+ */
+export async function endJobReservation(
+  reservation: JobReservation,
+  counted: { month: string; count: number } | undefined,
+): Promise<boolean> {
+  const { companyId, jobId, rows, month } = reservation;
+  const release: MonthDelta = { reserved: -rows, committed: -rows };
+  const updates: ReturnType<typeof monthUpdate>[] = [];
+  if (counted && counted.month === month) {
+    updates.push(monthUpdate(companyId, month, sumDeltas(release, countedDelta('bulk', counted.count))));
+  } else {
+    updates.push(monthUpdate(companyId, month, release));
+    if (counted && counted.count > 0)
+      updates.push(monthUpdate(companyId, counted.month, countedDelta('bulk', counted.count)));
+  }
+  try {
+    await send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: usageReservationKey(companyId, jobId),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          ...updates.map((Update) => ({ Update })),
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (failedItem(error) === 0) return false;
+    throw error;
+  }
+}
+
+function sumDeltas(a: MonthDelta, b: MonthDelta): MonthDelta {
+  const out: MonthDelta = { ...a };
+  for (const [counter, amount] of Object.entries(b) as [Counter, number][])
+    out[counter] = (out[counter] ?? 0) + amount;
+  return out;
 }

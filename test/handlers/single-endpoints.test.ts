@@ -5,6 +5,7 @@ import {
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -73,6 +74,8 @@ beforeEach(() => {
   ddb.on(UpdateCommand).resolves({});
   ddb.on(PutCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
+  // The company's usage records: none yet, so the default quota applies.
+  ddb.on(QueryCommand).resolves({ Items: [] });
   sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
   setSingleEngine(instantEngine);
   delete process.env.SYNC_BUDGET_MS;
@@ -194,8 +197,12 @@ describe('POST /v1/email/validate', () => {
     expect(put!.Put!.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(usage!.Update).toMatchObject({
       Key: { pk: `COMPANY#${companyId}`, sk: `USAGE#${body.validatedAt.slice(0, 7)}` },
-      UpdateExpression: expect.stringContaining('ADD validations :count'),
-      ExpressionAttributeValues: expect.objectContaining({ ':count': 1 }),
+      UpdateExpression: expect.stringContaining('ADD #validations :validations, #single :single'),
+      ExpressionAttributeValues: expect.objectContaining({
+        ':validations': 1,
+        ':single': 1,
+        ':committed': 1,
+      }),
     });
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
   });
@@ -271,6 +278,42 @@ describe('POST /v1/email/validate-async', () => {
       delete process.env.SMTP_PROBE;
       resetSettings();
     }
+  });
+});
+
+describe('quota', () => {
+  it('answers 402 on both endpoints before any work when neither quota nor credits remain', async () => {
+    ddb.on(QueryCommand).resolves({
+      Items: [
+        { pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN', monthlyQuota: 10, creditsAdded: 2 },
+        {
+          pk: `COMPANY#${companyId}`,
+          sk: `USAGE#${new Date().toISOString().slice(0, 7)}`,
+          validations: 12,
+          single: 12,
+          committed: 12,
+        },
+      ],
+    });
+    for (const handler of [validateEmail, validateEmailAsync]) {
+      const result = await post(handler, '{"email":"jo@example.test"}');
+      expect(result.statusCode).toBe(402);
+      expect(result.body).toBe('{"error":"Validation quota exceeded"}');
+    }
+    expect(calls).toEqual([]);
+    expect(ddb).not.toHaveReceivedCommand(PutCommand);
+    expect(ddb).not.toHaveReceivedCommand(TransactWriteCommand);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+  });
+
+  it('lets the validation through while one credit is left', async () => {
+    ddb.on(QueryCommand).resolves({
+      Items: [
+        { pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN', monthlyQuota: 10, creditsAdded: 3 },
+        { sk: `USAGE#${new Date().toISOString().slice(0, 7)}`, validations: 12, committed: 12 },
+      ],
+    });
+    expect((await post(validateEmail, '{"email":"jo@example.test"}')).statusCode).toBe(200);
   });
 });
 

@@ -93,7 +93,12 @@ describe('runValidation', () => {
     expect(complete!.Update!.UpdateExpression).toContain('REMOVE #input');
     expect(usage!.Update).toMatchObject({
       Key: { pk: `COMPANY#${companyId}`, sk: expect.stringMatching(/^USAGE#\d{4}-\d{2}$/) },
-      ExpressionAttributeValues: expect.objectContaining({ ':count': 1 }),
+      // One validation, counted as single.
+      ExpressionAttributeValues: expect.objectContaining({
+        ':validations': 1,
+        ':single': 1,
+        ':committed': 1,
+      }),
     });
   });
 

@@ -2,6 +2,7 @@
 // (status documented, body valid against its schema, error text listed), so the document cannot
 // drift from what the code answers. The bulk end-to-end client checks its responses the same way.
 import openapi from '../../docs/openapi.json';
+import { onboardCompany } from '../../functions/domain/accounts/onboarding';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { BulkClient, startBulkDns } from '../e2e/bulk-client';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
@@ -111,6 +112,16 @@ describe('responses against docs/openapi.json', () => {
       return poll.status === 200 ? poll : undefined;
     });
     expect((await call('GET', `/v1/email/validate/${unknownId}`)).status).toBe(404);
+  });
+
+  it('usage, and the 402 of a company without quota or credits', async () => {
+    expect((await call('GET', '/v1/usage')).status).toBe(200);
+    expect((await call('GET', '/v1/usage?month=2026-13')).status).toBe(400);
+    const spent = await onboardCompany({ name: 'Spent', adminEmail: 'ops@spent.example', monthlyQuota: 0 });
+    for (const route of ['/v1/email/validate', '/v1/email/validate-async'])
+      expect((await call('POST', route, { key: spent.apiKey, body: { email: 'ann@ok.test' } })).status).toBe(
+        402,
+      );
   });
 
   it('workspace lists and details, with their errors', async () => {

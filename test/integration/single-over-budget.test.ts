@@ -1,7 +1,7 @@
 // The sync endpoint past its budget, over real HTTP against the local runtime: 202 with a poll URL,
 // then the validations queue (SQS emulator and runValidation) finishes the request and polling gets 200.
 import { resetSettings } from '../../functions/settings';
-import { monthlyUsage } from '../../functions/store/usage';
+import { monthlyUsage } from '../../functions/domain/usage';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';

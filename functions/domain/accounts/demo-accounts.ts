@@ -1,7 +1,9 @@
 // The demo companies, users and API keys of decisions.md, seeded by the local runtime on first start.
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { userIdIndex, userKey } from '../../store/keys';
+import { monthUpdate } from '../../store/usage';
+import { addCredits, setMonthlyQuota, usageMonth } from '../usage';
 import { createApiKey, createCompany, type AccountUser } from './accounts';
 
 export const demoIds = {
@@ -71,6 +73,33 @@ export async function putAccountUser(user: AccountUser, createdAt = new Date().t
   );
 }
 
+/**
+ * Demo plans that show every state (docs/usage.md): Acme well within a large quota; Globex with 5 of
+ * its 500 validations left this month and 20 credits after them (its last month used 10 credits of 30),
+ * so 25 more validations exhaust it and the next answer is 402.
+ */
+const demoPlans = {
+  acme: { monthlyQuota: 1_000_000, credits: 5_000 },
+  globex: { monthlyQuota: 500, credits: 30, usedThisMonth: 495, usedLastMonth: 510 },
+} as const;
+
+async function seedDemoPlans(now = new Date()): Promise<void> {
+  const lastMonth = usageMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
+  const count = (companyId: string, month: string, single: number, bulk: number) =>
+    dynamoDb().send(
+      new UpdateCommand(
+        monthUpdate(companyId, month, { single, bulk, validations: single + bulk, committed: single + bulk }),
+      ),
+    );
+  await setMonthlyQuota(demoIds.acme, demoPlans.acme.monthlyQuota, now);
+  await addCredits(demoIds.acme, demoPlans.acme.credits, now);
+  // The quota first: months counted after it are measured against it.
+  await setMonthlyQuota(demoIds.globex, demoPlans.globex.monthlyQuota, now);
+  await count(demoIds.globex, lastMonth, 110, demoPlans.globex.usedLastMonth - 110);
+  await count(demoIds.globex, usageMonth(now), 95, demoPlans.globex.usedThisMonth - 95);
+  await addCredits(demoIds.globex, demoPlans.globex.credits, now);
+}
+
 export async function seedDemoAccounts(): Promise<DemoAccounts> {
   await createCompany({ companyId: demoIds.acme, name: 'Acme', seats: 25 });
   await createCompany({ companyId: demoIds.globex, name: 'Globex', seats: 10 });
@@ -87,5 +116,6 @@ export async function seedDemoAccounts(): Promise<DemoAccounts> {
   await keyOf(adminUser, demoKeys.admin);
   await keyOf(memberUser, demoKeys.member);
   await keyOf(globexUser, demoKeys.other);
+  await seedDemoPlans();
   return { acmeId: demoIds.acme, globexId: demoIds.globex, users: demoUsers };
 }

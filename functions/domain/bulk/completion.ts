@@ -16,6 +16,7 @@ import {
 } from './job-store';
 import { assemblyLeaseSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
+import { countCompletedJob } from '../usage';
 
 /** The message the webhook sender consumes (contract with functions/handlers/send-webhook.ts). */
 export interface WebhookMessage {
@@ -74,6 +75,7 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
 
 /** The steps after the transition, repeated harmlessly when a crash interrupted them. */
 async function finishCompleted(job: JobItem, log: Logger): Promise<void> {
+  if (await countCompletedJob(job)) log.info('bulk job counted in usage', { validations: job.totalEmails });
   await releaseSlot(job.companyId, job.slot, job.jobId);
   if (job.callbackUrl === undefined || job.webhookQueuedAt !== undefined || job.statistics === undefined)
     return;

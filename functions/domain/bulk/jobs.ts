@@ -10,6 +10,7 @@ import { deadlineError, effectiveStatus, jobView, type JobView } from './job-vie
 import { activeJobsRetryAfterSeconds } from './limits';
 import { resultFileName, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
+import { releaseFailedJob } from '../usage';
 
 export const concurrentJobLimitMessage =
   'Concurrent job limit reached. Complete or wait for existing jobs before creating new ones.';
@@ -72,7 +73,11 @@ export async function readJob(companyId: string, jobId: string, now = new Date()
     // Past its deadline: store the failure, so a late chunk cannot complete it afterwards, and free its slot.
     if (await markFailed(job, deadlineError, ['processing'], now.toISOString(), now.getTime())) {
       await releaseSlot(job.companyId, job.slot, job.jobId);
+      await releaseFailedJob({ ...job, status: 'failed' });
     }
+  } else if (job.status === 'failed') {
+    // A reservation a crash left behind after the failure.
+    await releaseFailedJob(job);
   }
   return jobView(job, now.getTime());
 }

@@ -25,6 +25,7 @@ import {
 } from './job-store';
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
 import { parseUploadObjectKey } from './object-keys';
+import { releaseFailedJob, reserveForJob } from '../usage';
 
 /** One ObjectCreated record, key already URL-decoded. */
 export interface UploadedObject {
@@ -91,6 +92,7 @@ async function failBeforeStart(job: JobItem, error: string, log: Logger): Promis
 async function failDuringScan(job: JobItem, error: string, log: Logger): Promise<void> {
   if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
+    await releaseFailedJob({ ...job, status: 'failed' });
     log.info('job failed during the scan', { error });
   }
 }
@@ -125,12 +127,17 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   }
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
   await sender.finish();
+  // The row count is known: hold that many validations, or fail the job with nothing consumed.
+  const reservation = await reserveForJob(job, scan.dataRows);
+  if (!reservation.ok) return failDuringScan(job, reservation.error, log);
   const recorded = await recordScan(job, {
     pin,
     dialect: scan.dialect,
     chunkCount: scan.chunks,
     totalEmails: scan.dataRows,
   });
+  // The job failed while the scan ran (its deadline): its release may have run before this reservation.
+  if (!recorded) await releaseFailedJob((await getJobItem(job.companyId, job.jobId, true)) ?? job);
   log.info('upload scanned', {
     bytes: scan.bytes,
     rows: scan.dataRows,

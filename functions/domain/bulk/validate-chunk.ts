@@ -12,6 +12,7 @@ import { annotateChunk, readChunkRows } from './csv/annotate';
 import { getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
 import { partObjectKey } from './object-keys';
 import { countStatuses, type BulkStatus } from './statuses';
+import { releaseFailedJob } from '../usage';
 
 const replacedFileError =
   'The uploaded file was replaced by a second upload while it was being processed. Create a new job and upload the file once.';
@@ -120,6 +121,7 @@ async function failJob(
 ): Promise<void> {
   if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
+    await releaseFailedJob({ ...job, status: 'failed' });
     log.warn('bulk job failed', { error });
   }
 }
@@ -127,6 +129,8 @@ async function failJob(
 /** A chunk message that landed in the DLQ: its job cannot complete, so it fails with a reason. */
 export async function failJobOfDeadChunk(message: ChunkMessage, log: Logger): Promise<void> {
   const job = await getJobItem(message.companyId, message.jobId, true);
+  // A failed job whose reservation a crash left behind gives it back now.
+  if (job?.status === 'failed') await releaseFailedJob(job);
   if (!job || job.status !== 'processing') return;
   if (message.kind === 'chunk') {
     // Counted after all (its last receive succeeded late): nothing to fail.

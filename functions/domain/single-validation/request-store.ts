@@ -8,7 +8,7 @@ import { wroteIf } from '../../store/dynamodb';
 import { validationRequestKey } from '../../store/keys';
 import { epochSeconds } from '../../store/table';
 import type { ValidationResult } from '../validation';
-import { usageIncrement } from '../../store/usage';
+import { singleUsageUpdate } from '../usage';
 
 const REQUEST_TTL_SECONDS = 30 * 86400;
 
@@ -46,9 +46,7 @@ interface StoredItem {
 
 /** One validation in the month of `at`, in the form a transaction item needs. */
 function usageUpdate(companyId: string, at: string) {
-  const { UpdateExpression, ...rest } = usageIncrement(companyId, 1, new Date(at));
-  if (!UpdateExpression) throw new Error('usageIncrement returned no UpdateExpression');
-  return { ...rest, UpdateExpression };
+  return singleUsageUpdate(companyId, new Date(at));
 }
 
 const CONFLICT_RETRIES = 5;

@@ -1,13 +1,17 @@
-// POST /v1/email/validate-async: accept the address and queue it at once; runValidation finishes it.
+// POST /v1/email/validate-async: accept the address (402 without quota or credits left) and queue it at
+// once; runValidation finishes it.
 import { randomUUID } from 'node:crypto';
 import { deferValidation } from './defer';
 import type { InProgress } from './polling';
 import type { ValidationRequestBody } from './request-body';
+import { assertValidationsLeft } from '../usage';
 
 export async function acceptValidation(
   companyId: string,
   body: ValidationRequestBody,
   now: Date = new Date(),
 ): Promise<InProgress> {
+  // 402 before anything is stored or queued; an accepted request always completes and counts.
+  await assertValidationsLeft(companyId, now);
   return deferValidation(companyId, randomUUID(), body, now);
 }

@@ -2,9 +2,10 @@
 // the queue. The Lambda never relies on running after it has answered.
 //
 // Primary course:
-//   1. a fresh requestId; start the engine (it never throws)
-//   2. done within the budget: store the request as completed and count it (one transaction) -> result
-//   3. over budget: store it pending, queue it for runValidation -> pollUrl, requestId, retryAfter
+//   1. 402 when the company has neither quota nor credits left (before any work)
+//   2. a fresh requestId; start the engine (it never throws)
+//   3. done within the budget: store the request as completed and count it (one transaction) -> result
+//   4. over budget: store it pending, queue it for runValidation -> pollUrl, requestId, retryAfter
 import { randomUUID } from 'node:crypto';
 import { deferValidation } from './defer';
 import { singleEngine } from './engine';
@@ -12,6 +13,7 @@ import type { InProgress } from './polling';
 import type { ValidationRequestBody } from './request-body';
 import { storeCompletedRequest } from './request-store';
 import { completedBody, type CompletedBody } from './result-body';
+import { assertValidationsLeft } from '../usage';
 
 export type SyncOutcome =
   { kind: 'completed'; body: CompletedBody } | { kind: 'in_progress'; body: InProgress };
@@ -38,6 +40,7 @@ export async function validateWithinBudget(
   budgetMs: number,
   now: () => Date = () => new Date(),
 ): Promise<SyncOutcome> {
+  await assertValidationsLeft(companyId, now());
   const requestId = randomUUID();
   const createdAt = now();
   if (budgetMs > 0) {

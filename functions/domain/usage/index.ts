@@ -1,0 +1,204 @@
+// Validation usage, quota and credits (decisions.md, "Usage, quota and credits"; docs/usage.md).
+// Every validated address counts once per company and UTC month: single validations when they complete
+// (functions/domain/single-validation/request-store.ts adds singleUsageUpdate to its transaction), bulk
+// rows with a status when their job completes. Workspace endpoints never call this module.
+import { z } from 'zod';
+import { QuotaExceededError, ValidationError } from '../../errors';
+import { settings } from '../../settings';
+import {
+  addCreditsToPlan,
+  countedDelta,
+  endJobReservation,
+  isTransactionConflict,
+  monthUpdate,
+  readJobReservation,
+  readUsageRecords,
+  reserveJobRows,
+  writePlanQuota,
+} from '../../store/usage';
+import { monthBounds, monthState, usageMonth, type MonthState } from './account';
+
+export { usageMonth };
+
+/** The update that counts one completed single validation in the month of `at` (transaction item). */
+export function singleUsageUpdate(companyId: string, at: Date) {
+  return monthUpdate(companyId, usageMonth(at), countedDelta('single', 1));
+}
+
+/** The plan's state for `month` (default: now's), as of now. */
+async function stateOf(companyId: string, now: Date, month = usageMonth(now)): Promise<MonthState> {
+  return monthState(
+    await readUsageRecords(companyId),
+    month,
+    usageMonth(now),
+    settings().DEFAULT_MONTHLY_QUOTA,
+  );
+}
+
+/** Validations counted for the company in the month of `now`. */
+export async function monthlyUsage(companyId: string, now: Date = new Date()): Promise<number> {
+  return (await stateOf(companyId, now)).usage.validations;
+}
+
+// --- GET /v1/usage ----------------------------------------------------------------------------------
+
+export const invalidMonthMessage = 'month must be a calendar month written YYYY-MM';
+
+/** GET /v1/usage's query string. */
+export const usageQuery = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, invalidMonthMessage)
+    .optional()
+    .describe('The calendar month (UTC) to report, YYYY-MM; default: the current month'),
+});
+
+/** GET /v1/usage's 200 body. */
+export const usageViewSchema = z.object({
+  month: z.string().describe('YYYY-MM'),
+  periodStart: z.string().describe('First instant of the month (UTC), inclusive'),
+  periodEnd: z.string().describe('First instant of the next month (UTC), exclusive'),
+  quota: z.number().int().nonnegative().describe('Validations included in the month'),
+  creditsRemaining: z.number().int().nonnegative().describe('Prepaid credits left now'),
+  remaining: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe(
+      'Validations still possible in the month: quota left plus credits (running bulk jobs hold theirs)',
+    ),
+  used: z.object({
+    bulk: z.number().int().nonnegative(),
+    single: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+  }),
+});
+export type UsageView = z.infer<typeof usageViewSchema>;
+
+export async function readUsage(
+  companyId: string,
+  query: z.infer<typeof usageQuery>,
+  now: Date = new Date(),
+): Promise<UsageView> {
+  const state = await stateOf(companyId, now, query.month);
+  const { start, end } = monthBounds(state.month);
+  return {
+    month: state.month,
+    periodStart: start.toISOString(),
+    periodEnd: end.toISOString(),
+    quota: state.quota,
+    creditsRemaining: state.creditsRemaining,
+    remaining: state.remaining,
+    used: { bulk: state.usage.bulk, single: state.usage.single, total: state.usage.validations },
+  };
+}
+
+// --- Enforcement ------------------------------------------------------------------------------------
+
+/** Single endpoints, before any work: 402 when neither quota nor credits remain. */
+export async function assertValidationsLeft(companyId: string, now: Date = new Date()): Promise<void> {
+  if ((await stateOf(companyId, now)).remaining <= 0) throw new QuotaExceededError();
+}
+
+/** The failed job's error when the file needs more validations than are left. */
+const jobQuotaExceededError = (rows: number, left: number) =>
+  `Validation quota exceeded: the file has ${rows} rows to validate and ${left} validations are left this month (quota plus credits). Nothing was counted. Add credits or wait for next month, then create a new job.`;
+
+export type JobReservationOutcome = { ok: true } | { ok: false; error: string };
+
+const RESERVE_ATTEMPTS = 8;
+
+/**
+ * Reserves `rows` validations for a processing job once its scan knows the count. Fails (nothing
+ * consumed) when quota plus credits cannot cover them. A second call for the same job is a no-op.
+ * Concurrent jobs re-read and try again when another reservation moved the month first.
+ */
+export async function reserveForJob(
+  job: { companyId: string; jobId: string },
+  rows: number,
+  now: () => Date = () => new Date(),
+): Promise<JobReservationOutcome> {
+  for (let attempt = 1; attempt <= RESERVE_ATTEMPTS; attempt++) {
+    const at = now();
+    const state = await stateOf(job.companyId, at);
+    const left = Math.max(0, state.limit - state.usage.committed);
+    if (rows > left) return { ok: false, error: jobQuotaExceededError(rows, left) };
+    // 'already-reserved': the scan ran again (a taken-over lease); the first reservation stands.
+    const outcome = await reserveJobRows(job, state.month, rows, state.limit - rows);
+    if (outcome !== 'usage-changed') return { ok: true };
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+  }
+  throw new Error(`Could not reserve ${rows} validations for job ${job.jobId}: the month kept changing`);
+}
+
+async function withConflictRetry<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= RESERVE_ATTEMPTS || !isTransactionConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+    }
+  }
+}
+
+/** The part of a job these functions need; its status as the caller knows it (completed/failed are final). */
+interface EndedJob {
+  companyId: string;
+  jobId: string;
+  status: string;
+}
+
+/**
+ * A completed job: its rows with a status (`totalEmails`) count in the month of completion and its
+ * reservation ends, exactly once however often completion is redelivered. True when this call counted.
+ */
+export async function countCompletedJob(
+  job: EndedJob & { totalEmails: number },
+  now = new Date(),
+): Promise<boolean> {
+  if (job.status !== 'completed') return false;
+  const reservation = await readJobReservation(job.companyId, job.jobId);
+  if (!reservation) return false;
+  const counted = { month: usageMonth(now), count: job.totalEmails };
+  return withConflictRetry(() => endJobReservation(reservation, counted));
+}
+
+/** A failed job gives its reservation back (once); nothing it validated counts. True when this call did. */
+export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
+  if (job.status !== 'failed') return false;
+  const reservation = await readJobReservation(job.companyId, job.jobId);
+  if (!reservation) return false;
+  return withConflictRetry(() => endJobReservation(reservation, undefined));
+}
+
+// --- Operator (npm run admin) ---------------------------------------------------------------------
+
+const nonNegativeInteger = (name: string, value: number) => {
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ValidationError(`${name} must be a whole number >= 0`);
+};
+
+/** Sets the company's own monthly quota from the current month on; earlier months keep theirs. */
+export async function setMonthlyQuota(
+  companyId: string,
+  monthlyQuota: number,
+  now = new Date(),
+): Promise<void> {
+  nonNegativeInteger('monthly quota', monthlyQuota);
+  const records = await readUsageRecords(companyId);
+  const current = usageMonth(now);
+  const previous = records.plan.monthlyQuota ?? settings().DEFAULT_MONTHLY_QUOTA;
+  const freeze = [...records.months.values()]
+    .filter((m) => m.month < current && m.quota === undefined)
+    .map((m) => ({ month: m.month, quota: previous }));
+  await writePlanQuota(companyId, monthlyQuota, current, freeze);
+}
+
+/** Adds prepaid credits; returns the credits left afterwards. */
+export async function addCredits(companyId: string, amount: number, now = new Date()): Promise<number> {
+  nonNegativeInteger('amount', amount);
+  if (amount === 0) throw new ValidationError('amount must be at least 1');
+  await addCreditsToPlan(companyId, amount);
+  return (await stateOf(companyId, now)).creditsRemaining;
+}
