@@ -20,6 +20,8 @@ export interface FunctionAccess {
   bucketRead?: string[];
   /** S3 key prefixes the function writes (Put, multipart) objects to. */
   bucketWrite?: string[];
+  /** S3 key prefixes the function lists and deletes objects under. */
+  bucketDelete?: string[];
   /** Queues the function sends messages to. */
   sendsTo?: QueueName[];
 }
@@ -90,9 +92,33 @@ export const functions: FunctionSpec[] = [
   {
     name: 'downloadJob',
     entry: 'functions/handlers/download-job.ts',
-    description: 'GET /v1/email/validate-file/{jobId}/download: presigned GET of the results file',
+    description:
+      'GET /v1/email/validate-file/{jobId}/download: presigned GET of the results file or of a filtered copy (made once)',
+    timeoutSeconds: 29,
+    // Making a filtered copy streams the whole results file: more memory is more CPU.
+    memoryMb: 1024,
+    access: { table: 'readwrite', bucketRead: [resultsPrefix], bucketWrite: [resultsPrefix] },
+  },
+  {
+    name: 'listJobs',
+    entry: 'functions/handlers/list-jobs.ts',
+    description: "GET /v1/email/validate-file: the company's jobs, newest first",
     ...apiDefaults,
-    access: { table: 'readwrite', bucketRead: [resultsPrefix] },
+    access: readApi,
+  },
+  {
+    name: 'deleteJob',
+    entry: 'functions/handlers/delete-job.ts',
+    description: 'DELETE /v1/email/validate-file/{jobId}: cancel the job and delete it and its files',
+    ...apiDefaults,
+    access: { table: 'readwrite', bucketDelete: [uploadsPrefix, partsPrefix, resultsPrefix] },
+  },
+  {
+    name: 'listWebhookDeliveries',
+    entry: 'functions/handlers/list-webhook-deliveries.ts',
+    description: "GET /v1/email/validate-file/{jobId}/webhook-deliveries: the completion webhook's attempts",
+    ...apiDefaults,
+    access: readApi,
   },
   {
     name: 'startProcessing',
@@ -222,6 +248,13 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/email/validate-file', function: 'createJob' },
   { method: 'GET', path: '/v1/email/validate-file/{jobId}', function: 'getJob' },
   { method: 'GET', path: '/v1/email/validate-file/{jobId}/download', function: 'downloadJob' },
+  { method: 'GET', path: '/v1/email/validate-file', function: 'listJobs' },
+  { method: 'DELETE', path: '/v1/email/validate-file/{jobId}', function: 'deleteJob' },
+  {
+    method: 'GET',
+    path: '/v1/email/validate-file/{jobId}/webhook-deliveries',
+    function: 'listWebhookDeliveries',
+  },
   { method: 'POST', path: '/v1/email/validate', function: 'validateEmail' },
   { method: 'POST', path: '/v1/email/validate-async', function: 'validateEmailAsync' },
   { method: 'GET', path: '/v1/email/validate/{requestId}', function: 'getValidation' },

@@ -189,6 +189,21 @@ export class ApiStack extends Stack {
           resources: access.bucketWrite.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
         }),
       );
+    if (access.bucketDelete?.length) {
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:DeleteObject'],
+          resources: access.bucketDelete.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
+        }),
+      );
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [this.bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': access.bucketDelete.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
     for (const queue of access.sendsTo ?? []) this.queues[queue].queue.grantSendMessages(fn);
   }
 
@@ -216,7 +231,11 @@ export class ApiStack extends Stack {
         'Queries on the single table go through its generic GSIs (gsi1, gsi2); the wildcard covers only ' +
           "this table's indexes.",
       );
-    const prefixes = new Set([...(spec.access.bucketRead ?? []), ...(spec.access.bucketWrite ?? [])]);
+    const prefixes = new Set([
+      ...(spec.access.bucketRead ?? []),
+      ...(spec.access.bucketWrite ?? []),
+      ...(spec.access.bucketDelete ?? []),
+    ]);
     for (const prefix of prefixes)
       acknowledge(
         `Resource::${exportName(refs.bucketArn)}/${prefix}*`,

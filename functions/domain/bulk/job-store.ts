@@ -1,16 +1,21 @@
 // Bulk job items and active-job slots in the single table. Every state change is one conditional
 // write, so duplicate events, redelivered messages and concurrent workers each change a job once.
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
-import { jobKey, jobSlotKey, type ItemKey } from '../../store/keys';
+import { jobKey, jobsOfCompanyIndex, jobSlotKey, type ItemKey } from '../../store/keys';
 import { epochSeconds } from '../../store/table';
 import type { Dialect } from './csv/dialect';
-import { jobRetentionSeconds, maxActiveJobs } from './limits';
+import { jobRetentionSeconds, maxActiveJobs, resultsRetentionSeconds, expiredJobKeptSeconds } from './limits';
 import { bulkStatuses, type Statistics } from './statuses';
 import { ifConditionHolds, send, wroteIf } from '../../store/dynamodb';
 
-/** Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md). */
-export type StoredJobStatus = 'awaiting_upload' | 'processing' | 'completed' | 'failed';
+/**
+ * Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md) and from
+ * `completedAt` (results retention). `cancelled` is only ever seen between the two steps of a DELETE:
+ * every bulk worker checks acceptsWork() and every conditional write requires `processing`, so a
+ * cancelled job's chunks stop counting and writing.
+ */
+export type StoredJobStatus = 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 /** The object a job processes, pinned when the scan read it so a second PUT cannot change it. */
 export interface ObjectPin {
@@ -54,6 +59,16 @@ export interface JobItem extends ItemKey {
   error?: string;
   webhookQueuedAt?: string;
   ttl?: number;
+  gsi1pk?: string;
+  gsi1sk?: string;
+}
+
+/**
+ * The one check every bulk worker (scan, chunk validation, probes, assembly) makes before it spends
+ * work on a job or writes for it: the job exists and is processing. A deleted or cancelled job fails it.
+ */
+export function acceptsWork(job: JobItem | undefined): job is JobItem {
+  return job !== undefined && job.status === 'processing';
 }
 
 export type NewJob = Pick<
@@ -87,6 +102,7 @@ export async function getJobItem(
 export async function putNewJob(job: NewJob): Promise<JobItem> {
   const item: JobItem = {
     ...jobKey(job.companyId, job.jobId),
+    ...jobsOfCompanyIndex(job.companyId, job.createdAt, job.jobId),
     entity: 'job',
     ...job,
     status: 'awaiting_upload',
@@ -349,10 +365,11 @@ export function markCompleted(
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
       UpdateExpression:
-        'SET #status = :completed, completedAt = :at, statistics = :stats, totalEmails = :total, processedEmails = :total, resultKey = :key REMOVE assemblyLeaseUntilMs, scanLeaseUntilMs',
+        'SET #status = :completed, completedAt = :at, statistics = :stats, totalEmails = :total, processedEmails = :total, resultKey = :key, #ttl = :ttl REMOVE assemblyLeaseUntilMs, scanLeaseUntilMs',
       ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
       ExpressionAttributeValues: {
+        ':ttl': epochSeconds(new Date(done.completedAt)) + resultsRetentionSeconds + expiredJobKeptSeconds,
         ':completed': 'completed',
         ':processing': 'processing',
         ':at': done.completedAt,
@@ -410,4 +427,101 @@ export async function markWebhookQueued(
       ExpressionAttributeValues: { ':at': at },
     }),
   );
+}
+
+// --- Listing and deletion ------------------------------------------------------------------------
+
+/** The attributes a job list item needs (the view's fields and the file name). */
+const listedAttributes = [
+  'jobId',
+  'companyId',
+  '#status',
+  'totalEmails',
+  'processedEmails',
+  'chunkCount',
+  'createdAt',
+  'completedAt',
+  'statistics',
+  '#error',
+  'fileName',
+  'uploadExpiresAtMs',
+  'deadlineAtMs',
+];
+
+export type ListedJob = Pick<
+  JobItem,
+  | 'jobId'
+  | 'companyId'
+  | 'status'
+  | 'totalEmails'
+  | 'processedEmails'
+  | 'chunkCount'
+  | 'createdAt'
+  | 'completedAt'
+  | 'statistics'
+  | 'error'
+  | 'fileName'
+  | 'uploadExpiresAtMs'
+  | 'deadlineAtMs'
+>;
+
+/**
+ * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the
+ * caller stops iterating once it has what it needs, so a page costs the items up to offset + limit.
+ */
+export async function* companyJobsNewestFirst(
+  companyId: string,
+  storedStatuses?: readonly StoredJobStatus[],
+): AsyncGenerator<ListedJob> {
+  let start: Record<string, unknown> | undefined;
+  const values: Record<string, unknown> = { ':pk': jobsOfCompanyIndex(companyId).gsi1pk };
+  let filter: string | undefined;
+  if (storedStatuses) {
+    filter = `#status IN (${storedStatuses.map((status, n) => {
+      values[`:s${n}`] = status;
+      return `:s${n}`;
+    })})`;
+  }
+  do {
+    const page = await send<{
+      Items?: Record<string, unknown>[];
+      LastEvaluatedKey?: Record<string, unknown>;
+    }>(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ScanIndexForward: false,
+        ProjectionExpression: listedAttributes.join(', '),
+        FilterExpression: filter,
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) yield item as unknown as ListedJob;
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/**
+ * The first step of a DELETE: any state -> cancelled. From here on acceptsWork() is false for the job
+ * and every conditional write of the bulk workers (which all require `processing`) fails.
+ */
+export async function markCancelled(job: Pick<JobItem, 'companyId' | 'jobId'>, at: string): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      UpdateExpression: 'SET #status = :cancelled, cancelledAt = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':at': at },
+    }),
+  );
+}
+
+/** The last step of a DELETE: the job item goes. */
+export async function deleteJob(job: Pick<JobItem, 'companyId' | 'jobId'>): Promise<void> {
+  await send(new DeleteCommand({ TableName: tableName(), Key: jobKey(job.companyId, job.jobId) }));
 }

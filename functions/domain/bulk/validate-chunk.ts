@@ -6,12 +6,13 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from '../../clients/s3';
 import type { Logger } from '../../log';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
-import type { ClassifyChunk } from './classifier';
+import type { ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
 import { annotateChunk, readChunkRows } from './csv/annotate';
-import { getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
-import { partObjectKey } from './object-keys';
-import { countStatuses, type BulkStatus } from './statuses';
+import { indexChunk } from './csv/row-index';
+import { acceptsWork, getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
+import { partIndexKey, partObjectKey } from './object-keys';
+import { countStatuses } from './statuses';
 
 const replacedFileError =
   'The uploaded file was replaced by a second upload while it was being processed. Create a new job and upload the file once.';
@@ -51,19 +52,20 @@ async function readRange(work: ChunkWork): Promise<Buffer> {
   }
 }
 
-/** Statuses for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
+/** A row without an email cell (blank, or too few columns). */
+const blankRow: ChunkVerdict = { status: 'block_bounce_risk', reason: 'blank' };
+
+/** Verdicts for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
 async function classifyRows(
   emails: (string | undefined)[],
   classify: ClassifyChunk,
   companyId: string,
-): Promise<BulkStatus[]> {
+): Promise<ChunkVerdict[]> {
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
   const verdicts = await classify(present, companyId);
   let next = 0;
-  return emails.map((email) =>
-    email === undefined || email === '' ? 'block_bounce_risk' : verdicts[next++]!,
-  );
+  return emails.map((email) => (email === undefined || email === '' ? blankRow : verdicts[next++]!));
 }
 
 /**
@@ -80,7 +82,7 @@ export async function processChunkMessage(
   const work = message;
   const chunkLog = log.child({ jobId: work.jobId, companyId: work.companyId, chunk: work.index });
   const job = await getJobItem(work.companyId, work.jobId, true);
-  if (!job || job.status !== 'processing') return chunkLog.info('chunk of a job not processing; dropped');
+  if (!acceptsWork(job)) return chunkLog.info('chunk of a job not processing; dropped');
   if (job.doneChunks?.has(work.index)) return completeIfDone(job, chunkLog);
 
   let chunk: Buffer;
@@ -92,12 +94,26 @@ export async function processChunkMessage(
   }
   const rows = readChunkRows(chunk, work.delimiter, work.emailColumn, work.start === 0, work.headerRow);
   const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
-  const statuses = await classifyRows(emails, classify, work.companyId);
+  const verdicts = await classifyRows(emails, classify, work.companyId);
+  const statuses = verdicts.map((verdict) => verdict.status);
   const part = annotateChunk(chunk, rows, work.delimiter, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
-  await s3().send(
-    new PutObjectCommand({ Bucket: bucketName(), Key: partKey, Body: part, ContentType: 'text/csv' }),
-  );
+  // A job deleted while this chunk was being classified: write nothing more for it.
+  if (!acceptsWork(await getJobItem(work.companyId, work.jobId, true)))
+    return chunkLog.info('job cancelled while its chunk was validated; dropped');
+  await Promise.all([
+    s3().send(
+      new PutObjectCommand({ Bucket: bucketName(), Key: partKey, Body: part, ContentType: 'text/csv' }),
+    ),
+    s3().send(
+      new PutObjectCommand({
+        Bucket: bucketName(),
+        Key: partIndexKey(partKey),
+        Body: indexChunk(rows, verdicts),
+        ContentType: 'text/plain',
+      }),
+    ),
+  ]);
 
   const counted = await recordChunk(
     job,
@@ -125,7 +141,7 @@ async function failJob(
 /** A chunk message that landed in the DLQ: its job cannot complete, so it fails with a reason. */
 export async function failJobOfDeadChunk(message: ChunkMessage, log: Logger): Promise<void> {
   const job = await getJobItem(message.companyId, message.jobId, true);
-  if (!job || job.status !== 'processing') return;
+  if (!acceptsWork(job)) return;
   if (message.kind === 'chunk') {
     // Counted after all (its last receive succeeded late): nothing to fail.
     if (job.doneChunks?.has(message.index)) return;

@@ -103,7 +103,14 @@ export async function deliverWebhook(message: WebhookMessage, context: AttemptCo
           ? 'refused'
           : 'failed';
 
-  await record(log, job, attempt, startedAt, outcome, describe(result));
+  const endedAt = now();
+  await record(log, job, attempt, startedAt, outcome, {
+    ...describe(result),
+    durationMs: Math.max(0, endedAt.getTime() - startedAt.getTime()),
+    ...(decision.action === 'retry'
+      ? { nextAttemptAt: new Date(endedAt.getTime() + decision.delaySeconds * 1000).toISOString() }
+      : {}),
+  });
   log.info('Webhook attempt', {
     outcome,
     ...describe(result),
@@ -133,7 +140,7 @@ async function record(
   attempt: number,
   at: Date,
   outcome: AttemptOutcome,
-  detail: { statusCode?: number; error?: string },
+  detail: { statusCode?: number; error?: string; durationMs?: number; nextAttemptAt?: string },
 ): Promise<void> {
   try {
     const found = await recordAttempt(job, { attempt, at: at.toISOString(), outcome, ...detail });
