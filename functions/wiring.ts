@@ -60,6 +60,10 @@ export interface BucketTriggerSpec {
   function: string;
   prefix: string;
   events: 's3:ObjectCreated:*';
+  /** Retries of a failed asynchronous invocation (Lambda waits about 1 then 2 minutes between them). */
+  retryAttempts: number;
+  /** Invoked with Lambda's on-failure destination record once the retries are spent. */
+  onFailure: string;
 }
 
 export const uploadsPrefix = 'uploads/';
@@ -127,6 +131,14 @@ export const functions: FunctionSpec[] = [
     timeoutSeconds: 300,
     memoryMb: 1024,
     access: { table: 'readwrite', bucketRead: [uploadsPrefix], sendsTo: ['chunks'] },
+  },
+  {
+    name: 'failStartProcessing',
+    entry: 'functions/handlers/fail-start-processing.ts',
+    description: "startProcessing's on-failure destination: a job whose start kept failing is failed",
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    access: { table: 'readwrite' },
   },
   {
     name: 'validateChunk',
@@ -296,7 +308,14 @@ export const queueConsumers: QueueConsumerSpec[] = [
 ];
 
 export const bucketTriggers: BucketTriggerSpec[] = [
-  { function: 'startProcessing', prefix: uploadsPrefix, events: 's3:ObjectCreated:*' },
+  {
+    function: 'startProcessing',
+    prefix: uploadsPrefix,
+    events: 's3:ObjectCreated:*',
+    // One retry: with the 300 s timeout a job whose start fails is failed within about 11 minutes.
+    retryAttempts: 1,
+    onFailure: 'failStartProcessing',
+  },
 ];
 
 export function functionByName(name: string): FunctionSpec {

@@ -245,6 +245,9 @@ describe("least privilege, from each function's access in wiring.ts", () => {
               ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'].includes(action)
             )
               expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketWrite)));
+            else if (action === 's3:DeleteObject')
+              expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketDelete)));
+            else if (action === 's3:ListBucket') expect(access.bucketDelete?.length).toBeGreaterThan(0);
             else throw new Error(`${name} has unexpected ${action}`);
             break;
           case 'sqs': {

@@ -414,6 +414,34 @@ export function markFailed(
   );
 }
 
+/**
+ * Fails a job whose start never finished: still awaiting its upload, or processing without a recorded
+ * scan (a job whose scan was recorded is progressing through its chunks and is left alone).
+ */
+export function markStartFailed(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  error: string,
+  at: string,
+): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
+      ConditionExpression:
+        '#status = :awaiting OR (#status = :processing AND attribute_not_exists(chunkCount))',
+      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+      ExpressionAttributeValues: {
+        ':failed': 'failed',
+        ':error': error,
+        ':at': at,
+        ':awaiting': 'awaiting_upload',
+        ':processing': 'processing',
+      },
+    }),
+  );
+}
+
 /** Notes that the completion webhook was handed to the webhook queue. */
 export async function markWebhookQueued(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
