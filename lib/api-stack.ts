@@ -1,11 +1,12 @@
 // The stateless half: one Lambda per wiring entry with exactly the access the wiring gives it, the HTTP
 // API routes, the queue consumers and the upload trigger. Redeploying it never touches stored data.
-import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -17,6 +18,7 @@ import * as wiring from '../functions/wiring';
 import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions/wiring';
 import { MailvetFunction, repoRoot } from './mailvet-function';
 import { addOutputs } from './outputs';
+import { Operations } from './operations';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
 
@@ -26,6 +28,8 @@ export interface ApiStackProps extends StackProps {
   logRetention?: logs.RetentionDays;
   /** Stage-wide throttling, above the per-company limit the functions enforce themselves. */
   throttle?: apigwv2.ThrottleSettings;
+  /** Browser origins allowed to call the API (CORS, context `apiCorsOrigins`); none by default. */
+  corsOrigins?: string[];
 }
 
 interface QueueRefs {
@@ -34,6 +38,10 @@ interface QueueRefs {
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** The CloudFormation logical id of a function, as cdk-nag names it in findings. */
+const logicalIdOf = (fn: MailvetFunction): string =>
+  Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnElement);
 
 export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, MailvetFunction>;
@@ -72,7 +80,12 @@ export class ApiStack extends Stack {
     }
     this.queues = queues as Record<QueueName, QueueRefs>;
 
-    const environment: Record<string, string> = { TABLE_NAME: refs.tableName, BUCKET_NAME: refs.bucketName };
+    const environment: Record<string, string> = {
+      TABLE_NAME: refs.tableName,
+      BUCKET_NAME: refs.bucketName,
+      // Counts for the dashboard, as CloudWatch embedded-metric log lines (functions/metrics.ts).
+      EMF_METRICS: 'true',
+    };
     for (const spec of wiring.queues)
       environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;
 
@@ -109,16 +122,49 @@ export class ApiStack extends Stack {
     // Subscribing from StatefulStack would make it reference these functions while this stack
     // references its bucket: a cycle. On an imported bucket CDK adds the notification from this stack
     // with a custom resource that merges into the bucket's configuration instead of owning it.
-    for (const t of wiring.bucketTriggers)
+    for (const t of wiring.bucketTriggers) {
       this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new LambdaDestination(fn(t.function)), {
         prefix: t.prefix,
       });
+      // S3 invokes asynchronously: after the retries, the on-failure function fails the job at once.
+      fn(t.function).configureAsyncInvoke({
+        retryAttempts: t.retryAttempts,
+        maxEventAge: Duration.hours(1),
+        onFailure: new lambdaDestinations.LambdaDestination(fn(t.onFailure), { responseOnly: false }),
+      });
+      const role = fn(t.function).role;
+      if (role)
+        Validations.of(role).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(fn(t.onFailure))}.Arn>:*]`,
+          reason:
+            "CDK's on-failure destination grants invoke on the destination function and its versions " +
+            '(`:*`); only that one function.',
+        });
+    }
     this.acknowledgeNotificationsHandler();
 
     this.api = new apigwv2.HttpApi(this, 'HttpApi', {
       apiName: `${this.stackName}`,
       description: 'mailvet email validation API',
       createDefaultStage: false,
+      // Browsers send a preflight for x-api-key; API Gateway answers it for the listed origins only.
+      ...(props.corsOrigins?.length
+        ? {
+            corsPreflight: {
+              allowOrigins: props.corsOrigins,
+              allowMethods: [
+                apigwv2.CorsHttpMethod.GET,
+                apigwv2.CorsHttpMethod.POST,
+                apigwv2.CorsHttpMethod.PATCH,
+                apigwv2.CorsHttpMethod.DELETE,
+                apigwv2.CorsHttpMethod.OPTIONS,
+              ],
+              allowHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
+              exposeHeaders: ['retry-after'],
+              maxAge: Duration.hours(1),
+            },
+          }
+        : {}),
       defaultIntegration: new HttpLambdaIntegration('DefaultIntegration', fn(wiring.defaultRouteFunction)),
     });
     Validations.of(this.api).acknowledge({
@@ -166,6 +212,12 @@ export class ApiStack extends Stack {
       }
       this.api.addRoutes({ path: r.path, methods: [apigwv2.HttpMethod[r.method]], integration });
     }
+
+    new Operations(this, 'Operations', {
+      api: this.api,
+      functions,
+      alarmTopicArn: refs.alarmTopicArn,
+    });
 
     addOutputs(this, { apiUrl: this.stage.url, tableName: refs.tableName, bucketName: refs.bucketName });
   }

@@ -263,6 +263,14 @@ describe("least privilege, from each function's access in wiring.ts", () => {
             else expect(sorted(consumed.concat(sendsTo))).toEqual(expect.arrayContaining(resources));
             break;
           }
+          case 'lambda': {
+            // Only an S3 trigger's on-failure destination: startProcessing invokes failStartProcessing.
+            const trigger = wiring.bucketTriggers.find((t) => t.function === name);
+            expect(action).toBe('lambda:InvokeFunction');
+            expect(trigger).toBeDefined();
+            expect(JSON.stringify(resources)).toContain(fnId(trigger!.onFailure));
+            break;
+          }
           default:
             throw new Error(`${name} has unexpected ${action}`);
         }
@@ -515,7 +523,15 @@ describe('cdk-nag AwsSolutions', () => {
     }
     expect(
       sorted(acknowledgments.map(([id]) => id.replace(/^Annotation::/, '').replace(/\[.*\]$/, ''))),
-    ).toEqual(sorted(['AwsSolutions-APIG4', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-S1']));
+    ).toEqual(
+      sorted([
+        'AwsSolutions-APIG4',
+        'AwsSolutions-IAM4',
+        'AwsSolutions-IAM5',
+        'AwsSolutions-S1',
+        'AwsSolutions-SNS2',
+      ]),
+    );
   });
 });
 

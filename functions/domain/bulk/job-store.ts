@@ -8,6 +8,7 @@ import type { Dialect } from './csv/dialect';
 import { jobRetentionSeconds, maxActiveJobs, resultsRetentionSeconds, expiredJobKeptSeconds } from './limits';
 import { bulkStatuses, type Statistics } from './statuses';
 import { ifConditionHolds, send, wroteIf } from '../../store/dynamodb';
+import { countMetric } from '../../metrics';
 
 /**
  * Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md) and from
@@ -86,6 +87,13 @@ export type NewJob = Pick<
 /** Runs a conditional write; false when its condition did not hold. */
 const conditional = (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>
   wroteIf(send(command));
+
+/** A transition to failed that happened is counted for the dashboard. */
+async function countedFailure(write: Promise<boolean>): Promise<boolean> {
+  const failed = await write;
+  if (failed) countMetric('JobsFailed');
+  return failed;
+}
 
 export async function getJobItem(
   companyId: string,
@@ -402,15 +410,17 @@ export function markFailed(
     condition += ' AND deadlineAtMs <= :deadline';
     values[':deadline'] = deadlinePassedAtMs;
   }
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
-      ConditionExpression: condition,
-      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-      ExpressionAttributeValues: values,
-    }),
+  return countedFailure(
+    conditional(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: values,
+      }),
+    ),
   );
 }
 
@@ -423,22 +433,24 @@ export function markStartFailed(
   error: string,
   at: string,
 ): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
-      ConditionExpression:
-        '#status = :awaiting OR (#status = :processing AND attribute_not_exists(chunkCount))',
-      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-      ExpressionAttributeValues: {
-        ':failed': 'failed',
-        ':error': error,
-        ':at': at,
-        ':awaiting': 'awaiting_upload',
-        ':processing': 'processing',
-      },
-    }),
+  return countedFailure(
+    conditional(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
+        ConditionExpression:
+          '#status = :awaiting OR (#status = :processing AND attribute_not_exists(chunkCount))',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':error': error,
+          ':at': at,
+          ':awaiting': 'awaiting_upload',
+          ':processing': 'processing',
+        },
+      }),
+    ),
   );
 }
 

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError, GoneError, NotFoundError, TooManyRequestsError } from '../../errors';
+import { countMetric } from '../../metrics';
 import { settings } from '../../settings';
 import { enumParam, listQuery, parseQuery } from '../workspace/query';
 import type { CreateJobRequest } from './create-job-request';
@@ -78,6 +79,7 @@ export async function createJob(
       slot,
     });
     const uploadUrl = await presignUpload(uploadObjectKey(companyId, jobId), ttl);
+    countMetric('JobsCreated');
     return { jobId, status: 'awaiting_upload', uploadUrl, uploadExpiresIn: ttl };
   } catch (error) {
     await releaseSlot(companyId, slot, jobId).catch(() => undefined);
@@ -265,4 +267,5 @@ export async function deleteJob(companyId: string, jobId: string, now = new Date
   await releaseSlot(job.companyId, job.slot, job.jobId);
   await deleteJobObjects(job.companyId, job.jobId);
   await deleteJobItem(job);
+  countMetric('JobsDeleted');
 }

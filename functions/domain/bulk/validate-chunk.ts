@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from '../../clients/s3';
 import type { Logger } from '../../log';
+import { countMetric } from '../../metrics';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
@@ -124,6 +125,7 @@ export async function processChunkMessage(
     chunkLog.info('chunk already counted or job no longer processing');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }
+  countMetric('RowsValidated', verdicts.length);
   await completeIfDone(counted, chunkLog);
 }
 

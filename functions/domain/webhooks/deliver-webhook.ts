@@ -11,6 +11,7 @@ import { getCompany } from '../accounts/accounts';
 import { NotFoundError } from '../../errors';
 import { sortedJson } from '../../json';
 import { logger as rootLogger, type Logger } from '../../log';
+import { countMetric } from '../../metrics';
 import { settings } from '../../settings';
 import { currentWebhookStatus, recordAttempt, type AttemptOutcome, type JobRef } from './attempts';
 import { parseCallbackUrl } from './callback-guard';
@@ -142,6 +143,7 @@ async function record(
   outcome: AttemptOutcome,
   detail: { statusCode?: number; error?: string; durationMs?: number; nextAttemptAt?: string },
 ): Promise<void> {
+  countMetric('WebhookDeliveries', 1, { Outcome: outcome });
   try {
     const found = await recordAttempt(job, { attempt, at: at.toISOString(), outcome, ...detail });
     if (!found) log.warn('Webhook attempt not recorded: no such job item', { ...job, outcome });
