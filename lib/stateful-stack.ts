@@ -9,6 +9,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { resultsLifecycleGraceSeconds, resultsRetentionSeconds } from '../functions/domain/bulk/limits';
 import { globalIndexes, tableKeys, ttlAttribute } from '../functions/store/table';
 import * as wiring from '../functions/wiring';
 import type { QueueName } from '../functions/wiring';
@@ -161,7 +162,12 @@ export class StatefulStack extends Stack {
       lifecycleRules: [
         { id: 'expire-uploads', prefix: wiring.uploadsPrefix, expiration: Duration.days(2) },
         { id: 'expire-parts', prefix: wiring.partsPrefix, expiration: Duration.days(2) },
-        { id: 'expire-results', prefix: wiring.resultsPrefix, expiration: Duration.days(30) },
+        // One day after the API stops handing results out (docs/bulk.md, "Retention").
+        {
+          id: 'expire-results',
+          prefix: wiring.resultsPrefix,
+          expiration: Duration.seconds(resultsRetentionSeconds + resultsLifecycleGraceSeconds),
+        },
         { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // Expiring a current version only hides it behind a delete marker; this removes the bytes.
         {

@@ -102,7 +102,8 @@ export function idempotent(scope: string, route: Route): Route {
         Key: keyOf,
         UpdateExpression: 'SET #state = :done, #response = :response',
         ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-        ExpressionAttributeValues: { ':done': 'done', ':response': response },
+        // As JSON would carry it (no undefined values, which the document client refuses).
+        ExpressionAttributeValues: { ':done': 'done', ':response': JSON.parse(JSON.stringify(response)) },
       }),
     );
     return response;

@@ -450,7 +450,8 @@ describe('storage', () => {
       expect.arrayContaining([
         expect.objectContaining({ Prefix: wiring.uploadsPrefix, ExpirationInDays: 2, Status: 'Enabled' }),
         expect.objectContaining({ Prefix: wiring.partsPrefix, ExpirationInDays: 2 }),
-        expect.objectContaining({ Prefix: wiring.resultsPrefix, ExpirationInDays: 30 }),
+        // Results are handed out 30 days after completion and deleted a day later.
+        expect.objectContaining({ Prefix: wiring.resultsPrefix, ExpirationInDays: 31 }),
         expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
         expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 1 } }),
       ]),

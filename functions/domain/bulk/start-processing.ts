@@ -81,7 +81,7 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
   }
 }
 
-export const startFailedError =
+const startFailedError =
   'The uploaded file could not be read and split after several attempts. Create a new job and upload the file again; if it happens again, contact support with this job ID.';
 
 /**
