@@ -1,7 +1,7 @@
 // The CDK app (`npx cdk synth|deploy`): mailvet's stacks with cdk-nag's AwsSolutions checks applied.
 import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { createMailvet, featureFlags } from '../lib/mailvet';
+import { contextList, createMailvet, featureFlags } from '../lib/mailvet';
 
 const app = new App({ context: featureFlags });
 // `cdk deploy -c mailvet:prefix=mailvet-dev -c mailvet:removalPolicy=destroy` for a throwaway stage.
@@ -13,6 +13,10 @@ if (removal !== undefined && removal !== 'retain' && removal !== 'destroy')
 createMailvet(app, {
   prefix,
   removalPolicy: removal === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+  // `-c alarmEmail=ops@example.com`: alarms also arrive by email (confirm the subscription once).
+  alarmEmail: (app.node.tryGetContext('alarmEmail') as string | undefined) || undefined,
+  // `-c apiCorsOrigins=https://app.example.com,https://admin.example.com`: browsers there may call the API.
+  apiCorsOrigins: contextList(app.node.tryGetContext('apiCorsOrigins')),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -8,7 +8,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** The company's bulk jobs, newest first */
+    get: operations['listJobs'];
     put?: never;
     /** Create a bulk validation job and its presigned upload URL (PUT with Content-Type: text/csv) */
     post: operations['createJob'];
@@ -29,7 +30,8 @@ export interface paths {
     get: operations['getJob'];
     put?: never;
     post?: never;
-    delete?: never;
+    /** Delete a job, its upload and its results (an active job is cancelled first; usage already counted stays) */
+    delete: operations['deleteJob'];
     options?: never;
     head?: never;
     patch?: never;
@@ -42,8 +44,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Presigned GET of the results file */
+    /** Presigned GET of the results file, or of a copy with only some statuses and/or the reason column */
     get: operations['downloadJob'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/email/validate-file/{jobId}/webhook-deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Each attempt of the job's completion webhook, oldest first */
+    get: operations['listWebhookDeliveries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -95,6 +114,23 @@ export interface paths {
     };
     /** Poll a validation request; clients branch on the status code */
     get: operations['getValidation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Validations used in a calendar month (UTC), split by source, with the quota, credits and what remains */
+    get: operations['getUsage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -299,7 +335,7 @@ export interface components {
       createdAt: string;
       /** @description The upload's detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned */
       encoding?: string;
-      /** @description Failed jobs only: what went wrong and what to do */
+      /** @description Failed jobs, and completed jobs whose results expired: what happened and what to do */
       error?: string;
       jobId: string;
       percentComplete: number;
@@ -326,6 +362,59 @@ export interface components {
       /** @constant */
       format: 'csv';
       jobId: string;
+    };
+    JobPage: {
+      jobs: {
+        /** @description ISO 8601; null until completed */
+        completedAt: string | null;
+        /** @description ISO 8601 */
+        createdAt: string;
+        /** @description The upload's detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned */
+        encoding?: string;
+        /** @description Failed jobs, and completed jobs whose results expired: what happened and what to do */
+        error?: string;
+        jobId: string;
+        percentComplete: number;
+        processedEmails: number;
+        /** @description Completed jobs only: the count of each status; they sum to totalEmails */
+        statistics: {
+          safe: number;
+          block_bounce_risk: number;
+          some_risk: number;
+          dead_email: number;
+          do_not_mail_abuse: number;
+        } | null;
+        /** @enum {string} */
+        status: 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
+        totalEmails: number;
+        /** @description The fileName given at creation; null when none was */
+        fileName: string | null;
+      }[];
+      limit: number;
+      offset: number;
+      /** @description Every job of the company that matches the filter */
+      total: number;
+    };
+    WebhookDeliveries: {
+      deliveries: {
+        /** @description 1 for the first delivery, then each retry */
+        attempt: number;
+        /** @description ISO 8601 time the attempt started */
+        at: string;
+        /** @description How long the attempt took */
+        durationMs: number | null;
+        /** @description Why it did not count as delivered (null when it did) */
+        error: string | null;
+        /** @description ISO 8601 time of the next attempt; null when none follows */
+        nextRetryAt: string | null;
+        /** @enum {string} */
+        outcome: 'delivered' | 'retry' | 'failed' | 'refused';
+        /** @description The receiver's HTTP status; null when none came back */
+        statusCode: number | null;
+      }[];
+      jobId: string;
+      /** @description null until the first attempt (or for a job without callbackUrl) */
+      webhookStatus: ('delivered' | 'retrying' | 'failed') | null;
     };
     ValidationResult: {
       /** @description A likely intended address, when the domain looks mistyped */
@@ -417,6 +506,25 @@ export interface components {
       requestId: string;
       /** @description Seconds until a poll is worth it (also Retry-After) */
       retryAfter: number;
+    };
+    Usage: {
+      /** @description YYYY-MM */
+      month: string;
+      /** @description First instant of the month (UTC), inclusive */
+      periodStart: string;
+      /** @description First instant of the next month (UTC), exclusive */
+      periodEnd: string;
+      /** @description Validations included in the month */
+      quota: number;
+      /** @description Prepaid credits left now */
+      creditsRemaining: number;
+      /** @description Validations still possible in the month: quota left plus credits (running bulk jobs hold theirs) */
+      remaining: number;
+      used: {
+        bulk: number;
+        single: number;
+        total: number;
+      };
     };
     ConnectedMailboxPage: {
       limit: number;
@@ -620,10 +728,95 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  listJobs: {
+    parameters: {
+      query?: {
+        limit?: string;
+        offset?: string;
+        status?: 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of jobs, sorted; total counts every match */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobPage'];
+        };
+      };
+      /** @description "limit must be an integer between 1 and 1000"; "offset must be an integer of at least 0"; "status must be one of awaiting_upload, processing, completed, failed, expired"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   createJob: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Same key and same body within 24 hours: the first response again, and no new work. Same key, other body: 422. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -646,7 +839,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedJob'];
         };
       };
-      /** @description "emailColumn is required"; "emailColumn must be a non-negative integer"; "emailColumn must be 1000 or less"; "fileName must be a non-empty string"; "fileName must be 255 characters or less"; "fileName must end in .csv"; "Invalid callbackUrl"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      /** @description "emailColumn is required"; "emailColumn must be a non-negative integer"; "emailColumn must be 1000 or less"; "fileName must be a non-empty string"; "fileName must be 255 characters or less"; "fileName must end in .csv"; "Invalid callbackUrl"; "Idempotency-Key must be 1 to 255 visible ASCII characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -666,6 +859,24 @@ export interface operations {
       };
       /** @description "Invalid API key" */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "A request with this Idempotency-Key is still in progress; retry in a few seconds" */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Idempotency-Key reused with a different body" */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -795,7 +1006,7 @@ export interface operations {
       };
     };
   };
-  downloadJob: {
+  deleteJob: {
     parameters: {
       query?: never;
       header?: never;
@@ -806,14 +1017,12 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Where to download the results CSV */
-      200: {
+      /** @description Deleted; the job answers 404 from now on */
+      204: {
         headers: {
           [name: string]: unknown;
         };
-        content: {
-          'application/json': components['schemas']['Download'];
-        };
+        content?: never;
       };
       /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
@@ -851,8 +1060,198 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Job is not completed" */
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  downloadJob: {
+    parameters: {
+      query?: {
+        status?: string;
+        columns?: string;
+      };
+      header?: never;
+      path: {
+        jobId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Where to download the results CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Download'];
+        };
+      };
+      /** @description "status must be a comma-separated list of safe, block_bounce_risk, some_risk, dead_email, do_not_mail_abuse"; "columns must be a comma-separated list of status, reason"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Job not found" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Job is not completed"; "This job was completed before filtered downloads existed; download the full results without status or columns" */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "The results were deleted 30 days after the job completed. Create a new job to validate the file again." */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attempts and the webhook status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveries'];
+        };
+      };
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Job not found" */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -951,6 +1350,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description "Validation quota exceeded" */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description "Invalid API key" */
       403: {
         headers: {
@@ -996,7 +1404,10 @@ export interface operations {
   validateEmailAsync: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Same key and same body within 24 hours: the first response again, and no new work. Same key, other body: 422. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1024,7 +1435,7 @@ export interface operations {
           'application/json': components['schemas']['InProgress'];
         };
       };
-      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Idempotency-Key must be 1 to 255 visible ASCII characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1042,8 +1453,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description "Validation quota exceeded" */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description "Invalid API key" */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "A request with this Idempotency-Key is still in progress; retry in a few seconds" */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Idempotency-Key reused with a different body" */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1163,6 +1601,86 @@ export interface operations {
         };
       };
       /** @description "Validation failed; submit the address again"; "Validation did not complete in time; submit the address again"; "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        month?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The month’s usage; remaining counts what running bulk jobs hold as used */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Usage'];
+        };
+      };
+      /** @description "month must be a calendar month written YYYY-MM"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
       500: {
         headers: {
           [name: string]: unknown;

@@ -69,6 +69,16 @@ export class ConflictError extends AppError {
   readonly statusCode = 409;
 }
 
+/** 410: the thing existed but is gone for good (e.g. results past their retention). */
+export class GoneError extends AppError {
+  readonly statusCode = 410;
+}
+
+/** 422: the request is well-formed but cannot be honoured as sent (e.g. an Idempotency-Key reused). */
+export class UnprocessableError extends AppError {
+  readonly statusCode = 422;
+}
+
 /** 429 with Retry-After. */
 export class TooManyRequestsError extends AppError {
   readonly statusCode = 429;

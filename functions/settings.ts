@@ -62,6 +62,8 @@ const schema = z.object({
   SMTP_SOCKS_PROXY: z.string().optional(),
   /** Target size of one bulk chunk in bytes (small values exercise chunk boundaries in tests). */
   CHUNK_SIZE_BYTES: int(4 * 1024 * 1024, 1),
+  /** Write the dashboard's counts as CloudWatch embedded-metric log lines (the stack sets it). */
+  EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -20,6 +20,8 @@ export interface FunctionAccess {
   bucketRead?: string[];
   /** S3 key prefixes the function writes (Put, multipart) objects to. */
   bucketWrite?: string[];
+  /** S3 key prefixes the function lists and deletes objects under. */
+  bucketDelete?: string[];
   /** Queues the function sends messages to. */
   sendsTo?: QueueName[];
 }
@@ -58,6 +60,10 @@ export interface BucketTriggerSpec {
   function: string;
   prefix: string;
   events: 's3:ObjectCreated:*';
+  /** Retries of a failed asynchronous invocation (Lambda waits about 1 then 2 minutes between them). */
+  retryAttempts: number;
+  /** Invoked with Lambda's on-failure destination record once the retries are spent. */
+  onFailure: string;
 }
 
 export const uploadsPrefix = 'uploads/';
@@ -90,9 +96,33 @@ export const functions: FunctionSpec[] = [
   {
     name: 'downloadJob',
     entry: 'functions/handlers/download-job.ts',
-    description: 'GET /v1/email/validate-file/{jobId}/download: presigned GET of the results file',
+    description:
+      'GET /v1/email/validate-file/{jobId}/download: presigned GET of the results file or of a filtered copy (made once)',
+    timeoutSeconds: 29,
+    // Making a filtered copy streams the whole results file: more memory is more CPU.
+    memoryMb: 1024,
+    access: { table: 'readwrite', bucketRead: [resultsPrefix], bucketWrite: [resultsPrefix] },
+  },
+  {
+    name: 'listJobs',
+    entry: 'functions/handlers/list-jobs.ts',
+    description: "GET /v1/email/validate-file: the company's jobs, newest first",
     ...apiDefaults,
-    access: { table: 'readwrite', bucketRead: [resultsPrefix] },
+    access: readApi,
+  },
+  {
+    name: 'deleteJob',
+    entry: 'functions/handlers/delete-job.ts',
+    description: 'DELETE /v1/email/validate-file/{jobId}: cancel the job and delete it and its files',
+    ...apiDefaults,
+    access: { table: 'readwrite', bucketDelete: [uploadsPrefix, partsPrefix, resultsPrefix] },
+  },
+  {
+    name: 'listWebhookDeliveries',
+    entry: 'functions/handlers/list-webhook-deliveries.ts',
+    description: "GET /v1/email/validate-file/{jobId}/webhook-deliveries: the completion webhook's attempts",
+    ...apiDefaults,
+    access: readApi,
   },
   {
     name: 'startProcessing',
@@ -101,6 +131,14 @@ export const functions: FunctionSpec[] = [
     timeoutSeconds: 300,
     memoryMb: 1024,
     access: { table: 'readwrite', bucketRead: [uploadsPrefix], sendsTo: ['chunks'] },
+  },
+  {
+    name: 'failStartProcessing',
+    entry: 'functions/handlers/fail-start-processing.ts',
+    description: "startProcessing's on-failure destination: a job whose start kept failing is failed",
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    access: { table: 'readwrite' },
   },
   {
     name: 'validateChunk',
@@ -230,6 +268,13 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/email/validate-file', function: 'createJob' },
   { method: 'GET', path: '/v1/email/validate-file/{jobId}', function: 'getJob' },
   { method: 'GET', path: '/v1/email/validate-file/{jobId}/download', function: 'downloadJob' },
+  { method: 'GET', path: '/v1/email/validate-file', function: 'listJobs' },
+  { method: 'DELETE', path: '/v1/email/validate-file/{jobId}', function: 'deleteJob' },
+  {
+    method: 'GET',
+    path: '/v1/email/validate-file/{jobId}/webhook-deliveries',
+    function: 'listWebhookDeliveries',
+  },
   { method: 'POST', path: '/v1/email/validate', function: 'validateEmail' },
   { method: 'POST', path: '/v1/email/validate-async', function: 'validateEmailAsync' },
   { method: 'GET', path: '/v1/email/validate/{requestId}', function: 'getValidation' },
@@ -272,7 +317,14 @@ export const queueConsumers: QueueConsumerSpec[] = [
 ];
 
 export const bucketTriggers: BucketTriggerSpec[] = [
-  { function: 'startProcessing', prefix: uploadsPrefix, events: 's3:ObjectCreated:*' },
+  {
+    function: 'startProcessing',
+    prefix: uploadsPrefix,
+    events: 's3:ObjectCreated:*',
+    // One retry: with the 300 s timeout a job whose start fails is failed within about 11 minutes.
+    retryAttempts: 1,
+    onFailure: 'failStartProcessing',
+  },
 ];
 
 export function functionByName(name: string): FunctionSpec {

@@ -1,11 +1,12 @@
 // The stateless half: one Lambda per wiring entry with exactly the access the wiring gives it, the HTTP
 // API routes, the queue consumers and the upload trigger. Redeploying it never touches stored data.
-import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambdaDestinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -18,6 +19,7 @@ import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions
 import { MailvetFunction, repoRoot } from './mailvet-function';
 import { ConsoleSite } from './console-site';
 import { addOutputs } from './outputs';
+import { Operations } from './operations';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
 
@@ -27,6 +29,8 @@ export interface ApiStackProps extends StackProps {
   logRetention?: logs.RetentionDays;
   /** Stage-wide throttling, above the per-company limit the functions enforce themselves. */
   throttle?: apigwv2.ThrottleSettings;
+  /** Browser origins allowed to call the API (CORS, context `apiCorsOrigins`); none by default. */
+  corsOrigins?: string[];
 }
 
 interface QueueRefs {
@@ -35,6 +39,10 @@ interface QueueRefs {
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** The CloudFormation logical id of a function, as cdk-nag names it in findings. */
+const logicalIdOf = (fn: MailvetFunction): string =>
+  Stack.of(fn).getLogicalId(fn.node.defaultChild as CfnElement);
 
 export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, MailvetFunction>;
@@ -74,7 +82,12 @@ export class ApiStack extends Stack {
     }
     this.queues = queues as Record<QueueName, QueueRefs>;
 
-    const environment: Record<string, string> = { TABLE_NAME: refs.tableName, BUCKET_NAME: refs.bucketName };
+    const environment: Record<string, string> = {
+      TABLE_NAME: refs.tableName,
+      BUCKET_NAME: refs.bucketName,
+      // Counts for the dashboard, as CloudWatch embedded-metric log lines (functions/metrics.ts).
+      EMF_METRICS: 'true',
+    };
     for (const spec of wiring.queues)
       environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;
 
@@ -111,10 +124,25 @@ export class ApiStack extends Stack {
     // Subscribing from StatefulStack would make it reference these functions while this stack
     // references its bucket: a cycle. On an imported bucket CDK adds the notification from this stack
     // with a custom resource that merges into the bucket's configuration instead of owning it.
-    for (const t of wiring.bucketTriggers)
+    for (const t of wiring.bucketTriggers) {
       this.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new LambdaDestination(fn(t.function)), {
         prefix: t.prefix,
       });
+      // S3 invokes asynchronously: after the retries, the on-failure function fails the job at once.
+      fn(t.function).configureAsyncInvoke({
+        retryAttempts: t.retryAttempts,
+        maxEventAge: Duration.hours(1),
+        onFailure: new lambdaDestinations.LambdaDestination(fn(t.onFailure), { responseOnly: false }),
+      });
+      const role = fn(t.function).role;
+      if (role)
+        Validations.of(role).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(fn(t.onFailure))}.Arn>:*]`,
+          reason:
+            "CDK's on-failure destination grants invoke on the destination function and its versions " +
+            '(`:*`); only that one function.',
+        });
+    }
     this.acknowledgeNotificationsHandler();
 
     // The web console (lib/console-site.ts) calls the API from its CloudFront origin.
@@ -124,7 +152,7 @@ export class ApiStack extends Stack {
       description: 'mailvet email validation API',
       createDefaultStage: false,
       corsPreflight: {
-        allowOrigins: [this.console.origin],
+        allowOrigins: [this.console.origin, ...(props.corsOrigins ?? [])],
         allowMethods: [apigwv2.CorsHttpMethod.ANY],
         allowHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
         exposeHeaders: ['retry-after'],
@@ -179,6 +207,12 @@ export class ApiStack extends Stack {
     }
 
     this.console.deploy(this.stage.url);
+    new Operations(this, 'Operations', {
+      api: this.api,
+      functions,
+      alarmTopicArn: refs.alarmTopicArn,
+    });
+
     addOutputs(this, {
       apiUrl: this.stage.url,
       consoleUrl: this.console.origin,
@@ -206,6 +240,21 @@ export class ApiStack extends Stack {
           resources: access.bucketWrite.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
         }),
       );
+    if (access.bucketDelete?.length) {
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:DeleteObject'],
+          resources: access.bucketDelete.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
+        }),
+      );
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [this.bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': access.bucketDelete.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
     for (const queue of access.sendsTo ?? []) this.queues[queue].queue.grantSendMessages(fn);
   }
 
@@ -233,7 +282,11 @@ export class ApiStack extends Stack {
         'Queries on the single table go through its generic GSIs (gsi1, gsi2); the wildcard covers only ' +
           "this table's indexes.",
       );
-    const prefixes = new Set([...(spec.access.bucketRead ?? []), ...(spec.access.bucketWrite ?? [])]);
+    const prefixes = new Set([
+      ...(spec.access.bucketRead ?? []),
+      ...(spec.access.bucketWrite ?? []),
+      ...(spec.access.bucketDelete ?? []),
+    ]);
     for (const prefix of prefixes)
       acknowledge(
         `Resource::${exportName(refs.bucketArn)}/${prefix}*`,

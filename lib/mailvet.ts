@@ -25,6 +25,17 @@ export interface MailvetOptions {
   prefix?: string;
   env?: Environment;
   removalPolicy?: RemovalPolicy;
+  /** Subscribed to the alarm topic (context `alarmEmail`). */
+  alarmEmail?: string;
+  /** Browser origins allowed to call the API (context `apiCorsOrigins`, comma-separated); none by default. */
+  apiCorsOrigins?: string[];
+}
+
+/** A context value as a list: an array as is, a string split on commas; unset: empty. */
+export function contextList(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  return items.map((item) => item.trim()).filter((item) => item !== '');
 }
 
 export interface MailvetStacks {
@@ -38,11 +49,13 @@ export function createMailvet(app: App, options: MailvetOptions = {}): MailvetSt
     env: options.env,
     description: 'mailvet stateful resources: table, bucket, queues',
     removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
+    alarmEmail: options.alarmEmail,
   });
   const api = new ApiStack(app, `${prefix}-api`, {
     env: options.env,
     description: 'mailvet functions and HTTP API',
     refs: stateful.refs,
+    corsOrigins: options.apiCorsOrigins,
   });
   api.addStackDependency(stateful);
   return { stateful, api };

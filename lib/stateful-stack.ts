@@ -2,10 +2,14 @@
 // queues with their dead-letter queues and alarms. The functions that use them live in ApiStack.
 import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { resultsLifecycleGraceSeconds, resultsRetentionSeconds } from '../functions/domain/bulk/limits';
 import { globalIndexes, tableKeys, ttlAttribute } from '../functions/store/table';
 import * as wiring from '../functions/wiring';
 import type { QueueName } from '../functions/wiring';
@@ -23,6 +27,7 @@ export interface QueuePair {
  * and in the cdk-nag findings acknowledged on them.
  */
 export interface StatefulRefs {
+  alarmTopicArn: string;
   tableArn: string;
   tableName: string;
   bucketArn: string;
@@ -37,6 +42,8 @@ export interface StatefulStackProps extends StackProps {
   corsAllowedOrigins?: string[];
   /** A main queue whose oldest message is older than this is stuck: its consumer is failing or throttled. */
   oldestMessageAlarmAfter?: Duration;
+  /** An address subscribed to the alarm topic (context `alarmEmail`); unset: subscribe yourself. */
+  alarmEmail?: string;
 }
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
@@ -46,6 +53,8 @@ export class StatefulStack extends Stack {
   readonly bucket: s3.Bucket;
   readonly queues: Record<QueueName, QueuePair>;
   readonly refs: StatefulRefs;
+  /** Every alarm of both stacks notifies this topic. */
+  readonly alarmTopic: sns.Topic;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -73,6 +82,19 @@ export class StatefulStack extends Stack {
 
     this.bucket = this.createBucket(removalPolicy, props.corsAllowedOrigins ?? ['*']);
 
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: 'mailvet alarms',
+      enforceSSL: true,
+    });
+    Validations.of(this.alarmTopic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'Alarm notifications carry alarm names and states only; a customer managed KMS key (with a key ' +
+        'policy for CloudWatch) would add cost and a key to manage for no data worth protecting.',
+    });
+    if (props.alarmEmail)
+      this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+
     const oldestMessageAlarmAfter = props.oldestMessageAlarmAfter ?? Duration.hours(1);
     const pairs: Partial<Record<QueueName, QueuePair>> = {};
     for (const spec of wiring.queues) pairs[spec.name] = this.createQueue(spec, oldestMessageAlarmAfter);
@@ -89,6 +111,7 @@ export class StatefulStack extends Stack {
       };
     }
     this.refs = {
+      alarmTopicArn: this.share(this.alarmTopic.topicArn, 'AlarmTopicArn'),
       tableArn: this.share(this.table.tableArn, 'TableArn'),
       tableName: this.share(this.table.tableName, 'TableName'),
       bucketArn: this.share(this.bucket.bucketArn, 'BucketArn'),
@@ -139,7 +162,12 @@ export class StatefulStack extends Stack {
       lifecycleRules: [
         { id: 'expire-uploads', prefix: wiring.uploadsPrefix, expiration: Duration.days(2) },
         { id: 'expire-parts', prefix: wiring.partsPrefix, expiration: Duration.days(2) },
-        { id: 'expire-results', prefix: wiring.resultsPrefix, expiration: Duration.days(30) },
+        // One day after the API stops handing results out (docs/bulk.md, "Retention").
+        {
+          id: 'expire-results',
+          prefix: wiring.resultsPrefix,
+          expiration: Duration.seconds(resultsRetentionSeconds + resultsLifecycleGraceSeconds),
+        },
         { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // Expiring a current version only hides it behind a delete marker; this removes the bytes.
         {
@@ -174,6 +202,7 @@ export class StatefulStack extends Stack {
     });
 
     // Any message on a DLQ means work was given up on: alarm on the first one.
+    const notify = new cloudwatchActions.SnsAction(this.alarmTopic);
     deadLetterQueue
       .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' })
       .createAlarm(this, `${id}DeadLetterAlarm`, {
@@ -182,7 +211,8 @@ export class StatefulStack extends Stack {
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      })
+      .addAlarmAction(notify);
     queue
       .metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' })
       .createAlarm(this, `${id}OldestMessageAlarm`, {
@@ -191,7 +221,8 @@ export class StatefulStack extends Stack {
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
+      })
+      .addAlarmAction(notify);
     return { queue, deadLetterQueue };
   }
 }

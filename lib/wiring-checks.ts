@@ -81,9 +81,12 @@ export function checkWiring(wiring: Wiring, repoRoot: string): void {
       );
   }
 
-  for (const t of wiring.bucketTriggers)
+  for (const t of wiring.bucketTriggers) {
     if (!byName.has(t.function))
       problems.push(`bucket trigger on ${t.prefix} names unknown function ${t.function}`);
+    if (!byName.has(t.onFailure))
+      problems.push(`bucket trigger on ${t.prefix} names unknown on-failure function ${t.onFailure}`);
+  }
 
   if (problems.length > 0)
     throw new Error(`functions/wiring.ts is not deployable:\n- ${problems.join('\n- ')}`);

@@ -2,6 +2,7 @@
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
 import { resetServiceClients } from '../functions/clients/reset';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -347,31 +348,65 @@ async function invokeFunction(
   }
 }
 
-/** S3 invokes subscribed functions asynchronously and, like Lambda's async invoke, retries twice. */
+/**
+ * S3 invokes subscribed functions asynchronously; like Lambda's async invoke, a failed invocation is
+ * retried `retryAttempts` times, then the trigger's on-failure function gets Lambda's destination record.
+ */
 async function dispatchS3Event(invoke: (name: string, event: unknown) => Promise<unknown>, event: S3Event) {
   for (const record of event.Records) {
     for (const trigger of bucketTriggers) {
       if (!record.s3.object.key.startsWith(trigger.prefix)) continue;
       const single: S3Event = { Records: [record] };
-      for (let attempt = 1; attempt <= 3; attempt++) {
+      const attempts = 1 + trigger.retryAttempts;
+      for (let attempt = 1; attempt <= attempts; attempt++) {
         try {
           await invoke(trigger.function, single);
           break;
         } catch (error) {
-          if (attempt === 3) {
-            process.stderr.write(
-              JSON.stringify({
-                level: 'error',
-                message: 'S3 event handler failed 3 times',
-                function: trigger.function,
-                error: String(error),
-              }) + '\n',
-            );
-          } else await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          if (attempt < attempts) {
+            await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+            continue;
+          }
+          process.stderr.write(
+            JSON.stringify({
+              level: 'error',
+              message: `S3 event handler failed ${attempts} times`,
+              function: trigger.function,
+              error: String(error),
+            }) + '\n',
+          );
+          await invoke(trigger.onFailure, onFailureRecord(trigger.function, single, error, attempts)).catch(
+            (failure: unknown) =>
+              process.stderr.write(
+                JSON.stringify({
+                  level: 'error',
+                  message: 'on-failure destination failed',
+                  function: trigger.onFailure,
+                  error: String(failure),
+                }) + '\n',
+              ),
+          );
         }
       }
     }
   }
+}
+
+/** The record Lambda sends an on-failure destination after an async invocation's retries. */
+function onFailureRecord(functionName: string, event: S3Event, error: unknown, attempts: number) {
+  return {
+    version: '1.0',
+    timestamp: new Date().toISOString(),
+    requestContext: {
+      requestId: randomUUID(),
+      functionArn: `arn:aws:lambda:local:000000000000:function:${functionName}:$LATEST`,
+      condition: 'RetriesExhausted',
+      approximateInvokeCount: attempts,
+    },
+    requestPayload: event,
+    responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+    responsePayload: { errorType: (error as Error)?.name ?? 'Error', errorMessage: String(error) },
+  };
 }
 
 export type { QueueName };

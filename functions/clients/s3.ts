@@ -4,21 +4,35 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { settings } from '../settings';
 
 let client: S3Client | undefined;
+let presigner: S3Client | undefined;
 
+function build(checksumsWhenRequired: boolean): S3Client {
+  const s = settings();
+  const local = s.AWS_ENDPOINT_URL_S3 !== undefined;
+  return new S3Client({
+    region: s.AWS_REGION,
+    endpoint: s.AWS_ENDPOINT_URL_S3,
+    forcePathStyle: s.S3_FORCE_PATH_STYLE || local,
+    ...(checksumsWhenRequired
+      ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+      : {}),
+  });
+}
+
+/** The client the functions' own S3 calls use (in AWS with the SDK's default checksums). */
 export function s3(): S3Client {
-  if (!client) {
-    const s = settings();
-    const local = s.AWS_ENDPOINT_URL_S3 !== undefined;
-    client = new S3Client({
-      region: s.AWS_REGION,
-      endpoint: s.AWS_ENDPOINT_URL_S3,
-      forcePathStyle: s.S3_FORCE_PATH_STYLE || local,
-      ...(local
-        ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
-        : {}),
-    });
-  }
+  client ??= build(settings().AWS_ENDPOINT_URL_S3 !== undefined);
   return client;
+}
+
+/**
+ * The client that signs presigned URLs: checksums only when required, in AWS as locally. With the
+ * SDK's default a presigned PUT carries the CRC32 of an empty body (the body is not known when signing),
+ * which S3-compatible stores reject and which a browser's real body would not match.
+ */
+export function presigningS3(): S3Client {
+  presigner ??= build(true);
+  return presigner;
 }
 
 export function bucketName(): string {
@@ -27,5 +41,7 @@ export function bucketName(): string {
 
 export function resetS3(): void {
   client?.destroy();
+  presigner?.destroy();
   client = undefined;
+  presigner = undefined;
 }

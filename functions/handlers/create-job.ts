@@ -2,6 +2,7 @@
 import { createJob } from '../domain/bulk/jobs';
 import { parseCreateJobRequest } from '../domain/bulk/create-job-request';
 import { apiHandler, type Route } from '../http/api-handler';
+import { idempotent } from '../http/idempotency';
 
 export const createJobRoute: Route = async (request) => {
   const body = parseCreateJobRequest(request.body);
@@ -10,4 +11,4 @@ export const createJobRoute: Route = async (request) => {
   return { statusCode: 202, body: created };
 };
 
-export const handler = apiHandler(createJobRoute);
+export const handler = apiHandler(idempotent('createJob', createJobRoute));

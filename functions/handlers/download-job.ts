@@ -4,7 +4,11 @@ import { apiHandler, type Route } from '../http/api-handler';
 
 const downloadJobRoute: Route = async (request) => ({
   statusCode: 200,
-  body: await describeDownload(request.principal.companyId, request.pathParameters.jobId ?? ''),
+  body: await describeDownload(
+    request.principal.companyId,
+    request.pathParameters.jobId ?? '',
+    request.query,
+  ),
 });
 
 export const handler = apiHandler(downloadJobRoute);

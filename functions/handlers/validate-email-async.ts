@@ -2,6 +2,7 @@
 import { parseValidationRequestBody } from '../domain/single-validation/request-body';
 import { acceptValidation } from '../domain/single-validation/validate-async';
 import { apiHandler, type Route } from '../http/api-handler';
+import { idempotent } from '../http/idempotency';
 
 const validateEmailAsyncRoute: Route = async (request) => {
   const body = parseValidationRequestBody(request.body);
@@ -9,4 +10,4 @@ const validateEmailAsyncRoute: Route = async (request) => {
   return { statusCode: 202, body: accepted, headers: { 'retry-after': String(accepted.retryAfter) } };
 };
 
-export const handler = apiHandler(validateEmailAsyncRoute);
+export const handler = apiHandler(idempotent('validateEmailAsync', validateEmailAsyncRoute));

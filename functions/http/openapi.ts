@@ -10,9 +10,21 @@ import {
   concurrentJobLimitMessage,
   createdJobSchema,
   downloadDescriptorSchema,
+  downloadQuery,
+  downloadQueryErrors,
+  jobListSchema,
   jobNotCompletedMessage,
   jobNotFoundMessage,
+  listJobsQuery,
+  noRowIndexMessage,
+  resultsExpiredMessage,
 } from '../domain/bulk/jobs';
+import { webhookDeliveriesSchema } from '../domain/webhooks/delivery-log';
+import {
+  idempotencyInProgressMessage,
+  idempotencyInvalidMessage,
+  idempotencyMismatchMessage,
+} from './idempotency';
 import { permissionMissingMessage } from '../domain/accounts/accounts';
 import { REQUEST_NOT_FOUND } from '../domain/single-validation/poll';
 import { FAILED_MESSAGE, inProgressSchema, OVERDUE_MESSAGE } from '../domain/single-validation/polling';
@@ -59,15 +71,17 @@ import {
 } from '../errors';
 import { routes, type RouteSpec } from '../wiring';
 
-/** A success response: its JSON schema (a named component) and whether it carries Retry-After. */
+/** A success response: its JSON schema (a named component; none for an empty body) and whether it carries Retry-After. */
 interface Success {
   description: string;
-  schema: string;
+  schema?: string;
   retryAfter?: boolean;
 }
 
 interface Operation {
   summary: string;
+  /** The route honours the Idempotency-Key header (functions/http/idempotency.ts). */
+  idempotent?: boolean;
   body?: z.ZodType;
   query?: z.ZodObject;
   /** Status code -> the success response. */
@@ -82,6 +96,8 @@ const schemas: Record<string, z.ZodType> = {
   CreatedJob: createdJobSchema,
   Job: jobViewSchema,
   Download: downloadDescriptorSchema,
+  JobPage: jobListSchema,
+  WebhookDeliveries: webhookDeliveriesSchema,
   ValidationResult: completedBodySchema,
   InProgress: inProgressSchema,
   Usage: usageViewSchema,
@@ -125,13 +141,49 @@ const list = (
   errors: { '400': queryErrors(query) },
 });
 
+/** The answers of the Idempotency-Key header (besides replaying the first response). */
+const idempotencyErrors: Record<string, string[]> = {
+  '400': [idempotencyInvalidMessage],
+  '409': [idempotencyInProgressMessage],
+  '422': [idempotencyMismatchMessage],
+};
+
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Same key and same body within 24 hours: the first response again, and no new work. Same key, other body: 422.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 /** What each route does, keyed by `METHOD path`. A route missing here fails the document test. */
 const operations: Record<string, Operation> = {
   'POST /v1/email/validate-file': {
     summary: 'Create a bulk validation job and its presigned upload URL (PUT with Content-Type: text/csv)',
+    idempotent: true,
     body: createJobRequestSchema,
     responses: { '202': { description: 'The job, awaiting its upload', schema: 'CreatedJob' } },
-    errors: { '400': createJobRequestErrors, '429': [concurrentJobLimitMessage] },
+    errors: {
+      ...idempotencyErrors,
+      '400': [...createJobRequestErrors, idempotencyInvalidMessage],
+      '429': [concurrentJobLimitMessage],
+    },
+  },
+  'GET /v1/email/validate-file': {
+    summary: "The company's bulk jobs, newest first",
+    ...list(listJobsQuery, 'jobs', 'JobPage'),
+  },
+  'DELETE /v1/email/validate-file/{jobId}': {
+    summary:
+      'Delete a job, its upload and its results (an active job is cancelled first; usage already counted stays)',
+    responses: { '204': { description: 'Deleted; the job answers 404 from now on' } },
+    errors: { '404': [jobNotFoundMessage] },
+  },
+  'GET /v1/email/validate-file/{jobId}/webhook-deliveries': {
+    summary: "Each attempt of the job's completion webhook, oldest first",
+    responses: ok('The attempts and the webhook status', 'WebhookDeliveries'),
+    errors: { '404': [jobNotFoundMessage] },
   },
   'GET /v1/email/validate-file/{jobId}': {
     summary: 'Job status and progress',
@@ -139,9 +191,16 @@ const operations: Record<string, Operation> = {
     errors: { '404': [jobNotFoundMessage] },
   },
   'GET /v1/email/validate-file/{jobId}/download': {
-    summary: 'Presigned GET of the results file',
+    summary:
+      'Presigned GET of the results file, or of a copy with only some statuses and/or the reason column',
+    query: downloadQuery,
     responses: ok('Where to download the results CSV', 'Download'),
-    errors: { '404': [jobNotFoundMessage], '409': [jobNotCompletedMessage] },
+    errors: {
+      '400': downloadQueryErrors,
+      '404': [jobNotFoundMessage],
+      '409': [jobNotCompletedMessage, noRowIndexMessage],
+      '410': [resultsExpiredMessage],
+    },
   },
   'POST /v1/email/validate': {
     summary: 'Validate one address within the sync budget (SYNC_BUDGET_MS)',
@@ -154,9 +213,14 @@ const operations: Record<string, Operation> = {
   },
   'POST /v1/email/validate-async': {
     summary: 'Accept one address and validate it in the background',
+    idempotent: true,
     body: validationRequestSchema,
     responses: { '202': { ...inProgress, description: 'Accepted: poll pollUrl after Retry-After seconds' } },
-    errors: { '400': validationRequestErrors, '402': [quotaExceededMessage] },
+    errors: {
+      ...idempotencyErrors,
+      '400': [...validationRequestErrors, idempotencyInvalidMessage],
+      '402': [quotaExceededMessage],
+    },
   },
   'GET /v1/usage': {
     summary:
@@ -313,7 +377,7 @@ function operationObject(route: RouteSpec, operation: Operation) {
     responses[status] = {
       description: success.description,
       ...(success.retryAfter ? { headers: retryAfterHeader } : {}),
-      content: { 'application/json': { schema: ref(success.schema) } },
+      ...(success.schema ? { content: { 'application/json': { schema: ref(success.schema) } } } : {}),
     };
   for (const status of new Set([...Object.keys(commonErrors), ...Object.keys(operation.errors)])) {
     const response = errorResponse(errorTexts(operation, status));
@@ -325,7 +389,11 @@ function operationObject(route: RouteSpec, operation: Operation) {
     operationId: route.function,
     summary: operation.summary,
     security: [{ apiKey: [] }],
-    parameters: [...pathParameters, ...queryParameters],
+    parameters: [
+      ...pathParameters,
+      ...queryParameters,
+      ...(operation.idempotent ? [idempotencyKeyParameter] : []),
+    ],
     ...(operation.body
       ? {
           requestBody: {

@@ -66,6 +66,20 @@ export const validationRequestKey = (companyId: string, requestId: string): Item
 
 // --- Bulk jobs (functions/domain/bulk) -------------------------------------------------------------
 // job slot        COMPANY#<companyId>         JOBSLOT#<n>             n in 0..4: one per active job
+// job (listing)   (the job item above)                                gsi1 COMPANY#<c>#JOBS / <createdAt>#<jobId>
+// idempotency     COMPANY#<companyId>         IDEMPOTENCY#<scope>#<sha256 of the key>   ttl 24 h
+
+/** The job item's place in its company's list of jobs, sorted by creation time (gsi1). */
+export const jobsOfCompanyIndex = (companyId: string, createdAt?: string, jobId?: string) => ({
+  gsi1pk: `COMPANY#${companyId}#JOBS`,
+  gsi1sk: createdAt === undefined ? '' : `${createdAt}#${jobId ?? ''}`,
+});
+
+/** A stored answer to a request sent with an Idempotency-Key. */
+export const idempotencyKey = (companyId: string, scope: string, keyHash: string): ItemKey => ({
+  pk: `COMPANY#${companyId}`,
+  sk: `IDEMPOTENCY#${scope}#${keyHash}`,
+});
 
 /**
  * One of a company's five active-job slots. Creating a job claims a free slot with a conditional put,

@@ -16,6 +16,10 @@ export interface AttemptRecord {
   outcome: AttemptOutcome;
   statusCode?: number;
   error?: string;
+  /** Milliseconds from the attempt's start to its outcome (absent on records before it was kept). */
+  durationMs?: number;
+  /** ISO time of the next attempt, when the outcome was `retry`. */
+  nextAttemptAt?: string;
 }
 
 export interface JobRef {
@@ -63,4 +67,24 @@ export async function currentWebhookStatus(job: JobRef): Promise<WebhookStatus |
   );
   const status: unknown = Item?.webhookStatus;
   return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : undefined;
+}
+
+/** The job's attempt records and webhookStatus, if the job item exists. */
+export async function readAttempts(
+  job: JobRef,
+): Promise<{ attempts: AttemptRecord[]; status: WebhookStatus | undefined } | undefined> {
+  const { Item } = await dynamoDb().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      ProjectionExpression: 'webhookAttempts, webhookStatus, #status',
+      ExpressionAttributeNames: { '#status': 'status' },
+    }),
+  );
+  if (!Item || Item.status === 'cancelled') return undefined;
+  const status: unknown = Item.webhookStatus;
+  return {
+    attempts: (Item.webhookAttempts as AttemptRecord[] | undefined) ?? [],
+    status: status === 'delivered' || status === 'retrying' || status === 'failed' ? status : undefined,
+  };
 }

@@ -246,6 +246,9 @@ describe("least privilege, from each function's access in wiring.ts", () => {
               ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'].includes(action)
             )
               expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketWrite)));
+            else if (action === 's3:DeleteObject')
+              expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketDelete)));
+            else if (action === 's3:ListBucket') expect(access.bucketDelete?.length).toBeGreaterThan(0);
             else throw new Error(`${name} has unexpected ${action}`);
             break;
           case 'sqs': {
@@ -259,6 +262,14 @@ describe("least privilege, from each function's access in wiring.ts", () => {
             )
               expect(sorted(resources)).toEqual(sorted(consumed));
             else expect(sorted(consumed.concat(sendsTo))).toEqual(expect.arrayContaining(resources));
+            break;
+          }
+          case 'lambda': {
+            // Only an S3 trigger's on-failure destination: startProcessing invokes failStartProcessing.
+            const trigger = wiring.bucketTriggers.find((t) => t.function === name);
+            expect(action).toBe('lambda:InvokeFunction');
+            expect(trigger).toBeDefined();
+            expect(JSON.stringify(resources)).toContain(fnId(trigger!.onFailure));
             break;
           }
           default:
@@ -440,7 +451,8 @@ describe('storage', () => {
       expect.arrayContaining([
         expect.objectContaining({ Prefix: wiring.uploadsPrefix, ExpirationInDays: 2, Status: 'Enabled' }),
         expect.objectContaining({ Prefix: wiring.partsPrefix, ExpirationInDays: 2 }),
-        expect.objectContaining({ Prefix: wiring.resultsPrefix, ExpirationInDays: 30 }),
+        // Results are handed out 30 days after completion and deleted a day later.
+        expect.objectContaining({ Prefix: wiring.resultsPrefix, ExpirationInDays: 31 }),
         expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
         expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 1 } }),
       ]),
@@ -525,6 +537,7 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-CFR3',
         'AwsSolutions-CFR4',
         'AwsSolutions-L1',
+        'AwsSolutions-SNS2',
       ]),
     );
   });

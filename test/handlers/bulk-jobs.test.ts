@@ -5,6 +5,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import type { JobItem } from '../../functions/domain/bulk/job-store';
@@ -15,6 +16,7 @@ import { jobKey } from '../../functions/store/keys';
 import { apiEvent, lambdaContext } from '../../local/events';
 
 const ddb = mockClient(DynamoDBDocumentClient);
+const s3 = mockClient(S3Client);
 const key = 'mv_live_bulk';
 const principal = { companyId: 'c1', userId: 'u1', userEmail: 'a@x.test', keyId: 'k1' };
 
@@ -41,6 +43,8 @@ beforeEach(() => {
       return {};
     });
   ddb.on(DeleteCommand).resolves({});
+  s3.reset();
+  s3.on(HeadObjectCommand).resolves({});
 });
 
 const post = (body: unknown) =>
@@ -167,20 +171,46 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
 
   it('shows all five statistics of a completed job', async () => {
     const statistics = { safe: 3, block_bounce_risk: 1, some_risk: 0, dead_email: 0, do_not_mail_abuse: 1 };
+    const completedAt = new Date(Date.now() - 60_000).toISOString();
+    stored({ status: 'completed', totalEmails: 5, processedEmails: 5, completedAt, statistics });
+    const body = JSON.parse((await get(jobId)).body!);
+    expect(body).toMatchObject({ status: 'completed', percentComplete: 100, statistics, completedAt });
+  });
+
+  it('reads expired 30 days after completion, with its statistics and a clear error; the download is 410', async () => {
+    const statistics = { safe: 3, block_bounce_risk: 1, some_risk: 0, dead_email: 0, do_not_mail_abuse: 1 };
+    const completedAt = new Date(Date.now() - 30 * 86400_000 - 1000).toISOString();
     stored({
       status: 'completed',
       totalEmails: 5,
       processedEmails: 5,
-      completedAt: '2026-01-01T00:01:00.000Z',
+      completedAt,
       statistics,
+      resultKey: `results/c1/${jobId}.csv`,
     });
-    const body = JSON.parse((await get(jobId)).body!);
-    expect(body).toMatchObject({
+    expect(JSON.parse((await get(jobId)).body!)).toMatchObject({
+      status: 'expired',
+      statistics,
+      completedAt,
+      error:
+        'The results were deleted 30 days after the job completed. Create a new job to validate the file again.',
+    });
+    expect(await get(jobId, true)).toMatchObject({
+      statusCode: 410,
+      body: '{"error":"The results were deleted 30 days after the job completed. Create a new job to validate the file again."}',
+    });
+  });
+
+  it('answers 410, not a dead link, when the results object is gone', async () => {
+    stored({
       status: 'completed',
-      percentComplete: 100,
-      statistics,
-      completedAt: '2026-01-01T00:01:00.000Z',
+      completedAt: new Date().toISOString(),
+      resultKey: `results/c1/${jobId}.csv`,
     });
+    s3.on(HeadObjectCommand).rejects(
+      Object.assign(new Error('NotFound'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } }),
+    );
+    expect((await get(jobId, true)).statusCode).toBe(410);
   });
 
   it('answers 409 for the download of a job that is not completed', async () => {
@@ -196,7 +226,12 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
   });
 
   it('presigns the results download for an hour under the decisions.md file name', async () => {
-    stored({ status: 'completed', fileName: 'Q3 leads.csv', resultKey: `results/c1/${jobId}.csv` });
+    stored({
+      status: 'completed',
+      completedAt: new Date().toISOString(),
+      fileName: 'Q3 leads.csv',
+      resultKey: `results/c1/${jobId}.csv`,
+    });
     const body = JSON.parse((await get(jobId, true)).body!);
     expect(body).toMatchObject({
       jobId,
@@ -212,7 +247,11 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
   });
 
   it('names the results after the job id when no fileName was given', async () => {
-    stored({ status: 'completed', resultKey: `results/c1/${jobId}.csv` });
+    stored({
+      status: 'completed',
+      completedAt: new Date().toISOString(),
+      resultKey: `results/c1/${jobId}.csv`,
+    });
     const body = JSON.parse((await get(jobId, true)).body!);
     expect(body.fileName).toBe(`${jobId}_processed_by_mailvet.csv`);
   });

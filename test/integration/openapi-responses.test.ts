@@ -93,6 +93,20 @@ describe('responses against docs/openapi.json', () => {
     });
     expect(done.body.statistics.safe + done.body.statistics.dead_email).toBeGreaterThan(0);
     expect((await call('GET', `/v1/email/validate-file/${created.body.jobId}/download`)).status).toBe(200);
+
+    const jobPath = `/v1/email/validate-file/${created.body.jobId}`;
+    expect(
+      (await call('GET', `${jobPath}/download?status=safe,dead_email&columns=status,reason`)).status,
+    ).toBe(200);
+    expect((await call('GET', `${jobPath}/download?status=nope`)).status).toBe(400);
+    expect((await call('GET', `${jobPath}/download?columns=why`)).status).toBe(400);
+    expect((await call('GET', '/v1/email/validate-file?status=completed')).status).toBe(200);
+    expect((await call('GET', '/v1/email/validate-file?status=gone')).status).toBe(400);
+    expect((await call('GET', `${jobPath}/webhook-deliveries`)).status).toBe(200);
+    expect((await call('GET', `/v1/email/validate-file/${unknownId}/webhook-deliveries`)).status).toBe(404);
+    expect((await call('DELETE', `/v1/email/validate-file/${unknownId}`)).status).toBe(404);
+    expect((await call('DELETE', jobPath)).status).toBe(204);
+    expect((await call('GET', jobPath)).status).toBe(404);
   });
 
   it('single addresses: sync, async, polling, and their errors', async () => {

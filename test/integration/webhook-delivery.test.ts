@@ -94,8 +94,22 @@ describe('completion webhook delivery', () => {
     );
 
     expect(table.attempts).toEqual([
-      { attempt: 1, at: expect.any(String), outcome: 'retry', statusCode: 500, error: 'HTTP 500' },
-      { attempt: 2, at: expect.any(String), outcome: 'delivered', statusCode: 200 },
+      {
+        attempt: 1,
+        at: expect.any(String),
+        outcome: 'retry',
+        statusCode: 500,
+        error: 'HTTP 500',
+        durationMs: expect.any(Number),
+        nextAttemptAt: expect.any(String),
+      },
+      {
+        attempt: 2,
+        at: expect.any(String),
+        outcome: 'delivered',
+        statusCode: 200,
+        durationMs: expect.any(Number),
+      },
     ]);
     expect(table.webhookStatus).toBe('delivered');
   });
@@ -116,7 +130,14 @@ describe('completion webhook delivery', () => {
     expect(receiver.requests).toHaveLength(1);
     expect(visibilityChanges()).toEqual([]);
     expect(table.attempts).toEqual([
-      { attempt: 1, at: expect.any(String), outcome: 'failed', statusCode: 404, error: 'HTTP 404' },
+      {
+        attempt: 1,
+        at: expect.any(String),
+        outcome: 'failed',
+        statusCode: 404,
+        error: 'HTTP 404',
+        durationMs: expect.any(Number),
+      },
     ]);
     expect(table.webhookStatus).toBe('failed');
   });
@@ -147,7 +168,14 @@ describe('completion webhook delivery', () => {
     ]);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(table.attempts).toEqual([
-      { attempt: 1, at: expect.any(String), outcome: 'retry', error: 'No response within 400 ms' },
+      {
+        attempt: 1,
+        at: expect.any(String),
+        outcome: 'retry',
+        error: 'No response within 400 ms',
+        durationMs: expect.any(Number),
+        nextAttemptAt: expect.any(String),
+      },
     ]);
     expect(visibilityChanges()).toHaveLength(1);
     expect((await sendWebhook(sqsEvent(sqsRecord(message, 2)))).batchItemFailures).toEqual([]);
@@ -161,7 +189,14 @@ describe('completion webhook delivery', () => {
     expect(receiver.requests.map((r) => r.url)).toEqual(['/hooks/mailvet']);
     expect(visibilityChanges()).toEqual([]);
     expect(table.attempts).toEqual([
-      { attempt: 1, at: expect.any(String), outcome: 'failed', statusCode: 302, error: 'HTTP 302' },
+      {
+        attempt: 1,
+        at: expect.any(String),
+        outcome: 'failed',
+        statusCode: 302,
+        error: 'HTTP 302',
+        durationMs: expect.any(Number),
+      },
     ]);
   });
 
@@ -173,7 +208,14 @@ describe('completion webhook delivery', () => {
     const record = sqsRecord(webhookMessage(url), 1);
     expect((await sendWebhook(sqsEvent(record))).batchItemFailures).toHaveLength(1);
     expect(table.attempts).toEqual([
-      { attempt: 1, at: expect.any(String), outcome: 'retry', error: 'Connection error: ECONNREFUSED' },
+      {
+        attempt: 1,
+        at: expect.any(String),
+        outcome: 'retry',
+        error: 'Connection error: ECONNREFUSED',
+        durationMs: expect.any(Number),
+        nextAttemptAt: expect.any(String),
+      },
     ]);
   });
 

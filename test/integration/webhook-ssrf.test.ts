@@ -57,6 +57,7 @@ describe('callback address guard', () => {
         at: expect.any(String),
         outcome: 'refused',
         error: expect.stringMatching(/^Callback address \S+ refused: private, loopback/),
+        durationMs: expect.any(Number),
       },
     ]);
     expect(table.webhookStatus).toBe('failed');

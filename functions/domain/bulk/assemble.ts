@@ -11,7 +11,7 @@ import {
 import { bucketName, s3 } from '../../clients/s3';
 import type { JobItem } from './job-store';
 import { minMultipartPartBytes } from './limits';
-import { resultObjectKey } from './object-keys';
+import { partIndexKey, resultIndexKey, resultObjectKey } from './object-keys';
 
 export interface PartSource {
   key: string;
@@ -59,10 +59,25 @@ async function readObject(key: string): Promise<Buffer> {
   return Buffer.from(await out.Body!.transformToByteArray());
 }
 
-/** Writes the results object of a job whose chunks are all done; returns its key. */
+/**
+ * Writes the results object of a job whose chunks are all done, and its row index beside it (the
+ * parts' row indexes in the same order); returns the results key.
+ */
 export async function assembleResults(job: JobItem): Promise<string> {
+  const parts = partSources(job);
   const key = resultObjectKey(job.companyId, job.jobId);
-  const groups = planGroups(partSources(job));
+  await joinObjects(planGroups(parts), key);
+  // Index parts are about a tenth of their parts' size; joined without knowing their sizes up front.
+  const indexParts = parts.map((part) => ({ key: partIndexKey(part.key), bytes: 0 }));
+  await joinObjects(
+    planGroups(indexParts, Number.POSITIVE_INFINITY),
+    resultIndexKey(job.companyId, job.jobId),
+  );
+  return key;
+}
+
+/** One multipart upload of `groups` (each group concatenated into one part, in order) to `key`. */
+async function joinObjects(groups: PartSource[][], key: string): Promise<void> {
   const bucket = bucketName();
   const created = await s3().send(
     new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'text/csv' }),
@@ -96,7 +111,6 @@ export async function assembleResults(job: JobItem): Promise<string> {
         MultipartUpload: { Parts: etags.map((ETag, n) => ({ ETag, PartNumber: n + 1 })) },
       }),
     );
-    return key;
   } catch (error) {
     await s3()
       .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }))

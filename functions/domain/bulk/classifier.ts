@@ -6,8 +6,14 @@ import { ValidationEngine, engineOptionsFromSettings } from '../validation';
 import { gatedKnownLists } from './known-lists-gate';
 import type { BulkStatus } from './statuses';
 
+/** A row's status and the engine's reason for it (kept in the results' row index). */
+export interface ChunkVerdict {
+  status: BulkStatus;
+  reason: string;
+}
+
 /** Classifies the email cells of one chunk, in order. */
-export type ClassifyChunk = (emails: readonly string[], companyId: string) => Promise<BulkStatus[]>;
+export type ClassifyChunk = (emails: readonly string[], companyId: string) => Promise<ChunkVerdict[]>;
 
 let engine: ValidationEngine | undefined;
 
@@ -18,5 +24,8 @@ function sharedEngine(): ValidationEngine {
 
 export const classifyChunk: ClassifyChunk = async (emails, companyId) => {
   const batch = await sharedEngine().prepare(emails, { companyId });
-  return emails.map((_, index) => batch.statusAt(index));
+  return emails.map((_, index) => {
+    const verdict = batch.verdictAt(index);
+    return { status: verdict.status, reason: verdict.reason };
+  });
 };

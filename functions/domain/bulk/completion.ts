@@ -4,6 +4,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from '../../clients/sqs';
 import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
+import { countMetric } from '../../metrics';
 import { assembleResults } from './assemble';
 import {
   allChunksDone,
@@ -66,6 +67,7 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   const completedAt = new Date().toISOString();
   if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey })) {
     log.info('bulk job completed', { totalEmails, chunks: job.chunkCount });
+    countMetric('JobsCompleted');
     await finishCompleted(
       { ...job, status: 'completed', completedAt, statistics, totalEmails, resultKey },
       log,

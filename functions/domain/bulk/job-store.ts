@@ -1,16 +1,29 @@
 // Bulk job items and active-job slots in the single table. Every state change is one conditional
 // write, so duplicate events, redelivered messages and concurrent workers each change a job once.
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
-import { jobKey, jobSlotKey, type ItemKey } from '../../store/keys';
+import { jobKey, jobsOfCompanyIndex, jobSlotKey, type ItemKey } from '../../store/keys';
 import { epochSeconds, tableKeys } from '../../store/table';
 import type { Dialect } from './csv/dialect';
-import { jobRetentionSeconds, maxActiveJobs } from './limits';
+import { jobRetentionSeconds, maxActiveJobs, resultsRetentionSeconds, expiredJobKeptSeconds } from './limits';
 import { bulkStatuses, type Statistics } from './statuses';
 import { ifConditionHolds, send, wroteIf } from '../../store/dynamodb';
+import { countMetric } from '../../metrics';
 
-/** Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md). */
-export type StoredJobStatus = 'awaiting_upload' | 'processing' | 'completed' | 'failed';
+/**
+ * Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md) and from
+ * `completedAt` (results retention). `cancelled` is only ever seen between the two steps of a DELETE:
+ * every bulk worker checks acceptsWork() and every conditional write requires `processing`, so a
+ * cancelled job's chunks stop counting and writing.
+ */
+export type StoredJobStatus = 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
 /** The object a job processes, pinned when the scan read it so a second PUT cannot change it. */
 export interface ObjectPin {
@@ -54,6 +67,16 @@ export interface JobItem extends ItemKey {
   error?: string;
   webhookQueuedAt?: string;
   ttl?: number;
+  gsi1pk?: string;
+  gsi1sk?: string;
+}
+
+/**
+ * The one check every bulk worker (scan, chunk validation, probes, assembly) makes before it spends
+ * work on a job or writes for it: the job exists and is processing. A deleted or cancelled job fails it.
+ */
+export function acceptsWork(job: JobItem | undefined): job is JobItem {
+  return job !== undefined && job.status === 'processing';
 }
 
 export type NewJob = Pick<
@@ -72,6 +95,13 @@ export type NewJob = Pick<
 const conditional = (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>
   wroteIf(send(command));
 
+/** A transition to failed that happened is counted for the dashboard. */
+async function countedFailure(write: Promise<boolean>): Promise<boolean> {
+  const failed = await write;
+  if (failed) countMetric('JobsFailed');
+  return failed;
+}
+
 export async function getJobItem(
   companyId: string,
   jobId: string,
@@ -87,6 +117,7 @@ export async function getJobItem(
 export async function putNewJob(job: NewJob): Promise<JobItem> {
   const item: JobItem = {
     ...jobKey(job.companyId, job.jobId),
+    ...jobsOfCompanyIndex(job.companyId, job.createdAt, job.jobId),
     entity: 'job',
     ...job,
     status: 'awaiting_upload',
@@ -390,10 +421,11 @@ export function markCompleted(
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
       UpdateExpression:
-        'SET #status = :completed, completedAt = :at, statistics = :stats, totalEmails = :total, processedEmails = :total, resultKey = :key REMOVE assemblyLeaseUntilMs, scanLeaseUntilMs',
+        'SET #status = :completed, completedAt = :at, statistics = :stats, totalEmails = :total, processedEmails = :total, resultKey = :key, #ttl = :ttl REMOVE assemblyLeaseUntilMs, scanLeaseUntilMs',
       ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
       ExpressionAttributeValues: {
+        ':ttl': epochSeconds(new Date(done.completedAt)) + resultsRetentionSeconds + expiredJobKeptSeconds,
         ':completed': 'completed',
         ':processing': 'processing',
         ':at': done.completedAt,
@@ -426,15 +458,47 @@ export function markFailed(
     condition += ' AND deadlineAtMs <= :deadline';
     values[':deadline'] = deadlinePassedAtMs;
   }
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
-      ConditionExpression: condition,
-      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-      ExpressionAttributeValues: values,
-    }),
+  return countedFailure(
+    conditional(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/**
+ * Fails a job whose start never finished: still awaiting its upload, or processing without a recorded
+ * scan (a job whose scan was recorded is progressing through its chunks and is left alone).
+ */
+export function markStartFailed(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  error: string,
+  at: string,
+): Promise<boolean> {
+  return countedFailure(
+    conditional(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
+        ConditionExpression:
+          '#status = :awaiting OR (#status = :processing AND attribute_not_exists(chunkCount))',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':error': error,
+          ':at': at,
+          ':awaiting': 'awaiting_upload',
+          ':processing': 'processing',
+        },
+      }),
+    ),
   );
 }
 
@@ -451,4 +515,101 @@ export async function markWebhookQueued(
       ExpressionAttributeValues: { ':at': at },
     }),
   );
+}
+
+// --- Listing and deletion ------------------------------------------------------------------------
+
+/** The attributes a job list item needs (the view's fields and the file name). */
+const listedAttributes = [
+  'jobId',
+  'companyId',
+  '#status',
+  'totalEmails',
+  'processedEmails',
+  'chunkCount',
+  'createdAt',
+  'completedAt',
+  'statistics',
+  '#error',
+  'fileName',
+  'uploadExpiresAtMs',
+  'deadlineAtMs',
+];
+
+export type ListedJob = Pick<
+  JobItem,
+  | 'jobId'
+  | 'companyId'
+  | 'status'
+  | 'totalEmails'
+  | 'processedEmails'
+  | 'chunkCount'
+  | 'createdAt'
+  | 'completedAt'
+  | 'statistics'
+  | 'error'
+  | 'fileName'
+  | 'uploadExpiresAtMs'
+  | 'deadlineAtMs'
+>;
+
+/**
+ * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the
+ * caller stops iterating once it has what it needs, so a page costs the items up to offset + limit.
+ */
+export async function* companyJobsNewestFirst(
+  companyId: string,
+  storedStatuses?: readonly StoredJobStatus[],
+): AsyncGenerator<ListedJob> {
+  let start: Record<string, unknown> | undefined;
+  const values: Record<string, unknown> = { ':pk': jobsOfCompanyIndex(companyId).gsi1pk };
+  let filter: string | undefined;
+  if (storedStatuses) {
+    filter = `#status IN (${storedStatuses.map((status, n) => {
+      values[`:s${n}`] = status;
+      return `:s${n}`;
+    })})`;
+  }
+  do {
+    const page = await send<{
+      Items?: Record<string, unknown>[];
+      LastEvaluatedKey?: Record<string, unknown>;
+    }>(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ScanIndexForward: false,
+        ProjectionExpression: listedAttributes.join(', '),
+        FilterExpression: filter,
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) yield item as unknown as ListedJob;
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/**
+ * The first step of a DELETE: any state -> cancelled. From here on acceptsWork() is false for the job
+ * and every conditional write of the bulk workers (which all require `processing`) fails.
+ */
+export async function markCancelled(job: Pick<JobItem, 'companyId' | 'jobId'>, at: string): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      UpdateExpression: 'SET #status = :cancelled, cancelledAt = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':at': at },
+    }),
+  );
+}
+
+/** The last step of a DELETE: the job item goes. */
+export async function deleteJob(job: Pick<JobItem, 'companyId' | 'jobId'>): Promise<void> {
+  await send(new DeleteCommand({ TableName: tableName(), Key: jobKey(job.companyId, job.jobId) }));
 }

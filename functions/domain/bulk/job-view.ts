@@ -2,10 +2,10 @@
 // processing deadline applied at read time so neither waits for a sweeper.
 import { z } from 'zod';
 import type { JobItem } from './job-store';
-import { processingDeadlineSeconds } from './limits';
+import { processingDeadlineSeconds, resultsRetentionSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 
-const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
+export const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 
 export interface JobView {
@@ -41,7 +41,10 @@ export const jobViewSchema = z.object({
     .describe(
       "The upload's detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned",
     ),
-  error: z.string().optional().describe('Failed jobs only: what went wrong and what to do'),
+  error: z
+    .string()
+    .optional()
+    .describe('Failed jobs, and completed jobs whose results expired: what happened and what to do'),
   jobId: z.string(),
   percentComplete: z.number().int().min(0).max(100),
   processedEmails: z.number().int().nonnegative(),
@@ -54,15 +57,47 @@ export const jobViewSchema = z.object({
 
 export const deadlineError = `Processing did not finish within ${processingDeadlineSeconds / 3600} hours. Create a new job and upload the file again; if it happens again, contact support with this job ID.`;
 
-/** The status a job has now: an unused upload URL past its lifetime is `expired`, a job past its processing deadline `failed`. */
-export function effectiveStatus(job: JobItem, nowMs: number): JobStatus {
+export const resultsExpiredError = `The results were deleted ${resultsRetentionSeconds / 86400} days after the job completed. Create a new job to validate the file again.`;
+const cancelledError = 'The job was deleted.';
+
+/** The instant a completed job's results stop being handed out. */
+export function resultsExpireAtMs(job: Pick<JobItem, 'completedAt'>): number {
+  return job.completedAt === undefined
+    ? Number.POSITIVE_INFINITY
+    : Date.parse(job.completedAt) + resultsRetentionSeconds * 1000;
+}
+
+/** What the status views need of a job (the list reads only these attributes). */
+export type ViewedJob = Pick<
+  JobItem,
+  | 'jobId'
+  | 'status'
+  | 'totalEmails'
+  | 'processedEmails'
+  | 'chunkCount'
+  | 'createdAt'
+  | 'completedAt'
+  | 'statistics'
+  | 'error'
+  | 'uploadExpiresAtMs'
+  | 'deadlineAtMs'
+  | 'dialect'
+>;
+
+/**
+ * The status a job has now: an unused upload URL past its lifetime is `expired`, a job past its
+ * processing deadline `failed`, a completed job whose results retention ended `expired`.
+ */
+export function effectiveStatus(job: ViewedJob, nowMs: number): JobStatus {
   if (job.status === 'awaiting_upload' && nowMs >= job.uploadExpiresAtMs) return 'expired';
   if (job.status === 'processing' && job.deadlineAtMs !== undefined && nowMs >= job.deadlineAtMs)
     return 'failed';
+  if (job.status === 'completed' && nowMs >= resultsExpireAtMs(job)) return 'expired';
+  if (job.status === 'cancelled') return 'failed';
   return job.status;
 }
 
-export function jobView(job: JobItem, nowMs: number): JobView {
+export function jobView(job: ViewedJob, nowMs: number): JobView {
   const status = effectiveStatus(job, nowMs);
   // Until the scan has counted the rows, totalEmails is not known; never show processed > total.
   const total = Math.max(job.totalEmails, job.processedEmails);
@@ -82,7 +117,17 @@ export function jobView(job: JobItem, nowMs: number): JobView {
     statistics: status === 'completed' ? { ...emptyStatistics(), ...job.statistics } : null,
   };
   if (job.dialect?.encoding) view.encoding = job.dialect.encoding;
-  if (status === 'failed')
-    view.error = job.status === 'failed' ? (job.error ?? deadlineError) : deadlineError;
+  if (status === 'failed') {
+    if (job.status === 'cancelled') view.error = cancelledError;
+    else view.error = job.status === 'failed' ? (job.error ?? deadlineError) : deadlineError;
+  }
+  if (status === 'expired' && job.status === 'completed') {
+    view.error = resultsExpiredError;
+    view.statistics = { ...emptyStatistics(), ...job.statistics };
+    view.totalEmails = job.totalEmails;
+    view.processedEmails = job.totalEmails;
+    view.completedAt = job.completedAt ?? null;
+    view.percentComplete = 100;
+  }
   return view;
 }

@@ -2,15 +2,42 @@
 // describe its results download.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ConflictError, NotFoundError, TooManyRequestsError } from '../../errors';
+import { ConflictError, GoneError, NotFoundError, TooManyRequestsError } from '../../errors';
+import { countMetric } from '../../metrics';
 import { settings } from '../../settings';
+import { enumParam, listQuery, parseQuery } from '../workspace/query';
 import type { CreateJobRequest } from './create-job-request';
-import { claimSlot, getJobItem, markFailed, putNewJob, releaseSlot, type JobItem } from './job-store';
-import { deadlineError, effectiveStatus, jobView, type JobView } from './job-view';
-import { activeJobsRetryAfterSeconds } from './limits';
-import { resultFileName, uploadObjectKey } from './object-keys';
+import { reasonColumnHeader } from './csv/row-index';
+import { deleteJobObjects } from './job-objects';
+import {
+  claimSlot,
+  companyJobsNewestFirst,
+  deleteJob as deleteJobItem,
+  getJobItem,
+  markCancelled,
+  markFailed,
+  putNewJob,
+  releaseSlot,
+  type JobItem,
+  type StoredJobStatus,
+} from './job-store';
+import {
+  deadlineError,
+  effectiveStatus,
+  jobStatuses,
+  jobView,
+  jobViewSchema,
+  resultsExpiredError,
+  resultsExpireAtMs,
+  type JobStatus,
+  type JobView,
+} from './job-view';
+import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds } from './limits';
+import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
 import { releaseFailedJob } from '../usage';
+import { objectExists, produceVariant } from './results-variants';
+import { bulkStatuses } from './statuses';
 
 export const concurrentJobLimitMessage =
   'Concurrent job limit reached. Complete or wait for existing jobs before creating new ones.';
@@ -53,6 +80,7 @@ export async function createJob(
       slot,
     });
     const uploadUrl = await presignUpload(uploadObjectKey(companyId, jobId), ttl);
+    countMetric('JobsCreated');
     return { jobId, status: 'awaiting_upload', uploadUrl, uploadExpiresIn: ttl };
   } catch (error) {
     await releaseSlot(companyId, slot, jobId).catch(() => undefined);
@@ -60,10 +88,16 @@ export async function createJob(
   }
 }
 
-async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
+/** The job, cancelled ones included (a DELETE that stopped halfway is finished by the next one). */
+async function findJob(companyId: string, jobId: string): Promise<JobItem | undefined> {
   // The id is part of a key only after it proved to be a UUID: anything else is simply unknown.
-  const job = /^[0-9a-f-]{36}$/i.test(jobId) ? await getJobItem(companyId, jobId) : undefined;
-  if (!job) throw new NotFoundError(jobNotFoundMessage);
+  return /^[0-9a-f-]{36}$/i.test(jobId) ? await getJobItem(companyId, jobId) : undefined;
+}
+
+async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
+  const job = await findJob(companyId, jobId);
+  // A job being deleted is already gone as far as clients can tell.
+  if (!job || job.status === 'cancelled') throw new NotFoundError(jobNotFoundMessage);
   return job;
 }
 
@@ -92,16 +126,152 @@ export const downloadDescriptorSchema = z.object({
 });
 export type DownloadDescriptor = z.infer<typeof downloadDescriptorSchema>;
 
+const statusListMessage = `status must be a comma-separated list of ${bulkStatuses.join(', ')}`;
+const columnsMessage = 'columns must be a comma-separated list of status, reason';
+
+/** A comma-separated list of values out of `allowed`; each value at most once, any order. */
+const commaList = (allowed: readonly string[], message: string) =>
+  z
+    .string()
+    .transform((text) => text.split(',').map((value) => value.trim()))
+    .refine((values) => values.every((value) => allowed.includes(value)), { error: message });
+
+/** GET .../download's query: which rows (`status`) and which extra columns (`columns`). */
+export const downloadQuery = z.object({
+  status: commaList(bulkStatuses, statusListMessage)
+    .optional()
+    .describe(
+      `Keep only data rows with these statuses (header and empty lines are kept): ${bulkStatuses.join(', ')}`,
+    ),
+  columns: commaList(['status', 'reason'], columnsMessage)
+    .optional()
+    .describe(
+      `status (default) or status,reason: reason appends ${reasonColumnHeader}, the engine's reason per row`,
+    ),
+});
+
+/** The 400 texts of a bad download query. */
+export const downloadQueryErrors = [statusListMessage, columnsMessage];
+
+export const resultsExpiredMessage = resultsExpiredError;
+
+/**
+ * Primary course: the job is completed and its results are within retention (else 409 / 410); with no
+ * filter, presign the results file; with one, make the copy once (a later call finds it) and presign
+ * that. A link never outlives the object it points at: its lifetime is capped by the lifecycle rule's
+ * deletion time.
+ */
 export async function describeDownload(
   companyId: string,
   jobId: string,
+  query: Record<string, string> = {},
   now = new Date(),
 ): Promise<DownloadDescriptor> {
+  const filter = parseQuery(downloadQuery, query);
   const job = await requireJob(companyId, jobId);
-  if (effectiveStatus(job, now.getTime()) !== 'completed' || !job.resultKey)
-    throw new ConflictError(jobNotCompletedMessage);
-  const ttl = settings().DOWNLOAD_URL_TTL_SECONDS;
-  const fileName = resultFileName(job.jobId, job.fileName);
-  const downloadUrl = await presignDownload(job.resultKey, fileName, ttl);
+  const status = effectiveStatus(job, now.getTime());
+  if (status === 'expired' && job.status === 'completed') throw new GoneError(resultsExpiredMessage);
+  if (status !== 'completed' || !job.resultKey) throw new ConflictError(jobNotCompletedMessage);
+  if (!(await objectExists(job.resultKey))) throw new GoneError(resultsExpiredMessage);
+
+  const statuses = filter.status ? bulkStatuses.filter((s) => filter.status!.includes(s)) : undefined;
+  const reason = filter.columns?.includes('reason') ?? false;
+  let key = job.resultKey;
+  let fileName = resultFileName(job.jobId, job.fileName);
+  if (statuses || reason) {
+    const variant = [...(statuses ?? []), ...(reason ? ['reason'] : [])].join('+');
+    key = resultVariantKey(job.companyId, job.jobId, variant);
+    fileName = fileName.replace(/\.csv$/, `.${variant}.csv`);
+    if (!(await objectExists(key))) {
+      const indexKey = resultIndexKey(job.companyId, job.jobId);
+      if (!(await objectExists(indexKey))) throw new ConflictError(noRowIndexMessage);
+      await produceVariant(job.resultKey, indexKey, key, {
+        statuses: statuses && new Set(statuses),
+        reason,
+        delimiter: job.dialect?.delimiter ?? ',',
+        encoding: job.dialect?.encoding ?? 'utf-8',
+      });
+    }
+  }
+  const untilDeletedSeconds = Math.floor(
+    (resultsExpireAtMs(job) + resultsLifecycleGraceSeconds * 1000 - now.getTime()) / 1000,
+  );
+  const ttl = Math.max(1, Math.min(settings().DOWNLOAD_URL_TTL_SECONDS, untilDeletedSeconds));
+  const downloadUrl = await presignDownload(key, fileName, ttl);
   return { jobId: job.jobId, downloadUrl, expiresIn: ttl, fileName, format: 'csv' };
+}
+
+/** Jobs completed before the row index existed have none: only the full file can be served. */
+export const noRowIndexMessage =
+  'This job was completed before filtered downloads existed; download the full results without status or columns';
+
+// --- List ----------------------------------------------------------------------------------------
+
+/** GET /v1/email/validate-file's query. */
+export const listJobsQuery = listQuery({
+  status: enumParam('status', jobStatuses).optional(),
+});
+
+/** Stored states a job with effective status `status` can have (job-view.ts effectiveStatus). */
+const storedStatusesOf: Record<JobStatus, StoredJobStatus[]> = {
+  awaiting_upload: ['awaiting_upload'],
+  processing: ['processing'],
+  completed: ['completed'],
+  failed: ['failed', 'processing'],
+  expired: ['awaiting_upload', 'completed'],
+};
+const listedStatuses: StoredJobStatus[] = ['awaiting_upload', 'processing', 'completed', 'failed'];
+
+const jobListItemSchema = jobViewSchema.extend({
+  fileName: z.string().nullable().describe('The fileName given at creation; null when none was'),
+});
+export const jobListSchema = z.object({
+  jobs: z.array(jobListItemSchema),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  total: z.number().int().describe('Every job of the company that matches the filter'),
+});
+export type JobList = z.infer<typeof jobListSchema>;
+
+/**
+ * The company's jobs, newest first. One Query over the company's creation-time index (gsi1) reads only
+ * the listed attributes; rows up to offset + limit are viewed and the rest only counted.
+ */
+export async function listJobs(
+  companyId: string,
+  rawQuery: Record<string, string>,
+  now = new Date(),
+): Promise<JobList> {
+  const query = parseQuery(listJobsQuery, rawQuery);
+  const nowMs = now.getTime();
+  const jobs: JobList['jobs'] = [];
+  let total = 0;
+  for await (const job of companyJobsNewestFirst(
+    companyId,
+    query.status ? storedStatusesOf[query.status] : listedStatuses,
+  )) {
+    if (query.status && effectiveStatus(job, nowMs) !== query.status) continue;
+    if (total >= query.offset && jobs.length < query.limit)
+      jobs.push({ ...jobView(job, nowMs), fileName: job.fileName ?? null });
+    total++;
+  }
+  return { jobs, limit: query.limit, offset: query.offset, total };
+}
+
+// --- Delete --------------------------------------------------------------------------------------
+
+/**
+ * Primary course: cancel the job (its chunks and probes stop counting and writing: acceptsWork() is
+ * false and every worker write requires `processing`), free its slot, delete its objects, delete the
+ * item. Usage already counted stays. A DELETE interrupted halfway leaves a cancelled job (404 to
+ * readers) that the next DELETE finishes.
+ */
+export async function deleteJob(companyId: string, jobId: string, now = new Date()): Promise<void> {
+  const job = await findJob(companyId, jobId);
+  if (!job) throw new NotFoundError(jobNotFoundMessage);
+  await markCancelled(job, now.toISOString());
+  await releaseSlot(job.companyId, job.slot, job.jobId);
+  await deleteJobObjects(job.companyId, job.jobId);
+  await deleteJobItem(job);
+  countMetric('JobsDeleted');
 }

@@ -24,5 +24,22 @@ export const assemblyLeaseSeconds = 150;
 /** S3's smallest multipart part (every part but the last). */
 export const minMultipartPartBytes = 5 * 1024 * 1024;
 
-/** Job items and their slots are kept this long after the job ends (then DynamoDB's TTL removes them). */
+/**
+ * Job items and their slots are kept this long after the job is created (then DynamoDB's TTL removes
+ * them); a completed job is kept longer, see below.
+ */
 export const jobRetentionSeconds = 30 * 86400;
+
+/**
+ * Results retention (docs/bulk.md, "Retention"): the API hands out results links for 30 days after a
+ * job completes; from then on the job reads as `expired` and its download answers 410. The bucket's
+ * lifecycle rule deletes results objects a day later than this (lib/stateful-stack.ts), so a link handed
+ * out at the last moment still works for its whole lifetime.
+ */
+export const resultsRetentionSeconds = 30 * 86400;
+
+/** Results objects are deleted by the bucket's lifecycle rule this long after the API stops handing them out. */
+export const resultsLifecycleGraceSeconds = 86400;
+
+/** A completed job's item stays this long after its results expired (reads `expired`), then goes. */
+export const expiredJobKeptSeconds = 7 * 86400;

@@ -21,8 +21,35 @@ export function partObjectKey(companyId: string, jobId: string, index: number, a
   return `${partsPrefix}${companyId}/${jobId}/${String(index).padStart(6, '0')}-${attempt}.csv`;
 }
 
+/** The row index written beside a part (csv/row-index.ts). */
+export function partIndexKey(partKey: string): string {
+  return partKey.replace(/\.csv$/, '.index');
+}
+
 export function resultObjectKey(companyId: string, jobId: string): string {
   return `${resultsPrefix}${companyId}/${jobId}.csv`;
+}
+
+/** The row index of the results file, beside it. */
+export function resultIndexKey(companyId: string, jobId: string): string {
+  return `${resultsPrefix}${companyId}/${jobId}.index`;
+}
+
+/**
+ * A filtered or reason-column copy of the results, beside them; `variant` is canonical (statuses in the
+ * engine's order, then `reason`), so one filter set is made once whatever order the query named it in.
+ */
+export function resultVariantKey(companyId: string, jobId: string, variant: string): string {
+  return `${resultsPrefix}${companyId}/${jobId}.${variant}.csv`;
+}
+
+/** Every object prefix of a job: its upload, its parts, its results and their copies. */
+export function jobObjectPrefixes(companyId: string, jobId: string): string[] {
+  return [
+    `${uploadsPrefix}${companyId}/${jobId}.csv`,
+    `${partsPrefix}${companyId}/${jobId}/`,
+    `${resultsPrefix}${companyId}/${jobId}.`,
+  ];
 }
 
 /** decisions.md (fixed): `<fileName without .csv>_processed_by_mailvet.csv`, or `<jobId>_processed_by_mailvet.csv`. */

@@ -17,6 +17,7 @@ import {
   holdSlot,
   markFailed,
   markProcessing,
+  markStartFailed,
   recordScan,
   releaseSlot,
   takeScanLease,
@@ -79,6 +80,27 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
     // Give the lease back so a retried event can scan again at once.
     await takeScanLease(job, Number.MAX_SAFE_INTEGER, 0).catch(() => undefined);
     throw error;
+  }
+}
+
+const startFailedError =
+  'The uploaded file could not be read and split after several attempts. Create a new job and upload the file again; if it happens again, contact support with this job ID.';
+
+/**
+ * startProcessing's on-failure destination: its retries are spent, so the job fails now with a reason
+ * instead of waiting for the two-hour processing deadline.
+ */
+export async function failUnstartedJob(
+  upload: Pick<UploadedObject, 'key'>,
+  log: Logger = logger,
+): Promise<void> {
+  const ids = parseUploadObjectKey(upload.key);
+  if (!ids) return log.warn('failed start of a key that is not a job upload; ignored', { key: upload.key });
+  const job = await getJobItem(ids.companyId, ids.jobId, true);
+  if (!job) return;
+  if (await markStartFailed(job, startFailedError, new Date().toISOString())) {
+    await releaseSlot(job.companyId, job.slot, job.jobId);
+    log.warn('bulk job failed: its start kept failing', { jobId: job.jobId, companyId: job.companyId });
   }
 }
 

@@ -5,13 +5,16 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from '../../clients/s3';
 import type { Logger } from '../../log';
+import { countMetric } from '../../metrics';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
-import type { ClassifyChunk } from './classifier';
+import type { ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
 import { annotateChunk, readChunkRows } from './csv/annotate';
-import { getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
-import { partObjectKey } from './object-keys';
-import { countStatuses, type BulkStatus } from './statuses';
+import type { TextEncoding } from './csv/encoding';
+import { indexChunk } from './csv/row-index';
+import { acceptsWork, getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
+import { partIndexKey, partObjectKey } from './object-keys';
+import { countStatuses } from './statuses';
 import { releaseFailedJob } from '../usage';
 
 const replacedFileError =
@@ -52,19 +55,20 @@ async function readRange(work: ChunkWork): Promise<Buffer> {
   }
 }
 
-/** Statuses for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
+/** A row without an email cell (blank, or too few columns). */
+const blankRow: ChunkVerdict = { status: 'block_bounce_risk', reason: 'blank' };
+
+/** Verdicts for the data rows of a chunk: rows without an email cell are block_bounce_risk. */
 export async function classifyRows(
   emails: (string | undefined)[],
   classify: ClassifyChunk,
   companyId: string,
-): Promise<BulkStatus[]> {
+): Promise<ChunkVerdict[]> {
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
   const verdicts = await classify(present, companyId);
   let next = 0;
-  return emails.map((email) =>
-    email === undefined || email === '' ? 'block_bounce_risk' : verdicts[next++]!,
-  );
+  return emails.map((email) => (email === undefined || email === '' ? blankRow : verdicts[next++]!));
 }
 
 /**
@@ -83,7 +87,7 @@ export async function processChunkMessage(
   const job = await getJobItem(work.companyId, work.jobId, true);
   // A completed job may still owe its last steps (slot, webhook) when a crash cut them short.
   if (job?.status === 'completed') return completeIfDone(job, chunkLog);
-  if (!job || job.status !== 'processing') return chunkLog.info('chunk of a job not processing; dropped');
+  if (!acceptsWork(job)) return chunkLog.info('chunk of a job not processing; dropped');
   if (job.doneChunks?.has(work.index)) return completeIfDone(job, chunkLog);
 
   let chunk: Buffer;
@@ -95,12 +99,26 @@ export async function processChunkMessage(
   }
   const rows = readChunkRows(chunk, { ...work, chunkStart: work.start });
   const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
-  const statuses = await classifyRows(emails, classify, work.companyId);
+  const verdicts = await classifyRows(emails, classify, work.companyId);
+  const statuses = verdicts.map((verdict) => verdict.status);
   const part = annotateChunk(chunk, rows, work, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
-  await s3().send(
-    new PutObjectCommand({ Bucket: bucketName(), Key: partKey, Body: part, ContentType: 'text/csv' }),
-  );
+  // A job deleted while this chunk was being classified: write nothing more for it.
+  if (!acceptsWork(await getJobItem(work.companyId, work.jobId, true)))
+    return chunkLog.info('job cancelled while its chunk was validated; dropped');
+  await Promise.all([
+    s3().send(
+      new PutObjectCommand({ Bucket: bucketName(), Key: partKey, Body: part, ContentType: 'text/csv' }),
+    ),
+    s3().send(
+      new PutObjectCommand({
+        Bucket: bucketName(),
+        Key: partIndexKey(partKey),
+        Body: indexChunk(rows, verdicts, work.encoding as TextEncoding),
+        ContentType: 'text/plain',
+      }),
+    ),
+  ]);
 
   const counted = await recordChunk(
     job,
@@ -111,6 +129,7 @@ export async function processChunkMessage(
     chunkLog.info('chunk already counted or job no longer processing');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }
+  countMetric('RowsValidated', verdicts.length);
   await completeIfDone(counted, chunkLog);
 }
 
@@ -131,7 +150,7 @@ export async function failJobOfDeadChunk(message: ChunkMessage, log: Logger): Pr
   const job = await getJobItem(message.companyId, message.jobId, true);
   // A failed job whose reservation a crash left behind gives it back now.
   if (job?.status === 'failed') await releaseFailedJob(job);
-  if (!job || job.status !== 'processing') return;
+  if (!acceptsWork(job)) return;
   if (message.kind === 'chunk') {
     // Counted after all (its last receive succeeded late): nothing to fail.
     if (job.doneChunks?.has(message.index)) return;

@@ -90,8 +90,8 @@ export interface ValidateContext {
 export interface PreparedBatch {
   statusOf(email: string): Status;
   classify(email: string): Verdict;
-  /** statusOf the index-th email given to prepare, without extracting its address again. */
-  statusAt(index: number): Status;
+  /** classify the index-th email given to prepare, without extracting its address again. */
+  verdictAt(index: number): Verdict;
 }
 
 const DEFAULT_SMTP: SmtpProbeOptions = {
@@ -164,7 +164,7 @@ export class ValidationEngine {
 
   /** Loads domains and list flags for a chunk of addresses; the batch then classifies synchronously. */
   async prepare(emails: Iterable<string>, ctx: ValidateContext = {}): Promise<PreparedBatch> {
-    // Extracted once here; statusAt reuses them (the bulk hot path extracts each cell once).
+    // Extracted once here; verdictAt reuses them (the bulk hot path extracts each cell once).
     const addresses: (string | null)[] = [];
     const list: string[] = [];
     const domains = new Set<string>();
@@ -185,9 +185,9 @@ export class ValidationEngine {
     return {
       classify: verdictOf,
       statusOf: (email) => verdictOf(email).status,
-      statusAt: (index) => {
+      verdictAt: (index) => {
         const address = addresses[index] ?? '';
-        return this.classifyAddress(address, flagsOf(address)).status;
+        return this.classifyAddress(address, flagsOf(address));
       },
     };
   }

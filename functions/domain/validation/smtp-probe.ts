@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { SocksClient } from 'socks';
+import { countMetric } from '../../metrics';
 import type { MailboxProbe } from './types';
 
 export interface SmtpProbeOptions {
@@ -249,6 +250,7 @@ export async function probeRecipients(
   recipients: readonly string[],
   o: SmtpProbeOptions,
 ): Promise<MailboxProbe[]> {
+  countMetric('MailboxProbes', recipients.length);
   const outcomes: MailboxProbe[] = recipients.map(() => 'greylisted');
   let pending = recipients.map((_, i) => i);
   for (let attempt = 1; attempt <= Math.max(1, o.greylistAttempts) && pending.length > 0; attempt++) {

@@ -11,6 +11,7 @@ import { getCompany } from '../accounts/accounts';
 import { NotFoundError } from '../../errors';
 import { sortedJson } from '../../json';
 import { logger as rootLogger, type Logger } from '../../log';
+import { countMetric } from '../../metrics';
 import { settings } from '../../settings';
 import {
   currentWebhookStatus,
@@ -108,7 +109,14 @@ export async function deliverWebhook(message: WebhookMessage, context: AttemptCo
           ? 'refused'
           : 'failed';
 
-  await record(log, job, attempt, startedAt, outcome, describe(result));
+  const endedAt = now();
+  await record(log, job, attempt, startedAt, outcome, {
+    ...describe(result),
+    durationMs: Math.max(0, endedAt.getTime() - startedAt.getTime()),
+    ...(decision.action === 'retry'
+      ? { nextAttemptAt: new Date(endedAt.getTime() + decision.delaySeconds * 1000).toISOString() }
+      : {}),
+  });
   log.info('Webhook attempt', {
     outcome,
     ...describe(result),
@@ -138,8 +146,9 @@ async function record(
   attempt: number,
   at: Date,
   outcome: AttemptOutcome,
-  detail: { statusCode?: number; error?: string },
+  detail: { statusCode?: number; error?: string; durationMs?: number; nextAttemptAt?: string },
 ): Promise<void> {
+  countMetric('WebhookDeliveries', 1, { Outcome: outcome });
   try {
     const found = await recordAttempt(job, { attempt, at: at.toISOString(), outcome, ...detail });
     if (!found) log.warn('Webhook attempt not recorded: no such job item', { ...job, outcome });

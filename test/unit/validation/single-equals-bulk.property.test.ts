@@ -37,15 +37,18 @@ async function bulkVerdict(text: string): Promise<string> {
   });
   const data = rows.filter((row) => row.kind === 'data');
   expect(data).toHaveLength(1);
-  const [status] = await classifyRows(
+  const [verdict] = await classifyRows(
     data.map((row) => row.email),
     async (emails) => {
       const batch = await engine.prepare(emails);
-      return emails.map((email) => batch.statusOf(email));
+      return emails.map((email) => {
+        const { status, reason } = batch.classify(email);
+        return { status, reason };
+      });
     },
     'company',
   );
-  return status!;
+  return verdict!.status;
 }
 
 const tricky = fc.constantFrom(

@@ -1,0 +1,135 @@
+// The operations items of the stacks: the alarm topic (and its optional email), every alarm notifying
+// it, startProcessing's on-failure destination, API CORS from context, and the dashboard.
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { contextList, createMailvet, featureFlags, type MailvetOptions } from '../../lib/mailvet';
+
+type Json = Record<string, unknown>;
+
+function synth(options: MailvetOptions = {}): { api: Template; data: Template; apiStack: string } {
+  const app = new App({ context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
+  const stacks = createMailvet(app, options);
+  return {
+    api: Template.fromStack(stacks.api),
+    data: Template.fromStack(stacks.stateful),
+    apiStack: stacks.api.stackName,
+  };
+}
+
+let plain: ReturnType<typeof synth>;
+let configured: ReturnType<typeof synth>;
+
+beforeAll(() => {
+  plain = synth();
+  configured = synth({
+    prefix: 'ops',
+    alarmEmail: 'ops@example.com',
+    apiCorsOrigins: contextList('https://app.example.com, https://admin.example.com'),
+  });
+});
+
+describe('alarms', () => {
+  it('go to one SNS topic; alarmEmail subscribes an address, and nothing is subscribed without it', () => {
+    plain.data.resourceCountIs('AWS::SNS::Topic', 1);
+    plain.data.resourceCountIs('AWS::SNS::Subscription', 0);
+    configured.data.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
+  });
+
+  it('every alarm of both stacks notifies the topic', () => {
+    const topicRef = Object.keys(plain.data.findResources('AWS::SNS::Topic'))[0]!;
+    const dataAlarms = Object.values(plain.data.findResources('AWS::CloudWatch::Alarm')) as Json[];
+    expect(dataAlarms.length).toBeGreaterThan(0);
+    for (const alarm of dataAlarms)
+      expect((alarm.Properties as Json).AlarmActions).toEqual([{ Ref: topicRef }]);
+    const apiAlarms = Object.values(plain.api.findResources('AWS::CloudWatch::Alarm')) as Json[];
+    expect(apiAlarms.length).toBeGreaterThan(0);
+    for (const alarm of apiAlarms)
+      expect((alarm.Properties as Json).AlarmActions).toEqual([
+        { 'Fn::ImportValue': 'mailvet-data-AlarmTopicArn' },
+      ]);
+    plain.api.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: '5xx',
+      Namespace: 'AWS/ApiGateway',
+    });
+  });
+});
+
+describe('startProcessing', () => {
+  it('has an on-failure destination that fails the job, after one retry', () => {
+    const config = plain.api.findResources('AWS::Lambda::EventInvokeConfig');
+    const [props] = Object.values(config).map((r) => (r as Json).Properties as Json);
+    expect(props).toMatchObject({ MaximumRetryAttempts: 1, MaximumEventAgeInSeconds: 3600 });
+    expect((props!.FunctionName as { Ref: string }).Ref).toMatch(/^startProcessing[0-9A-F]{8}$/);
+    const destination = (
+      props!.DestinationConfig as { OnFailure: { Destination: { 'Fn::GetAtt': string[] } } }
+    ).OnFailure.Destination['Fn::GetAtt'];
+    expect(destination[0]).toMatch(/^failStartProcessing[0-9A-F]{8}$/);
+    expect(destination[1]).toBe('Arn');
+  });
+});
+
+describe('API CORS', () => {
+  it('is off by default', () => {
+    plain.api.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
+  });
+
+  it('allows the origins of the apiCorsOrigins context, with the headers the API reads', () => {
+    configured.api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
+        AllowHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
+        AllowMethods: Match.arrayWith(['GET', 'POST', 'DELETE']),
+        ExposeHeaders: ['retry-after'],
+      },
+    });
+  });
+
+  it('keeps the bucket CORS rule for presigned uploads', () => {
+    plain.data.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['PUT', 'GET'] })] },
+    });
+  });
+});
+
+describe('dashboard', () => {
+  it('graphs jobs by state, rows per minute, probes, webhook outcomes and API 4xx/5xx', () => {
+    const dashboards = plain.api.findResources('AWS::CloudWatch::Dashboard');
+    expect(Object.keys(dashboards)).toHaveLength(1);
+    const body = JSON.stringify(Object.values(dashboards)[0]);
+    for (const text of [
+      'Bulk jobs by state',
+      'JobsCreated',
+      'JobsCompleted',
+      'JobsFailed',
+      'RowsValidated',
+      'MailboxProbes',
+      'WebhookDeliveries',
+      'Outcome',
+      '4xx',
+      '5xx',
+    ])
+      expect(body).toContain(text);
+  });
+
+  it('the functions write the metrics it graphs (EMF_METRICS set)', () => {
+    const functions = Object.values(plain.api.findResources('AWS::Lambda::Function')) as Json[];
+    const ours = functions.filter((f) =>
+      JSON.stringify((f.Properties as Json).Environment ?? {}).includes('TABLE_NAME'),
+    );
+    expect(ours.length).toBeGreaterThan(0);
+    for (const fn of ours)
+      expect(((fn.Properties as Json).Environment as { Variables: Json }).Variables.EMF_METRICS).toBe('true');
+  });
+});
+
+describe('contextList', () => {
+  it('reads a comma-separated string or an array; unset is empty', () => {
+    expect(contextList(undefined)).toEqual([]);
+    expect(contextList('')).toEqual([]);
+    expect(contextList('https://a.test, https://b.test')).toEqual(['https://a.test', 'https://b.test']);
+    expect(contextList(['https://a.test'])).toEqual(['https://a.test']);
+  });
+});

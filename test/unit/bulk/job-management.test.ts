@@ -1,0 +1,158 @@
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { bucketName, resetS3, s3 } from '../../../functions/clients/s3';
+import { readChunkRows, annotateChunk } from '../../../functions/domain/bulk/csv/annotate';
+import {
+  indexChunk,
+  parseIndexLine,
+  variantRow,
+  type ResultsVariant,
+} from '../../../functions/domain/bulk/csv/row-index';
+import { presignUpload } from '../../../functions/domain/bulk/presign';
+import { countMetric } from '../../../functions/metrics';
+import { resetSettings } from '../../../functions/settings';
+
+/** Applies a variant to an annotated chunk through its row index, as results-variants.ts does. */
+function applyVariant(part: Buffer, index: Buffer, variant: ResultsVariant): string {
+  let at = 0;
+  const out: Buffer[] = [];
+  for (const line of index.toString('latin1').split('\n').filter(Boolean)) {
+    const row = parseIndexLine(line);
+    const bytes = part.subarray(at, at + row.contentBytes + row.eolBytes);
+    at += bytes.length;
+    const kept = variantRow(row, bytes, variant);
+    if (kept) out.push(kept);
+  }
+  expect(at).toBe(part.length);
+  return Buffer.concat(out).toString('utf8');
+}
+
+describe('row index of a results part', () => {
+  const input = Buffer.from('name;email\r\n"A;\r\nx";a@x.test\r\n\r\nB;\r\nC;c@y.test', 'utf8');
+  const layout = {
+    delimiter: ';' as const,
+    encoding: 'utf-8' as const,
+    emailColumn: 1,
+    chunkStart: 0,
+    headerStart: 0,
+    dataStart: 'name;email\r\n'.length,
+  };
+  const rows = readChunkRows(input, layout);
+  const verdicts = [
+    { status: 'safe' as const, reason: 'domain_ok' },
+    { status: 'block_bounce_risk' as const, reason: 'blank' },
+    { status: 'dead_email' as const, reason: 'no_such_domain' },
+  ];
+  const part = annotateChunk(
+    input,
+    rows,
+    layout,
+    verdicts.map((v) => v.status),
+  );
+  const index = indexChunk(rows, verdicts);
+
+  it('covers every byte of the part, quoted line breaks and a last row without a line ending included', () => {
+    expect(applyVariant(part, index, { reason: false, delimiter: ';', encoding: 'utf-8' })).toBe(
+      part.toString('utf8'),
+    );
+  });
+
+  it('filters data rows by status, keeping the header and empty lines byte for byte', () => {
+    expect(
+      applyVariant(part, index, {
+        statuses: new Set(['safe']),
+        reason: false,
+        delimiter: ';',
+        encoding: 'utf-8',
+      }),
+    ).toBe('name;email;mailvet_status\r\n"A;\r\nx";a@x.test;safe\r\n\r\n');
+  });
+
+  it('appends the reason after the status, before each line ending', () => {
+    expect(applyVariant(part, index, { reason: true, delimiter: ';', encoding: 'utf-8' })).toBe(
+      'name;email;mailvet_status;mailvet_reason\r\n"A;\r\nx";a@x.test;safe;domain_ok\r\n\r\n' +
+        'B;;block_bounce_risk;blank\r\nC;c@y.test;dead_email;no_such_domain',
+    );
+  });
+
+  it('counts UTF-16 bytes and writes the reason in UTF-16, so a UTF-16 file stays decodable', () => {
+    const text = '\ufeffname\temail\r\nA\ta@x.test\r\n';
+    const utf16 = Buffer.from(text, 'utf16le');
+    const wide = { ...layout, delimiter: '\t' as const, encoding: 'utf-16le' as const, dataStart: 24 };
+    const wideRows = readChunkRows(utf16, wide);
+    const widePart = annotateChunk(utf16, wideRows, wide, ['safe']);
+    const wideIndex = indexChunk(wideRows, [{ status: 'safe', reason: 'domain_ok' }], 'utf-16le');
+    const variant = { reason: true, delimiter: '\t', encoding: 'utf-16le' as const };
+    let at = 0;
+    const out: Buffer[] = [];
+    for (const line of wideIndex.toString('latin1').split('\n').filter(Boolean)) {
+      const row = parseIndexLine(line);
+      const bytes = widePart.subarray(at, at + row.contentBytes + row.eolBytes);
+      at += bytes.length;
+      out.push(variantRow(row, bytes, variant)!);
+    }
+    expect(at).toBe(widePart.length);
+    expect(Buffer.concat(out).toString('utf16le')).toBe(
+      '\ufeffname\temail\tmailvet_status\tmailvet_reason\r\nA\ta@x.test\tsafe\tdomain_ok\r\n',
+    );
+  });
+
+  it('rejects a line it did not write', () => {
+    expect(() => parseIndexLine('x y d')).toThrow('bad row index line');
+  });
+});
+
+describe('presigned upload URLs in AWS mode', () => {
+  beforeEach(() => {
+    resetSettings();
+    resetS3();
+  });
+
+  it('carry no checksum of an empty body (the default client would add one)', async () => {
+    expect(process.env.AWS_ENDPOINT_URL_S3).toBeUndefined();
+    const url = new URL(await presignUpload('uploads/c/j.csv', 300));
+    expect(url.searchParams.get('x-amz-checksum-crc32')).toBeNull();
+    expect(url.searchParams.get('x-amz-sdk-checksum-algorithm')).toBeNull();
+    const withDefaults = new URL(
+      await getSignedUrl(s3(), new PutObjectCommand({ Bucket: bucketName(), Key: 'uploads/c/j.csv' }), {
+        expiresIn: 300,
+      }),
+    );
+    expect([...withDefaults.searchParams.keys()].some((k) => k.toLowerCase().includes('checksum'))).toBe(
+      true,
+    );
+  });
+});
+
+describe('dashboard metrics', () => {
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  afterEach(() => {
+    delete process.env.EMF_METRICS;
+    resetSettings();
+    write.mockClear();
+  });
+  afterAll(() => write.mockRestore());
+
+  it('writes an embedded-metric line only when EMF_METRICS is on', () => {
+    resetSettings();
+    countMetric('JobsCreated');
+    expect(write).not.toHaveBeenCalled();
+    process.env.EMF_METRICS = 'true';
+    resetSettings();
+    countMetric('WebhookDeliveries', 1, { Outcome: 'delivered' });
+    const line = JSON.parse(String(write.mock.calls[0]![0]));
+    expect(line).toMatchObject({
+      Outcome: 'delivered',
+      WebhookDeliveries: 1,
+      _aws: {
+        CloudWatchMetrics: [
+          {
+            Namespace: 'mailvet',
+            Dimensions: [['Outcome']],
+            Metrics: [{ Name: 'WebhookDeliveries', Unit: 'Count' }],
+          },
+        ],
+      },
+    });
+  });
+});
