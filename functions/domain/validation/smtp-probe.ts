@@ -31,11 +31,11 @@ type Session =
   | { kind: 'timeout'; stage: string }
   | { kind: 'unreachable'; detail: string };
 
-class Timeout extends Error {}
-class Closed extends Error {}
+export class Timeout extends Error {}
+export class Closed extends Error {}
 
 /** Collects multi-line replies ("250-..." continues, "250 ..." ends) from a socket. */
-class ReplyReader {
+export class ReplyReader {
   private buffer = '';
   private lines: string[] = [];
   private readonly ready: SmtpReply[] = [];
@@ -98,7 +98,7 @@ class ReplyReader {
   }
 }
 
-function parseReply(lines: string[]): SmtpReply {
+export function parseReply(lines: string[]): SmtpReply {
   const last = lines[lines.length - 1] ?? '';
   const code = Number.parseInt(last.slice(0, 3), 10);
   const text = lines.map((l) => l.slice(4)).join(' ');
@@ -106,7 +106,7 @@ function parseReply(lines: string[]): SmtpReply {
   return { code: Number.isFinite(code) ? code : 0, enhanced: m ? m[0] : null, text };
 }
 
-function connectDirect(address: string, port: number, timeoutMs: number): Promise<net.Socket> {
+export function connectDirect(address: string, port: number, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: address, port });
     const timer = setTimeout(() => {
@@ -124,7 +124,7 @@ function connectDirect(address: string, port: number, timeoutMs: number): Promis
   });
 }
 
-async function connectSocks(
+export async function connectSocks(
   proxy: string,
   address: string,
   port: number,

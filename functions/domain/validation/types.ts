@@ -115,9 +115,22 @@ export interface KnownFlags {
   complainer: boolean;
 }
 
-/** The outcome of an SMTP RCPT probe for one mailbox. */
+/**
+ * The outcome of an SMTP RCPT probe for one mailbox. proxy_failed: the SOCKS proxy, not the mail host,
+ * failed (no evidence about the mailbox). unverifiable: the provider accepts every recipient at RCPT
+ * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing.
+ */
 export type MailboxProbe =
-  'accepted' | 'not_found' | 'full' | 'greylisted' | 'timeout' | 'unreachable' | 'blocked' | 'error';
+  | 'accepted'
+  | 'not_found'
+  | 'full'
+  | 'greylisted'
+  | 'timeout'
+  | 'unreachable'
+  | 'blocked'
+  | 'error'
+  | 'proxy_failed'
+  | 'unverifiable';
 
 /** The engine's answer for one address; the endpoint adds requestId, metadata and validatedAt. */
 export interface ValidationResult {
