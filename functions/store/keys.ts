@@ -163,7 +163,7 @@ export const workspaceLockKey = (companyId: string): ItemKey => ({ pk: companyPk
 // probe verdict     PROBE#<email>               VERDICT                 ttl: PROBE_CACHE_DAYS
 // session lease     MXHOST#<host>               SESSION#<n>             n in 0..N-1, holdUntil (ms)
 // RCPT bucket       MXHOST#<host>               RCPT#<epochSecond>      count, ttl
-// probe batch done  COMPANY#<c>                 JOB#<jobId>#PROBE#<id>  one per settled probe batch
+// probe verdicts   COMPANY#<c>                 PROBEBATCH#<jobId>#<chunk>#<batch>   one per settled batch
 
 export const probeVerdictKey = (email: string): ItemKey => ({
   pk: `PROBE#${part(email.toLowerCase())}`,
@@ -177,3 +177,13 @@ export const mxRcptBucketKey = (host: string, epochSecond: number): ItemKey => (
   pk: `MXHOST#${part(host.toLowerCase())}`,
   sk: `RCPT#${epochSecond}`,
 });
+export const probeBatchVerdictsKey = (
+  companyId: string,
+  jobId: string,
+  chunk: number,
+  batch: number,
+): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `${probeBatchVerdictsPrefix(jobId, chunk)}${batch}`,
+});
+export const probeBatchVerdictsPrefix = (jobId: string, chunk: number) => `PROBEBATCH#${jobId}#${chunk}#`;

@@ -24,6 +24,8 @@ export const chunkMessageSchema = z.discriminatedUnion('kind', [
     delimiter: z.enum(delimiters),
     emailColumn: z.number().int().nonnegative(),
     object: pinSchema,
+    /** Sent again by the probe stage once every probe batch of the chunk settled: write the part now. */
+    probed: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('finalize'), companyId: z.string().min(1), jobId: z.string().min(1) }),
 ]);

@@ -6,12 +6,15 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { bucketName, s3 } from '../../clients/s3';
 import type { Logger } from '../../log';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
-import type { ClassifyChunk } from './classifier';
+import type { ClassifyChunk, ProbeTarget } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
 import { annotateChunk, readChunkRows } from './csv/annotate';
 import { getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
 import { partObjectKey } from './object-keys';
+import { handOffToProbes } from './probe-stage';
+import { loadChunkVerdicts } from './probe-store';
 import { countStatuses, type BulkStatus } from './statuses';
+import type { MailboxProbe } from '../validation/types';
 
 export const replacedFileError =
   'The uploaded file was replaced by a second upload while it was being processed. Create a new job and upload the file once.';
@@ -56,14 +59,16 @@ async function classifyRows(
   emails: (string | undefined)[],
   classify: ClassifyChunk,
   companyId: string,
-): Promise<BulkStatus[]> {
+  verdicts?: ReadonlyMap<string, MailboxProbe>,
+): Promise<{ statuses: BulkStatus[]; probes: ProbeTarget[] }> {
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
-  const verdicts = await classify(present, companyId);
+  const out = await classify(present, companyId, verdicts);
   let next = 0;
-  return emails.map((email) =>
-    email === undefined || email === '' ? 'block_bounce_risk' : verdicts[next++]!,
+  const statuses = emails.map((email) =>
+    email === undefined || email === '' ? 'block_bounce_risk' : out.statuses[next++]!,
   );
+  return { statuses, probes: out.probes };
 }
 
 /**
@@ -92,7 +97,13 @@ export async function processChunkMessage(
   }
   const rows = readChunkRows(chunk, work.delimiter, work.emailColumn, work.start === 0, work.headerRow);
   const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
-  const statuses = await classifyRows(emails, classify, work.companyId);
+  // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
+  const verdicts = work.probed ? await loadChunkVerdicts(work, work.index) : undefined;
+  const { statuses, probes } = await classifyRows(emails, classify, work.companyId, verdicts);
+  if (probes.length > 0) {
+    // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
+    return handOffToProbes(work, probes, chunkLog);
+  }
   const part = annotateChunk(chunk, rows, work.delimiter, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
   await s3().send(

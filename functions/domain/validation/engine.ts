@@ -33,6 +33,8 @@ import { isDisposableDomain, isFreeProviderDomain, registrableDomainOf } from '.
 import { mxProviderOf } from './mx-provider';
 import { normalizeEmail, rawDomainOf } from './normalize';
 import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
+import { isAcceptAllProvider } from '../probe/accept-all';
+import type { ProbeVerdictCache } from '../probe/verdict-cache';
 import { LOCAL_OCTETS, parseDomain } from './syntax';
 import { suggestDomain } from './typos';
 import type {
@@ -59,6 +61,8 @@ export interface EngineOptions {
   smtpProbe?: boolean;
   smtp?: Partial<SmtpProbeOptions>;
   knownLists?: KnownAddressLists;
+  /** Mailbox probe verdicts kept across processes (PROBE_CACHE_DAYS): a cached address is not probed again. */
+  probeCache?: ProbeVerdictCache;
   /** Lifetime of a settled domain verdict, and of an inconclusive one (timeout, SERVFAIL, greylisting). */
   cacheTtlMs?: number;
   transientCacheTtlMs?: number;
@@ -91,10 +95,21 @@ export interface ValidateContext {
   companyId?: string;
 }
 
+/** What a mailbox probe can still do for one address (the single endpoint's rule). */
+export type ProbeNeed =
+  | { kind: 'probe'; email: string; host: string; addresses: string[] }
+  /** The MX belongs to a provider that accepts every recipient at RCPT time: nothing to learn. */
+  | { kind: 'unverifiable' }
+  | null;
+
 /** A chunk of addresses whose domains and list flags are loaded: classification is synchronous. */
 export interface PreparedBatch {
   statusOf(email: string): Status;
   classify(email: string): Verdict;
+  /** Whether a probe could change this address's verdict, and where to probe it. */
+  probeNeed(email: string): ProbeNeed;
+  /** The verdict given a probe outcome (undefined: no probe ran, as classify). */
+  classifyProbed(email: string, probe: MailboxProbe | undefined): Verdict;
 }
 
 const DEFAULT_SMTP: SmtpProbeOptions = {
@@ -172,10 +187,32 @@ export class ValidationEngine {
     const domains = new Set<string>();
     for (const e of list) domains.add(rawDomainOf(e));
     const [flags] = await Promise.all([this.lists.lookup(ctx.companyId, list), this.prepareDomains(domains)]);
+    const knownOf = (email: string) => (flags.size > 0 ? flags.get(listEmail(email)) : undefined);
     return {
-      classify: (email) => this.classify(email, flags.size > 0 ? flags.get(listEmail(email)) : undefined),
-      statusOf: (email) =>
-        this.classify(email, flags.size > 0 ? flags.get(listEmail(email)) : undefined).status,
+      classify: (email) => this.classify(email, knownOf(email)),
+      statusOf: (email) => this.classify(email, knownOf(email)).status,
+      probeNeed: (email) => this.probeNeedOf(email, knownOf(email)),
+      classifyProbed: (email, probe) =>
+        probe === undefined
+          ? this.classify(email, knownOf(email))
+          : classifyLocal(email, this.domainOf(email), knownOf(email), probe),
+    };
+  }
+
+  /** ProbeNeed of a prepared address (no I/O): the same rule as the single endpoint's probe. */
+  probeNeedOf(email: string, known?: KnownFlags): ProbeNeed {
+    if (!this.options.smtpProbe || typeof email !== 'string') return null;
+    const n = normalizeEmail(email);
+    if (!n.hasAt) return null;
+    const domain = this.domainOf(email);
+    if (domain === undefined || !this.shouldProbe(domain, classifyLocal(n.email, domain, known), n.localPart))
+      return null;
+    if (isAcceptAllProvider(domain.mxProvider)) return { kind: 'unverifiable' };
+    return {
+      kind: 'probe',
+      email: n.email,
+      host: domain.mailHost!.host,
+      addresses: domain.mailHost!.addresses,
     };
   }
 
@@ -245,14 +282,25 @@ export class ValidationEngine {
     const before = classifyLocal(n.email, domain, known);
     let probe: MailboxProbe | 'off' | 'skipped' = this.options.smtpProbe ? 'skipped' : 'off';
     if (this.shouldProbe(domain, before, n.localPart) && domain.mailHost) {
-      const [outcome] = await probeRecipients(domain.mailHost.addresses, [n.email], this.smtp);
-      probe = outcome ?? 'error';
+      if (isAcceptAllProvider(domain.mxProvider)) probe = 'unverifiable';
+      else probe = await this.probeMailbox(domain.mailHost.addresses, n.email);
     }
     const final =
       typeof probe === 'string' && probe !== 'off' && probe !== 'skipped'
         ? classifyLocal(n.email, domain, known, probe)
         : before;
     return buildResult(n.email, domain, final, known, probe);
+  }
+
+  /** The cached probe verdict of an address, or a fresh probe (then cached when conclusive). */
+  private async probeMailbox(addresses: string[], email: string): Promise<MailboxProbe> {
+    const cache = this.options.probeCache;
+    const cached = await cache?.get([email]).catch(() => undefined);
+    const hit = cached?.get(email.toLowerCase());
+    if (hit !== undefined) return hit;
+    const [outcome = 'error'] = await probeRecipients(addresses, [email], this.smtp);
+    await cache?.put(new Map([[email, outcome]])).catch(() => undefined);
+    return outcome;
   }
 
   /** Probe only when the answer can still change the verdict and the domain's server talks to us. */
@@ -331,12 +379,22 @@ export class ValidationEngine {
     const isDisposable = isDisposableDomain(ascii);
     const didYouMean = suggestDomain(ascii);
     let catchAllProbe: CatchAllProbe = 'off';
-    if (this.options.smtpProbe && facts.dns === 'ok' && facts.mailHost && !isDisposable) {
+    let proxyFailed = false;
+    const mxProvider = mxProviderOf(facts.mxRecords.map((r) => r.exchange));
+    // accept-all providers answer 250 to anything: a catch-all test there would mislabel every domain
+    if (
+      this.options.smtpProbe &&
+      facts.dns === 'ok' &&
+      facts.mailHost &&
+      !isDisposable &&
+      !isAcceptAllProvider(mxProvider)
+    ) {
       const [outcome] = await probeRecipients(
         facts.mailHost.addresses,
         [`${randomLocalPart()}@${ascii}`],
         this.smtp,
       );
+      proxyFailed = outcome === 'proxy_failed';
       catchAllProbe = catchAllOf(outcome ?? 'error');
     }
     const isCatchAll =
@@ -350,7 +408,7 @@ export class ValidationEngine {
       dnsDetail: facts.dnsDetail,
       mxRecords: facts.mxRecords,
       mailHost: facts.mailHost,
-      mxProvider: mxProviderOf(facts.mxRecords.map((r) => r.exchange)),
+      mxProvider,
       registrableDomain: registrableDomainOf(ascii),
       isDisposable,
       isFreeProvider: isFreeProviderDomain(ascii),
@@ -363,7 +421,8 @@ export class ValidationEngine {
       facts.dns !== 'dns_error' &&
       facts.dns !== 'dns_timeout' &&
       catchAllProbe !== 'greylisted' &&
-      catchAllProbe !== 'timeout';
+      catchAllProbe !== 'timeout' &&
+      !proxyFailed;
     return {
       value,
       ttlMs: settled ? (this.options.cacheTtlMs ?? 3_600_000) : (this.options.transientCacheTtlMs ?? 60_000),
@@ -381,6 +440,9 @@ function catchAllOf(outcome: MailboxProbe): CatchAllProbe {
     case 'timeout':
     case 'unreachable':
       return outcome;
+    case 'proxy_failed':
+      // the proxy, not the host, failed: as if unreachable (kept briefly, see loadDomain)
+      return 'unreachable';
     default:
       // full, blocked, error: the server answered, but not about existence
       return 'blocked';

@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { SocksClient } from 'socks';
+import { proxyPoolFor } from '../probe/proxy-pool';
 import type { MailboxProbe } from './types';
 
 export interface SmtpProbeOptions {
@@ -29,7 +30,8 @@ type Session =
   | { kind: 'temporary'; reply: SmtpReply }
   | { kind: 'refused'; reply: SmtpReply }
   | { kind: 'timeout'; stage: string }
-  | { kind: 'unreachable'; detail: string };
+  | { kind: 'unreachable'; detail: string }
+  | { kind: 'proxy_failed'; detail: string };
 
 export class Timeout extends Error {}
 export class Closed extends Error {}
@@ -154,14 +156,22 @@ async function session(
 ): Promise<Session> {
   let socket: net.Socket | null = null;
   let lastError = 'no address';
+  const pool = proxyPoolFor(o.socksProxy);
   for (const address of addresses) {
+    const proxy = pool?.pick();
     try {
-      socket = o.socksProxy
-        ? await connectSocks(o.socksProxy, address, o.port, o.timeoutMs)
+      socket = proxy
+        ? await connectSocks(proxy, address, o.port, o.timeoutMs)
         : await connectDirect(address, o.port, o.timeoutMs);
+      if (proxy) pool?.succeeded(proxy);
       break;
     } catch (e) {
       lastError = e instanceof Error ? e.message : String(e);
+      if (proxy) {
+        // the proxy failed, not the mail host: no evidence about the mailbox
+        pool?.failed(proxy);
+        return { kind: 'proxy_failed', detail: lastError };
+      }
     }
   }
   if (!socket) return { kind: 'unreachable', detail: lastError };
@@ -235,6 +245,8 @@ function sessionOutcome(s: Session, index: number): MailboxProbe {
       return 'timeout';
     case 'unreachable':
       return 'unreachable';
+    case 'proxy_failed':
+      return 'proxy_failed';
   }
 }
 
