@@ -149,6 +149,7 @@ export async function processProbeMessage(
     return batchLog.info('probe batch of a job not processing; dropped');
   if (job.settledProbes?.has(id)) return continueChunk(job, message, deps);
 
+  batchLog.debug('probe batch started', { todo: message.todo.length, handBacks: message.handBacks });
   const done = { ...message.done };
   let todo = message.todo.filter((e) => done[e] === undefined);
   if (todo.length > 0) {
@@ -162,6 +163,7 @@ export async function processProbeMessage(
   // leave room for one more step at every stage of a session before the invocation ends
   const reserveMs = 3 * deps.session.timeoutMs + 2000;
   const shouldStop = () => ctx.remainingMs() < reserveMs;
+  const startedAt = Date.now();
   const lease = await deps.politeness.acquireSession(message.host);
   if (!lease) return handBack(message, done, todo, false, busyHostDelaySeconds, deps);
   let outcome;
@@ -173,6 +175,11 @@ export async function processProbeMessage(
   } finally {
     await deps.politeness.releaseSession(lease);
   }
+  batchLog.debug('probe batch session done', {
+    ms: Date.now() - startedAt,
+    sessions: outcome.sessions,
+    answered: outcome.outcomes.size,
+  });
   const fresh = new Map<string, MailboxProbe>();
   const greylisted: string[] = [];
   const lastRound = message.greylistRounds >= deps.greylistRetries;
