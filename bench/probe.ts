@@ -114,6 +114,7 @@ async function main(): Promise<void> {
     let job: { status: string; percentComplete: number; statistics: Record<string, number> | null };
     let lastPercent = -1;
     for (;;) {
+      const asked = performance.now();
       const res = await fetch(`${runtime.baseUrl}/v1/email/validate-file/${created.jobId}`, { headers });
       if (res.status !== 200) {
         // a loaded machine can make one status read time out: note it and poll again
