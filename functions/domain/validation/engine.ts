@@ -281,6 +281,8 @@ export class ValidationEngine {
     ]);
     const before = classifyLocal(n.email, domain, known);
     let probe: MailboxProbe | 'off' | 'skipped' = this.options.smtpProbe ? 'skipped' : 'off';
+    // the proxy failed on this domain's catch-all test: say so rather than "skipped"
+    if (this.options.smtpProbe && domain.catchAllProbe === 'proxy_failed') probe = 'proxy_failed';
     if (this.shouldProbe(domain, before, n.localPart) && domain.mailHost) {
       if (isAcceptAllProvider(domain.mxProvider)) probe = 'unverifiable';
       else probe = await this.probeMailbox(domain.mailHost.addresses, n.email);
@@ -306,7 +308,7 @@ export class ValidationEngine {
   /** Probe only when the answer can still change the verdict and the domain's server talks to us. */
   private shouldProbe(domain: DomainVerdict, before: Verdict, localPart: string): boolean {
     if (!this.options.smtpProbe || domain.mailHost === null || domain.isCatchAll === true) return false;
-    if (domain.catchAllProbe === 'timeout' || domain.catchAllProbe === 'unreachable') return false;
+    if (['timeout', 'unreachable', 'proxy_failed'].includes(domain.catchAllProbe)) return false;
     if (!/^[\x21-\x7e]+$/.test(localPart)) return false; // SMTPUTF8 recipients are not probed
     return ['domain_ok', 'role_account', 'greylisted', 'smtp_timeout'].includes(before.reason);
   }
@@ -379,7 +381,6 @@ export class ValidationEngine {
     const isDisposable = isDisposableDomain(ascii);
     const didYouMean = suggestDomain(ascii);
     let catchAllProbe: CatchAllProbe = 'off';
-    let proxyFailed = false;
     const mxProvider = mxProviderOf(facts.mxRecords.map((r) => r.exchange));
     // accept-all providers answer 250 to anything: a catch-all test there would mislabel every domain
     if (
@@ -394,7 +395,6 @@ export class ValidationEngine {
         [`${randomLocalPart()}@${ascii}`],
         this.smtp,
       );
-      proxyFailed = outcome === 'proxy_failed';
       catchAllProbe = catchAllOf(outcome ?? 'error');
     }
     const isCatchAll =
@@ -422,7 +422,7 @@ export class ValidationEngine {
       facts.dns !== 'dns_timeout' &&
       catchAllProbe !== 'greylisted' &&
       catchAllProbe !== 'timeout' &&
-      !proxyFailed;
+      catchAllProbe !== 'proxy_failed';
     return {
       value,
       ttlMs: settled ? (this.options.cacheTtlMs ?? 3_600_000) : (this.options.transientCacheTtlMs ?? 60_000),
@@ -441,8 +441,8 @@ function catchAllOf(outcome: MailboxProbe): CatchAllProbe {
     case 'unreachable':
       return outcome;
     case 'proxy_failed':
-      // the proxy, not the host, failed: as if unreachable (kept briefly, see loadDomain)
-      return 'unreachable';
+      // the proxy, not the host, failed (kept briefly, see loadDomain)
+      return 'proxy_failed';
     default:
       // full, blocked, error: the server answered, but not about existence
       return 'blocked';

@@ -70,7 +70,15 @@ export interface MailHost {
 
 /** The outcome of the SMTP catch-all test of a domain (random local part). */
 export type CatchAllProbe =
-  'catch_all' | 'not_catch_all' | 'greylisted' | 'timeout' | 'unreachable' | 'blocked' | 'off';
+  | 'catch_all'
+  | 'not_catch_all'
+  | 'greylisted'
+  | 'timeout'
+  | 'unreachable'
+  | 'blocked'
+  /** the SOCKS proxy failed: nothing is known about the domain's server */
+  | 'proxy_failed'
+  | 'off';
 
 /** Everything the engine knows about one domain; cached per domain, shared by every address at it. */
 export interface DomainVerdict {
