@@ -129,6 +129,7 @@ async function main(): Promise<void> {
     WEBHOOKS_QUEUE_URL: 'unused',
     VALIDATIONS_QUEUE_URL: 'unused',
     INVITES_QUEUE_URL: 'unused',
+    PROBES_QUEUE_URL: 'unused',
     LOG_LEVEL: 'silent',
     // One client sending requests back to back: the per-company limit is not what is measured.
     RATE_LIMIT_PER_SECOND: '1000000',

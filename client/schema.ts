@@ -453,6 +453,8 @@ export interface components {
           | 'unreachable'
           | 'blocked'
           | 'error'
+          | 'proxy_failed'
+          | 'unverifiable'
           | 'off'
           | 'skipped';
       };

@@ -17,6 +17,7 @@ const schema = z.object({
   WEBHOOKS_QUEUE_URL: z.string().min(1),
   VALIDATIONS_QUEUE_URL: z.string().min(1),
   INVITES_QUEUE_URL: z.string().min(1),
+  PROBES_QUEUE_URL: z.string().min(1),
   AWS_REGION: z.string().min(1).default('us-east-1'),
 
   /** Local runtime only: endpoints of the emulators. Unset in AWS. */
@@ -58,8 +59,22 @@ const schema = z.object({
   SMTP_TIMEOUT_MS: int(10000, 1),
   SMTP_HELO_NAME: z.string().default('mailvet.local'),
   SMTP_MAIL_FROM: z.string().default('probe@mailvet.local'),
-  /** socks5://host:port to reach port 25 through a proxy. */
+  /** socks5://[user:pass@]host:port, or a comma-separated pool used round-robin, to reach port 25. */
   SMTP_SOCKS_PROXY: z.string().optional(),
+  /** N: SMTP sessions open at once per MX host across every invocation (bulk probe stage). */
+  SMTP_MAX_SESSIONS_PER_HOST: int(2, 1),
+  /** M: RCPT commands per second per MX host across every invocation (bulk probe stage). */
+  SMTP_RCPT_PER_SECOND_PER_HOST: int(20, 1),
+  /** RCPT commands in one SMTP session before QUIT and a new session. */
+  SMTP_RECIPIENTS_PER_SESSION: int(50, 1),
+  /** Addresses per probe batch message (one MX host each). */
+  PROBE_BATCH_SIZE: int(100, 1),
+  /** Days a mailbox probe verdict is reused (DynamoDB TTL); 0 turns the cache off. */
+  PROBE_CACHE_DAYS: z.coerce.number().min(0).default(7),
+  /** Greylisted (4xx) addresses are probed again this many times, PROBE_GREYLIST_DELAY_SECONDS apart. */
+  PROBE_GREYLIST_RETRIES: int(2, 0),
+  /** SQS DelaySeconds of a greylist retry (at most 900, SQS's maximum). */
+  PROBE_GREYLIST_DELAY_SECONDS: z.coerce.number().int().min(0).max(900).default(300),
   /** Target size of one bulk chunk in bytes (small values exercise chunk boundaries in tests). */
   CHUNK_SIZE_BYTES: int(4 * 1024 * 1024, 1),
   /** Write the dashboard's counts as CloudWatch embedded-metric log lines (the stack sets it). */

@@ -1,7 +1,7 @@
 // The one table of functions, routes, queues and event sources. The CDK stack (lib/) and the local
 // runtime (local/) both read it, so what runs on this machine is what deploys.
 
-export type QueueName = 'chunks' | 'webhooks' | 'validations' | 'invites';
+export type QueueName = 'chunks' | 'webhooks' | 'validations' | 'invites' | 'probes';
 
 export interface QueueSpec {
   /** Physical name suffix: the queue is `mailvet-<name>` locally and `<stack>-<name>` in AWS. */
@@ -150,8 +150,26 @@ export const functions: FunctionSpec[] = [
       table: 'readwrite',
       bucketRead: [uploadsPrefix, partsPrefix],
       bucketWrite: [partsPrefix, resultsPrefix],
-      sendsTo: ['webhooks'],
+      sendsTo: ['webhooks', 'probes'],
     },
+  },
+  {
+    name: 'probeMailboxes',
+    entry: 'functions/handlers/probe-mailboxes.ts',
+    description:
+      'SQS probes: probe the mailboxes of one MX host over SMTP, politely; hand back what is left; settle the batch',
+    timeoutSeconds: 120,
+    memoryMb: 512,
+    access: { table: 'readwrite', sendsTo: ['probes', 'chunks'] },
+  },
+  {
+    name: 'failProbeBatch',
+    entry: 'functions/handlers/fail-probe-batch.ts',
+    description:
+      'SQS probes DLQ: a probe batch that kept failing settles without verdicts (DNS verdicts stand)',
+    timeoutSeconds: 30,
+    memoryMb: 256,
+    access: { table: 'readwrite', sendsTo: ['chunks'] },
   },
   {
     name: 'failChunkJob',
@@ -305,6 +323,7 @@ export const queues: QueueSpec[] = [
   { name: 'webhooks', visibilityTimeoutSeconds: 90, maxReceiveCount: 6, retentionSeconds: 4 * 86400 },
   { name: 'validations', visibilityTimeoutSeconds: 360, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
   { name: 'invites', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, retentionSeconds: 4 * 86400 },
+  { name: 'probes', visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
 ];
 
 export const queueConsumers: QueueConsumerSpec[] = [
@@ -314,6 +333,8 @@ export const queueConsumers: QueueConsumerSpec[] = [
   { function: 'runValidation', queue: 'validations', batchSize: 10, maxConcurrency: 10 },
   { function: 'failValidation', queue: 'validations', deadLetters: true, batchSize: 10, maxConcurrency: 2 },
   { function: 'sendInvite', queue: 'invites', batchSize: 10, maxConcurrency: 2 },
+  { function: 'probeMailboxes', queue: 'probes', batchSize: 10, maxConcurrency: 20 },
+  { function: 'failProbeBatch', queue: 'probes', deadLetters: true, batchSize: 10, maxConcurrency: 2 },
 ];
 
 export const bucketTriggers: BucketTriggerSpec[] = [

@@ -43,6 +43,7 @@ export async function connect(): Promise<Connection> {
       'WEBHOOKS_QUEUE_URL',
       'VALIDATIONS_QUEUE_URL',
       'INVITES_QUEUE_URL',
+      'PROBES_QUEUE_URL',
     ])
       process.env[name] ??= 'unset';
     resetServiceClients();

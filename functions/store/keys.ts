@@ -188,3 +188,32 @@ export const listViewChunkKey = (companyId: string, kind: string, chunk: number)
 });
 export const listViewChunkPrefix = (kind: string) => `VIEW#${kind}#`;
 export const workspaceLockKey = (companyId: string): ItemKey => ({ pk: companyPk(companyId), sk: 'WSLOCK' });
+
+// --- Mailbox probes (functions/domain/probe; design in docs/validation.md) --------------------------
+// probe verdict     PROBE#<email>               VERDICT                 ttl: PROBE_CACHE_DAYS
+// session lease     MXHOST#<host>               SESSION#<n>             n in 0..N-1, holdUntil (ms)
+// RCPT bucket       MXHOST#<host>               RCPT#<epochSecond>      count, ttl
+// probe verdicts   COMPANY#<c>                 PROBEBATCH#<jobId>#<chunk>#<batch>   one per settled batch
+
+export const probeVerdictKey = (email: string): ItemKey => ({
+  pk: `PROBE#${part(email.toLowerCase())}`,
+  sk: 'VERDICT',
+});
+export const mxSessionLeaseKey = (host: string, slot: number): ItemKey => ({
+  pk: `MXHOST#${part(host.toLowerCase())}`,
+  sk: `SESSION#${slot}`,
+});
+export const mxRcptBucketKey = (host: string, epochSecond: number): ItemKey => ({
+  pk: `MXHOST#${part(host.toLowerCase())}`,
+  sk: `RCPT#${epochSecond}`,
+});
+export const probeBatchVerdictsKey = (
+  companyId: string,
+  jobId: string,
+  chunk: number,
+  batch: number,
+): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `${probeBatchVerdictsPrefix(jobId, chunk)}${batch}`,
+});
+export const probeBatchVerdictsPrefix = (jobId: string, chunk: number) => `PROBEBATCH#${jobId}#${chunk}#`;

@@ -297,8 +297,20 @@ describe("least privilege, from each function's access in wiring.ts", () => {
     expect(perms.has('s3:GetObject')).toBe(false);
   });
 
-  test('validateChunk can send only to the webhooks queue', () => {
-    expect(permissions('validateChunk').get('sqs:SendMessage')).toEqual([queueArn('webhooks')]);
+  test('validateChunk can send only to the webhooks and probes queues', () => {
+    expect(permissions('validateChunk').get('sqs:SendMessage')).toEqual([
+      queueArn('webhooks'),
+      queueArn('probes'),
+    ]);
+  });
+
+  test('probeMailboxes can send only to the probes and chunks queues, and reads no bucket', () => {
+    expect(permissions('probeMailboxes').get('sqs:SendMessage')).toEqual([
+      queueArn('probes'),
+      queueArn('chunks'),
+    ]);
+    expect(permissions('probeMailboxes').has('s3:GetObject')).toBe(false);
+    expect(permissions('probeMailboxes').has('s3:PutObject')).toBe(false);
   });
 
   test('notFound has no table, bucket or queue access at all', () => {

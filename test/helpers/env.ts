@@ -6,6 +6,7 @@ const defaults: Record<string, string> = {
   WEBHOOKS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-webhooks',
   VALIDATIONS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-validations',
   INVITES_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-invites',
+  PROBES_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-probes',
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',

@@ -10,7 +10,7 @@ const pinSchema = z.object({
   size: z.number().int().nonnegative(),
 });
 
-const chunkMessageShape = z.discriminatedUnion('kind', [
+export const chunkMessageShape = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('chunk'),
     companyId: z.string().min(1),
@@ -30,6 +30,8 @@ const chunkMessageShape = z.discriminatedUnion('kind', [
     dataStart: z.number().int().nonnegative().default(0),
     emailColumn: z.number().int().nonnegative(),
     object: pinSchema,
+    /** Sent again by the probe stage once every probe batch of the chunk settled: write the part now. */
+    probed: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('finalize'), companyId: z.string().min(1), jobId: z.string().min(1) }),
 ]);

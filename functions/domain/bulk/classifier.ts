@@ -1,8 +1,11 @@
 // The validation engine as bulk processing sees it: one engine per process (its domain cache shared by
 // every chunk the container handles), prepared once per chunk so each unique domain of the chunk is
-// resolved at most once, then a synchronous status per row.
+// resolved at most once, then a synchronous status per row. With SMTP_PROBE on, the rows a mailbox
+// probe could still change are listed with their MX host for the probe stage; given the probe
+// verdicts, the same rows are classified as the single endpoint would.
 import { settings } from '../../settings';
 import { ValidationEngine, engineOptionsFromSettings } from '../validation';
+import type { MailboxProbe, Verdict } from '../validation/types';
 import { gatedKnownLists } from './known-lists-gate';
 import type { BulkStatus } from './statuses';
 
@@ -12,8 +15,29 @@ export interface ChunkVerdict {
   reason: string;
 }
 
-/** Classifies the email cells of one chunk, in order. */
-export type ClassifyChunk = (emails: readonly string[], companyId: string) => Promise<ChunkVerdict[]>;
+/** One address for the probe stage: normalised, with the host (and its IPs) to ask. */
+export interface ProbeTarget {
+  email: string;
+  host: string;
+  addresses: string[];
+}
+
+export interface ChunkClassification {
+  /** A verdict per email cell, in order (final when `probes` is empty). */
+  verdicts: ChunkVerdict[];
+  /** Rows still to probe (never when probe verdicts were given, nor with SMTP_PROBE off). */
+  probes: ProbeTarget[];
+}
+
+/**
+ * Classifies the email cells of one chunk, in order. `probed` (normalised address -> probe outcome)
+ * are the probe stage's results: given them, every row is final.
+ */
+export type ClassifyChunk = (
+  emails: readonly string[],
+  companyId: string,
+  probed?: ReadonlyMap<string, MailboxProbe>,
+) => Promise<ChunkClassification>;
 
 let engine: ValidationEngine | undefined;
 
@@ -22,10 +46,25 @@ function sharedEngine(): ValidationEngine {
   return engine;
 }
 
-export const classifyChunk: ClassifyChunk = async (emails, companyId) => {
-  const batch = await sharedEngine().prepare(emails, { companyId });
-  return emails.map((_, index) => {
-    const verdict = batch.verdictAt(index);
-    return { status: verdict.status, reason: verdict.reason };
-  });
-};
+/** classifyChunk over a given engine (tests build their own). */
+function chunkClassifier(engineOf: () => ValidationEngine): ClassifyChunk {
+  return async (emails, companyId, probed) => {
+    const batch = await engineOf().prepare(emails, { companyId });
+    const probes: ProbeTarget[] = [];
+    const verdicts = emails.map((email, index): ChunkVerdict => {
+      const need = batch.probeNeed(email);
+      let verdict: Verdict;
+      if (need === null) verdict = batch.verdictAt(index);
+      else if (need.kind === 'unverifiable') verdict = batch.classifyProbed(email, 'unverifiable');
+      else if (probed) verdict = batch.classifyProbed(email, probed.get(need.email.toLowerCase()));
+      else {
+        probes.push(need);
+        verdict = batch.verdictAt(index);
+      }
+      return { status: verdict.status, reason: verdict.reason };
+    });
+    return { verdicts, probes };
+  };
+}
+
+export const classifyChunk: ClassifyChunk = chunkClassifier(sharedEngine);

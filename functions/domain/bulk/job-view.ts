@@ -2,6 +2,7 @@
 // processing deadline applied at read time so neither waits for a sweeper.
 import { z } from 'zod';
 import type { JobItem } from './job-store';
+import type { JobProbeState } from './probe-store';
 import { processingDeadlineSeconds, resultsRetentionSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 
@@ -104,8 +105,13 @@ export function jobView(job: ViewedJob, nowMs: number): JobView {
   const processed = status === 'completed' ? total : job.processedEmails;
   let percent = 0;
   if (status === 'completed') percent = 100;
-  else if (job.chunkCount !== undefined && total > 0)
-    percent = Math.min(99, Math.floor((processed * 100) / total));
+  else if (job.chunkCount !== undefined && total > 0) {
+    // rows handed to the probe stage count twice: classified, then probed (so probing moves the bar)
+    const probe = job as JobItem & JobProbeState;
+    const work = total + (probe.probeEmails ?? 0);
+    const done = processed + (probe.probedEmails ?? 0);
+    percent = Math.min(99, Math.floor((done * 100) / work));
+  }
   const view: JobView = {
     jobId: job.jobId,
     status,

@@ -7,15 +7,18 @@ import { bucketName, s3 } from '../../clients/s3';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
-import type { ChunkVerdict, ClassifyChunk } from './classifier';
+import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
 import { annotateChunk, readChunkRows } from './csv/annotate';
 import type { TextEncoding } from './csv/encoding';
 import { indexChunk } from './csv/row-index';
 import { acceptsWork, getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
 import { partIndexKey, partObjectKey } from './object-keys';
+import { handOffToProbes } from './probe-stage';
+import { loadChunkVerdicts } from './probe-store';
 import { countStatuses } from './statuses';
 import { releaseFailedJob } from '../usage';
+import type { MailboxProbe } from '../validation/types';
 
 const replacedFileError =
   'The uploaded file was replaced by a second upload while it was being processed. Create a new job and upload the file once.';
@@ -63,12 +66,16 @@ export async function classifyRows(
   emails: (string | undefined)[],
   classify: ClassifyChunk,
   companyId: string,
-): Promise<ChunkVerdict[]> {
+  probed?: ReadonlyMap<string, MailboxProbe>,
+): Promise<ChunkClassification> {
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
-  const verdicts = await classify(present, companyId);
+  const out = await classify(present, companyId, probed);
   let next = 0;
-  return emails.map((email) => (email === undefined || email === '' ? blankRow : verdicts[next++]!));
+  const verdicts = emails.map((email) =>
+    email === undefined || email === '' ? blankRow : out.verdicts[next++]!,
+  );
+  return { verdicts, probes: out.probes };
 }
 
 /**
@@ -99,7 +106,13 @@ export async function processChunkMessage(
   }
   const rows = readChunkRows(chunk, { ...work, chunkStart: work.start });
   const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
-  const verdicts = await classifyRows(emails, classify, work.companyId);
+  // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
+  const probed = work.probed ? await loadChunkVerdicts(work, work.index) : undefined;
+  const { verdicts, probes } = await classifyRows(emails, classify, work.companyId, probed);
+  if (probes.length > 0) {
+    // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
+    return handOffToProbes(work, probes, chunkLog);
+  }
   const statuses = verdicts.map((verdict) => verdict.status);
   const part = annotateChunk(chunk, rows, work, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());

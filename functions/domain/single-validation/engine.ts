@@ -2,6 +2,7 @@
 // runtime), built on first use so its domain cache is shared by every request the process serves.
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { settings } from '../../settings';
+import { DynamoProbeVerdictCache } from '../probe/verdict-cache';
 import { DynamoKnownLists, ValidationEngine, engineOptionsFromSettings } from '../validation';
 
 /** What the use cases need of the engine (tests hand in an engine pointed at fixture servers). */
@@ -10,8 +11,13 @@ export type Validator = Pick<ValidationEngine, 'validate'>;
 let engine: Validator | undefined;
 
 export function singleEngine(): Validator {
+  const s = settings();
   engine ??= new ValidationEngine(
-    engineOptionsFromSettings(settings(), { knownLists: new DynamoKnownLists(dynamoDb(), tableName()) }),
+    engineOptionsFromSettings(s, {
+      knownLists: new DynamoKnownLists(dynamoDb(), tableName()),
+      // the verdicts the bulk probe stage found, and the other way round (PROBE_CACHE_DAYS)
+      probeCache: new DynamoProbeVerdictCache(dynamoDb(), tableName(), s.PROBE_CACHE_DAYS),
+    }),
   );
   return engine;
 }

@@ -49,6 +49,8 @@ const smtpProbes = {
   unreachable: true,
   blocked: true,
   error: true,
+  proxy_failed: true,
+  unverifiable: true,
   off: true,
   skipped: true,
 } satisfies Record<SmtpProbe, true>;

@@ -44,6 +44,7 @@ export const V = {
   smtputf8: verdict('smtputf8_local_part'),
   role: verdict('role_account'),
   accepted: verdict('accepted'),
+  unverifiable: verdict('domain_ok', 'mailbox_unverifiable'),
   validationError: verdict('validation_error'),
 } as const;
 
@@ -147,7 +148,8 @@ export function classifyParts(
       case 'timeout':
         return V.smtpTimeout;
       default:
-        // accepted, or the probe could not tell (unreachable, policy block): the DNS verdict stands
+        // accepted, or the probe could not tell (unreachable, policy block, proxy failure, accept-all
+        // provider): the DNS verdict stands
         break;
     }
   } else if (v.smtpRisk !== null) return v.smtpRisk;
@@ -155,5 +157,7 @@ export function classifyParts(
   if ((code & UNICODE) !== 0) return V.smtputf8;
   if (role === A_ROLE) return V.role;
   if (probe === 'accepted' && domain.isCatchAll !== true) return V.accepted;
+  // the provider accepts every recipient at RCPT time: safe by DNS, but never reported as verified
+  if (probe === 'unverifiable') return V.unverifiable;
   return v.ok;
 }

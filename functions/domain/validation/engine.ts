@@ -28,6 +28,8 @@ import { isDisposableDomain, isFreeProviderDomain, registrableDomainOf } from '.
 import { mxProviderOf } from './mx-provider';
 import { normalizeEmail, rawDomainOf } from './normalize';
 import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
+import { isAcceptAllProvider } from '../probe/accept-all';
+import type { ProbeVerdictCache } from '../probe/verdict-cache';
 import { LOCAL_OCTETS, parseDomain } from './syntax';
 import { suggestDomain } from './typos';
 import type {
@@ -54,6 +56,8 @@ export interface EngineOptions {
   smtpProbe?: boolean;
   smtp?: Partial<SmtpProbeOptions>;
   knownLists?: KnownAddressLists;
+  /** Mailbox probe verdicts kept across processes (PROBE_CACHE_DAYS): a cached address is not probed again. */
+  probeCache?: ProbeVerdictCache;
   /** Lifetime of a settled domain verdict, and of an inconclusive one (timeout, SERVFAIL, greylisting). */
   cacheTtlMs?: number;
   transientCacheTtlMs?: number;
@@ -86,12 +90,23 @@ export interface ValidateContext {
   companyId?: string;
 }
 
+/** What a mailbox probe can still do for one address (the single endpoint's rule). */
+export type ProbeNeed =
+  | { kind: 'probe'; email: string; host: string; addresses: string[] }
+  /** The MX belongs to a provider that accepts every recipient at RCPT time: nothing to learn. */
+  | { kind: 'unverifiable' }
+  | null;
+
 /** A chunk of addresses whose domains and list flags are loaded: classification is synchronous. */
 export interface PreparedBatch {
   statusOf(email: string): Status;
   classify(email: string): Verdict;
   /** classify the index-th email given to prepare, without extracting its address again. */
   verdictAt(index: number): Verdict;
+  /** Whether a probe could change this address's verdict, and where to probe it. */
+  probeNeed(email: string): ProbeNeed;
+  /** The verdict given a probe outcome (undefined: no probe ran, as classify). */
+  classifyProbed(email: string, probe: MailboxProbe | undefined): Verdict;
 }
 
 const DEFAULT_SMTP: SmtpProbeOptions = {
@@ -189,6 +204,32 @@ export class ValidationEngine {
         const address = addresses[index] ?? '';
         return this.classifyAddress(address, flagsOf(address));
       },
+      probeNeed: (email) => {
+        const address = typeof email === 'string' ? extract(email) : null;
+        return address ? this.probeNeedOf(address, flagsOf(address)) : null;
+      },
+      classifyProbed: (email, probe) => {
+        const address = typeof email === 'string' ? extract(email) : null;
+        if (probe === undefined || !address) return verdictOf(email);
+        return classifyLocal(address, this.domainOf(address), flagsOf(address), probe);
+      },
+    };
+  }
+
+  /** ProbeNeed of a prepared address (no I/O): the same rule as the single endpoint's probe. */
+  probeNeedOf(email: string, known?: KnownFlags): ProbeNeed {
+    if (!this.options.smtpProbe || typeof email !== 'string') return null;
+    const n = normalizeEmail(email);
+    if (!n.hasAt) return null;
+    const domain = this.domainOf(email);
+    if (domain === undefined || !this.shouldProbe(domain, classifyLocal(n.email, domain, known), n.localPart))
+      return null;
+    if (isAcceptAllProvider(domain.mxProvider)) return { kind: 'unverifiable' };
+    return {
+      kind: 'probe',
+      email: n.email,
+      host: domain.mailHost!.host,
+      addresses: domain.mailHost!.addresses,
     };
   }
 
@@ -265,9 +306,11 @@ export class ValidationEngine {
     ]);
     const before = classifyLocal(n.email, domain, known);
     let probe: MailboxProbe | 'off' | 'skipped' = this.options.smtpProbe ? 'skipped' : 'off';
+    // the proxy failed on this domain's catch-all test: say so rather than "skipped"
+    if (this.options.smtpProbe && domain.catchAllProbe === 'proxy_failed') probe = 'proxy_failed';
     if (this.shouldProbe(domain, before, n.localPart) && domain.mailHost) {
-      const [outcome] = await probeRecipients(domain.mailHost.addresses, [n.email], this.smtp);
-      probe = outcome ?? 'error';
+      if (isAcceptAllProvider(domain.mxProvider)) probe = 'unverifiable';
+      else probe = await this.probeMailbox(domain.mailHost.addresses, n.email);
     }
     const final =
       typeof probe === 'string' && probe !== 'off' && probe !== 'skipped'
@@ -276,10 +319,21 @@ export class ValidationEngine {
     return buildResult(n.email, domain, final, known, probe);
   }
 
+  /** The cached probe verdict of an address, or a fresh probe (then cached when conclusive). */
+  private async probeMailbox(addresses: string[], email: string): Promise<MailboxProbe> {
+    const cache = this.options.probeCache;
+    const cached = await cache?.get([email]).catch(() => undefined);
+    const hit = cached?.get(email.toLowerCase());
+    if (hit !== undefined) return hit;
+    const [outcome = 'error'] = await probeRecipients(addresses, [email], this.smtp);
+    await cache?.put(new Map([[email, outcome]])).catch(() => undefined);
+    return outcome;
+  }
+
   /** Probe only when the answer can still change the verdict and the domain's server talks to us. */
   private shouldProbe(domain: DomainVerdict, before: Verdict, localPart: string): boolean {
     if (!this.options.smtpProbe || domain.mailHost === null || domain.isCatchAll === true) return false;
-    if (domain.catchAllProbe === 'timeout' || domain.catchAllProbe === 'unreachable') return false;
+    if (['timeout', 'unreachable', 'proxy_failed'].includes(domain.catchAllProbe)) return false;
     if (!/^[\x21-\x7e]+$/.test(localPart)) return false; // SMTPUTF8 recipients are not probed
     return ['domain_ok', 'role_account', 'greylisted', 'smtp_timeout'].includes(before.reason);
   }
@@ -352,7 +406,15 @@ export class ValidationEngine {
     const isDisposable = isDisposableDomain(ascii);
     const didYouMean = suggestDomain(ascii);
     let catchAllProbe: CatchAllProbe = 'off';
-    if (this.options.smtpProbe && facts.dns === 'ok' && facts.mailHost && !isDisposable) {
+    const mxProvider = mxProviderOf(facts.mxRecords.map((r) => r.exchange));
+    // accept-all providers answer 250 to anything: a catch-all test there would mislabel every domain
+    if (
+      this.options.smtpProbe &&
+      facts.dns === 'ok' &&
+      facts.mailHost &&
+      !isDisposable &&
+      !isAcceptAllProvider(mxProvider)
+    ) {
       const [outcome] = await probeRecipients(
         facts.mailHost.addresses,
         [`${randomLocalPart()}@${ascii}`],
@@ -371,7 +433,7 @@ export class ValidationEngine {
       dnsDetail: facts.dnsDetail,
       mxRecords: facts.mxRecords,
       mailHost: facts.mailHost,
-      mxProvider: mxProviderOf(facts.mxRecords.map((r) => r.exchange)),
+      mxProvider,
       registrableDomain: registrableDomainOf(ascii),
       isDisposable,
       isFreeProvider: isFreeProviderDomain(ascii),
@@ -384,7 +446,8 @@ export class ValidationEngine {
       facts.dns !== 'dns_error' &&
       facts.dns !== 'dns_timeout' &&
       catchAllProbe !== 'greylisted' &&
-      catchAllProbe !== 'timeout';
+      catchAllProbe !== 'timeout' &&
+      catchAllProbe !== 'proxy_failed';
     return {
       value,
       ttlMs: settled ? (this.options.cacheTtlMs ?? 3_600_000) : (this.options.transientCacheTtlMs ?? 60_000),
@@ -402,6 +465,9 @@ function catchAllOf(outcome: MailboxProbe): CatchAllProbe {
     case 'timeout':
     case 'unreachable':
       return outcome;
+    case 'proxy_failed':
+      // the proxy, not the host, failed (kept briefly, see loadDomain)
+      return 'proxy_failed';
     default:
       // full, blocked, error: the server answered, but not about existence
       return 'blocked';

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { SocksClient } from 'socks';
 import { countMetric } from '../../metrics';
+import { proxyPoolFor } from '../probe/proxy-pool';
 import type { MailboxProbe } from './types';
 
 export interface SmtpProbeOptions {
@@ -30,13 +31,14 @@ type Session =
   | { kind: 'temporary'; reply: SmtpReply }
   | { kind: 'refused'; reply: SmtpReply }
   | { kind: 'timeout'; stage: string }
-  | { kind: 'unreachable'; detail: string };
+  | { kind: 'unreachable'; detail: string }
+  | { kind: 'proxy_failed'; detail: string };
 
-class Timeout extends Error {}
-class Closed extends Error {}
+export class Timeout extends Error {}
+export class Closed extends Error {}
 
 /** Collects multi-line replies ("250-..." continues, "250 ..." ends) from a socket. */
-class ReplyReader {
+export class ReplyReader {
   private buffer = '';
   private lines: string[] = [];
   private readonly ready: SmtpReply[] = [];
@@ -99,7 +101,7 @@ class ReplyReader {
   }
 }
 
-function parseReply(lines: string[]): SmtpReply {
+export function parseReply(lines: string[]): SmtpReply {
   const last = lines[lines.length - 1] ?? '';
   const code = Number.parseInt(last.slice(0, 3), 10);
   const text = lines.map((l) => l.slice(4)).join(' ');
@@ -107,7 +109,7 @@ function parseReply(lines: string[]): SmtpReply {
   return { code: Number.isFinite(code) ? code : 0, enhanced: m ? m[0] : null, text };
 }
 
-function connectDirect(address: string, port: number, timeoutMs: number): Promise<net.Socket> {
+export function connectDirect(address: string, port: number, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: address, port });
     const timer = setTimeout(() => {
@@ -125,7 +127,7 @@ function connectDirect(address: string, port: number, timeoutMs: number): Promis
   });
 }
 
-async function connectSocks(
+export async function connectSocks(
   proxy: string,
   address: string,
   port: number,
@@ -155,14 +157,22 @@ async function session(
 ): Promise<Session> {
   let socket: net.Socket | null = null;
   let lastError = 'no address';
+  const pool = proxyPoolFor(o.socksProxy);
   for (const address of addresses) {
+    const proxy = pool?.pick();
     try {
-      socket = o.socksProxy
-        ? await connectSocks(o.socksProxy, address, o.port, o.timeoutMs)
+      socket = proxy
+        ? await connectSocks(proxy, address, o.port, o.timeoutMs)
         : await connectDirect(address, o.port, o.timeoutMs);
+      if (proxy) pool?.succeeded(proxy);
       break;
     } catch (e) {
       lastError = e instanceof Error ? e.message : String(e);
+      if (proxy) {
+        // the proxy failed, not the mail host: no evidence about the mailbox
+        pool?.failed(proxy);
+        return { kind: 'proxy_failed', detail: lastError };
+      }
     }
   }
   if (!socket) return { kind: 'unreachable', detail: lastError };
@@ -236,6 +246,8 @@ function sessionOutcome(s: Session, index: number): MailboxProbe {
       return 'timeout';
     case 'unreachable':
       return 'unreachable';
+    case 'proxy_failed':
+      return 'proxy_failed';
   }
 }
 

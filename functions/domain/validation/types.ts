@@ -70,7 +70,15 @@ export interface MailHost {
 
 /** The outcome of the SMTP catch-all test of a domain (random local part). */
 export type CatchAllProbe =
-  'catch_all' | 'not_catch_all' | 'greylisted' | 'timeout' | 'unreachable' | 'blocked' | 'off';
+  | 'catch_all'
+  | 'not_catch_all'
+  | 'greylisted'
+  | 'timeout'
+  | 'unreachable'
+  | 'blocked'
+  /** the SOCKS proxy failed: nothing is known about the domain's server */
+  | 'proxy_failed'
+  | 'off';
 
 /** Everything the engine knows about one domain; cached per domain, shared by every address at it. */
 export interface DomainVerdict {
@@ -115,9 +123,22 @@ export interface KnownFlags {
   complainer: boolean;
 }
 
-/** The outcome of an SMTP RCPT probe for one mailbox. */
+/**
+ * The outcome of an SMTP RCPT probe for one mailbox. proxy_failed: the SOCKS proxy, not the mail host,
+ * failed (no evidence about the mailbox). unverifiable: the provider accepts every recipient at RCPT
+ * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing.
+ */
 export type MailboxProbe =
-  'accepted' | 'not_found' | 'full' | 'greylisted' | 'timeout' | 'unreachable' | 'blocked' | 'error';
+  | 'accepted'
+  | 'not_found'
+  | 'full'
+  | 'greylisted'
+  | 'timeout'
+  | 'unreachable'
+  | 'blocked'
+  | 'error'
+  | 'proxy_failed'
+  | 'unverifiable';
 
 /** The engine's answer for one address; the endpoint adds requestId, metadata and validatedAt. */
 export interface ValidationResult {

@@ -37,14 +37,17 @@ async function bulkVerdict(text: string): Promise<string> {
   });
   const data = rows.filter((row) => row.kind === 'data');
   expect(data).toHaveLength(1);
-  const [verdict] = await classifyRows(
+  const {
+    verdicts: [verdict],
+  } = await classifyRows(
     data.map((row) => row.email),
     async (emails) => {
       const batch = await engine.prepare(emails);
-      return emails.map((email) => {
+      const verdicts = emails.map((email) => {
         const { status, reason } = batch.classify(email);
         return { status, reason };
       });
+      return { verdicts, probes: [] };
     },
     'company',
   );

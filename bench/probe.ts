@@ -1,0 +1,174 @@
+// Probe stage benchmark: a bulk job with SMTP_PROBE=true end to end on the local runtime. Addresses are
+// spread over domains whose MX hosts are fixture SMTP servers, one per host on its own loopback address
+// (127.0.x.y, same port), each answering every command 50 ms after it arrives, rejecting ~10% of
+// mailboxes with 5.1.1 and greylisting ~5% once. The servers count sessions and the most open at once.
+// The last line reads `probe_addresses_per_second=<n> max_sessions_per_host=<n> rcpt_per_session_avg=<n>`.
+//
+//   npm run bench:probe                      100,000 addresses over 1,000 domains
+//   npm run bench:probe -- --addresses 20000 --domains 200   a smaller run on a loaded machine
+import { createHash } from 'node:crypto';
+import { startTestRuntime } from '../test/helpers/local-runtime';
+import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
+import { replies, startBatchSmtp, type BatchSmtp } from '../test/unit/validation/fixtures/batch-smtp';
+import { closedPort } from '../test/unit/validation/fixtures/harness';
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  return value;
+}
+
+const ADDRESSES = flag('addresses', 100_000);
+const DOMAINS = flag('domains', 1_000);
+const DELAY_MS = flag('delay-ms', 50);
+/** Greylisting delay of the run (the product default, 300 s, would make the benchmark wait 5 minutes). */
+const GREYLIST_DELAY_SECONDS = flag('greylist-delay', 1);
+const MAX_SESSIONS_PER_HOST = 2;
+
+const hostAddress = (n: number) => `127.0.${1 + Math.floor(n / 250)}.${1 + (n % 250)}`;
+
+/** 0..99 from the address: < 10 rejected (5.1.1), < 15 greylisted once, else accepted. */
+function bucketOf(address: string): number {
+  return createHash('sha1').update(address).digest().readUInt16BE(0) % 100;
+}
+
+async function main(): Promise<void> {
+  const zones: Zones = {};
+  for (let n = 0; n < DOMAINS; n++) {
+    zones[`p${n}.bench.test`] = { mx: [{ exchange: `mx${n}.bench.test`, priority: 10 }] };
+    zones[`mx${n}.bench.test`] = { a: [hostAddress(n)] };
+  }
+  const dns = await startFixtureDns(zones);
+  const port = await closedPort();
+  const probeSessions = new Set<string>();
+  let firstRcptAt = 0;
+  let t0 = performance.now();
+  let lastRcptAt = 0;
+  let probeRcpts = 0;
+  const servers: BatchSmtp[] = [];
+  for (let n = 0; n < DOMAINS; n++) {
+    servers.push(
+      await startBatchSmtp({
+        host: hostAddress(n),
+        port,
+        delayMs: DELAY_MS,
+        rcpt: (address, ctx) => {
+          const local = address.slice(0, address.lastIndexOf('@'));
+          if (local.startsWith('mailvet-probe-')) return replies.unknown; // the domain's catch-all test
+          probeSessions.add(`${n}:${ctx.session}`);
+          probeRcpts++;
+          const now = Date.now();
+          if (!firstRcptAt)
+            console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s: first probe RCPT`);
+          firstRcptAt ||= now;
+          lastRcptAt = now;
+          const b = bucketOf(address);
+          if (b < 10) return replies.unknown;
+          if (b < 15 && ctx.seenBefore === 0) return replies.greylisted;
+          return replies.ok;
+        },
+      }),
+    );
+  }
+  let expectedRejected = 0;
+  const lines = ['email'];
+  for (let i = 0; i < ADDRESSES; i++) {
+    const address = `user${i}@p${i % DOMAINS}.bench.test`;
+    if (bucketOf(address) < 10) expectedRejected++;
+    lines.push(address);
+  }
+  const file = Buffer.from(`${lines.join('\n')}\n`);
+  console.log(
+    `${ADDRESSES} addresses over ${DOMAINS} domains (one fixture MX each, ${DELAY_MS} ms per command), greylist delay ${GREYLIST_DELAY_SECONDS} s`,
+  );
+
+  const runtime = await startTestRuntime({
+    DNS_SERVERS: dns.servers.join(','),
+    DNS_TIMEOUT_MS: '2000',
+    ALLOW_PRIVATE_MX: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SMTP_PROBE: 'true',
+    SMTP_PORT: String(port),
+    SMTP_TIMEOUT_MS: '5000',
+    SMTP_MAX_SESSIONS_PER_HOST: String(MAX_SESSIONS_PER_HOST),
+    PROBE_GREYLIST_DELAY_SECONDS: String(GREYLIST_DELAY_SECONDS),
+    RATE_LIMIT_PER_SECOND: '1000',
+  });
+  try {
+    const headers = { 'x-api-key': runtime.keys.admin, 'content-type': 'application/json' };
+    const created = (await (
+      await fetch(`${runtime.baseUrl}/v1/email/validate-file`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ emailColumn: 0 }),
+      })
+    ).json()) as { jobId: string; uploadUrl: string };
+    t0 = performance.now();
+    const put = await fetch(created.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/csv' },
+      body: file,
+    });
+    if (put.status !== 200) throw new Error(`PUT ${put.status}`);
+    let job: { status: string; percentComplete: number; statistics: Record<string, number> | null };
+    let lastPercent = -1;
+    for (;;) {
+      const asked = performance.now();
+      const res = await fetch(`${runtime.baseUrl}/v1/email/validate-file/${created.jobId}`, { headers });
+      if (res.status !== 200) {
+        // a loaded machine can make one status read time out: note it and poll again
+        console.log(
+          `  status read answered ${res.status} after ${(performance.now() - asked).toFixed(0)} ms`,
+        );
+        await res.body?.cancel();
+        continue;
+      }
+      job = (await res.json()) as typeof job;
+      if (job.percentComplete !== lastPercent) {
+        lastPercent = job.percentComplete;
+        console.log(
+          `  ${((performance.now() - t0) / 1000).toFixed(1)} s: ${job.status} ${job.percentComplete}%`,
+        );
+      }
+      if (job.status !== 'processing' && job.status !== 'awaiting_upload') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (job.status !== 'completed') throw new Error(`job ended: ${JSON.stringify(job)}`);
+    const download = (await (
+      await fetch(`${runtime.baseUrl}/v1/email/validate-file/${created.jobId}/download`, { headers })
+    ).json()) as { downloadUrl: string };
+    const results = (await (await fetch(download.downloadUrl)).text()).trim().split('\n').slice(1);
+    const wrong = results.filter((line) => {
+      const [address = '', status] = line.split(',');
+      return status !== (bucketOf(address) < 10 ? 'block_bounce_risk' : 'safe');
+    });
+    if (wrong.length > 0)
+      console.log(`rows whose status differs from the fixture: ${wrong.slice(0, 5).join(' ')}`);
+    const rejected = job.statistics?.block_bounce_risk ?? 0;
+    console.log(`statistics: ${JSON.stringify(job.statistics)}`);
+    console.log(`5.1.1 rejections found: ${rejected} (fixture rejected ${expectedRejected})`);
+    if (rejected !== expectedRejected || wrong.length > 0)
+      throw new Error('bulk statuses do not match the fixture mailboxes');
+    const maxOpen = Math.max(...servers.map((s) => s.stats.maxOpen));
+    const stageSeconds = (lastRcptAt - firstRcptAt) / 1000;
+    console.log(
+      `end to end (PUT -> completed): ${seconds.toFixed(1)} s, ${(ADDRESSES / seconds).toFixed(0)} addresses/s`,
+    );
+    console.log(`probe stage (first to last RCPT): ${stageSeconds.toFixed(1)} s, ${probeRcpts} RCPT`);
+    if (maxOpen > MAX_SESSIONS_PER_HOST) throw new Error(`a host saw ${maxOpen} sessions at once`);
+    console.log(
+      `probe_addresses_per_second=${(ADDRESSES / stageSeconds).toFixed(0)} max_sessions_per_host=${maxOpen} rcpt_per_session_avg=${(probeRcpts / probeSessions.size).toFixed(1)}`,
+    );
+  } finally {
+    await runtime.stop();
+    await Promise.all(servers.map((s) => s.close()));
+    await dns.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,279 @@
+// The probe stage of a bulk job (docs/bulk.md, "Probe stage"):
+//   chunk -> rows a probe could change, grouped by MX host into batches -> probes queue
+//   probeMailboxes: cache, session lease, RCPT budget, one SMTP session for many recipients;
+//     greylisted addresses come back after PROBE_GREYLIST_DELAY_SECONDS (SQS DelaySeconds), unfinished
+//     work is handed back as the same batch; a finished batch stores its verdicts and settles once
+//   last batch of a chunk settled -> the chunk message again (probed) -> part written, chunk counted
+// Counts change only in the two conditional writes (settleProbeBatch, recordChunk), so redelivered and
+// handed-back messages never count twice.
+import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { dynamoDb, tableName } from '../../clients/dynamodb';
+import { queueUrl, sqs } from '../../clients/sqs';
+import { sortedJson } from '../../json';
+import type { Logger } from '../../log';
+import { settings, type Settings } from '../../settings';
+import type { QueueName } from '../../wiring';
+import { DynamoPoliteness, type Politeness } from '../probe/politeness';
+import { proxyPoolFor } from '../probe/proxy-pool';
+import { probeBatch, type BatchSessionOptions, defaultBatchSessionOptions } from '../probe/smtp-session';
+import { DynamoProbeVerdictCache, type ProbeVerdictCache } from '../probe/verdict-cache';
+import type { MailboxProbe } from '../validation/types';
+import type { ChunkWork } from './chunk-messages';
+import type { ProbeTarget } from './classifier';
+import { getJobItem, type JobItem } from './job-store';
+import { probeBatchId, type ProbeMessage } from './probe-messages';
+import {
+  chunkProbesSettled,
+  putBatchVerdicts,
+  recordProbeHandoff,
+  settleProbeBatch,
+  type JobProbeState,
+} from './probe-store';
+
+export interface ProbeStageDeps {
+  politeness: Politeness;
+  cache: ProbeVerdictCache;
+  session: BatchSessionOptions;
+  greylistRetries: number;
+  greylistDelaySeconds: number;
+  /** Sends a message to a queue, visible after delaySeconds. */
+  send(queue: QueueName, body: string, delaySeconds?: number): Promise<void>;
+}
+
+/** A batch handed back more often than this settles with what it has (the DNS verdicts stand for the rest). */
+const maxHandBacks = 50;
+/** Delay of a batch handed back because every session slot at its host was taken. */
+export const busyHostDelaySeconds = 2;
+
+/** The dependencies from the settings; cheap, built per invocation so they follow the current clients. */
+export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
+  return {
+    politeness: new DynamoPoliteness(dynamoDb(), tableName(), {
+      maxSessionsPerHost: s.SMTP_MAX_SESSIONS_PER_HOST,
+      rcptPerSecondPerHost: s.SMTP_RCPT_PER_SECOND_PER_HOST,
+      // a session lasts at most the function's time budget
+      leaseMs: 150_000,
+    }),
+    cache: new DynamoProbeVerdictCache(dynamoDb(), tableName(), s.PROBE_CACHE_DAYS),
+    session: {
+      ...defaultBatchSessionOptions,
+      port: s.SMTP_PORT,
+      timeoutMs: s.SMTP_TIMEOUT_MS,
+      heloName: s.SMTP_HELO_NAME,
+      mailFrom: s.SMTP_MAIL_FROM,
+      proxies: proxyPoolFor(s.SMTP_SOCKS_PROXY),
+      maxRecipientsPerSession: s.SMTP_RECIPIENTS_PER_SESSION,
+    },
+    greylistRetries: s.PROBE_GREYLIST_RETRIES,
+    greylistDelaySeconds: s.PROBE_GREYLIST_DELAY_SECONDS,
+    send: async (queue, body, delaySeconds = 0) => {
+      await sqs().send(
+        new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: body, DelaySeconds: delaySeconds }),
+      );
+    },
+  };
+}
+
+/** Groups targets by MX host into batches of at most batchSize distinct addresses, deterministically. */
+export function planProbeBatches(targets: readonly ProbeTarget[], batchSize: number): ProbeTarget[][] {
+  const byHost = new Map<string, Map<string, ProbeTarget>>();
+  for (const t of targets) {
+    const host = byHost.get(t.host) ?? new Map<string, ProbeTarget>();
+    byHost.set(t.host, host);
+    host.set(t.email.toLowerCase(), t);
+  }
+  const batches: ProbeTarget[][] = [];
+  for (const host of [...byHost.keys()].sort()) {
+    const list = [...byHost.get(host)!.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, t]) => t);
+    for (let i = 0; i < list.length; i += batchSize) batches.push(list.slice(i, i + batchSize));
+  }
+  return batches;
+}
+
+/** A chunk with rows to probe: count them for progress (once) and queue its probe batches. */
+export async function handOffToProbes(work: ChunkWork, targets: ProbeTarget[], log: Logger): Promise<void> {
+  const batches = planProbeBatches(targets, settings().PROBE_BATCH_SIZE);
+  const emails = batches.reduce((n, b) => n + b.length, 0);
+  await recordProbeHandoff(work, work.index, emails);
+  const messages = batches.map((batch, n): ProbeMessage => {
+    const emailsOf = batch.map((t) => t.email.toLowerCase());
+    return {
+      kind: 'probe',
+      chunk: { ...work, probed: undefined },
+      batch: n,
+      batches: batches.length,
+      host: batch[0]!.host,
+      addresses: batch[0]!.addresses,
+      size: emailsOf.length,
+      todo: emailsOf,
+      done: {},
+      greylistRounds: 0,
+      handBacks: 0,
+    };
+  });
+  // re-sent in full on a redelivered chunk: settling is per batch id, so duplicates count nothing
+  for (let i = 0; i < messages.length; i += 10) {
+    const out = await sqs().send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl('probes'),
+        Entries: messages.slice(i, i + 10).map((m, j) => ({ Id: String(j), MessageBody: sortedJson(m) })),
+      }),
+    );
+    if ((out.Failed ?? []).length > 0) throw new Error(`${out.Failed!.length} probe batches not queued`);
+  }
+  log.info('chunk handed to the probe stage', { batches: batches.length, emails });
+}
+
+export interface ProbeRunContext {
+  /** Milliseconds left in this invocation. */
+  remainingMs(): number;
+}
+
+/**
+ * Primary course: skip a settled batch; take cached verdicts; hold a session slot at the host; probe
+ * the rest within the RCPT budget and the time left; hand back greylisted (after a delay) and unfinished
+ * addresses as the same batch; or settle it: store its verdicts, count it once, and when it was the last
+ * of its chunk, send the chunk on to write its part.
+ */
+export async function processProbeMessage(
+  message: ProbeMessage,
+  deps: ProbeStageDeps,
+  ctx: ProbeRunContext,
+  log: Logger,
+): Promise<void> {
+  const id = probeBatchId(message);
+  const batchLog = log.child({ jobId: message.chunk.jobId, batch: id, host: message.host });
+  const job = (await getJobItem(message.chunk.companyId, message.chunk.jobId, true)) as
+    (JobItem & JobProbeState) | undefined;
+  if (!job || job.status !== 'processing')
+    return batchLog.info('probe batch of a job not processing; dropped');
+  if (job.settledProbes?.has(id)) return continueChunk(job, message, deps);
+
+  batchLog.debug('probe batch started', { todo: message.todo.length, handBacks: message.handBacks });
+  const done = { ...message.done };
+  let todo = message.todo.filter((e) => done[e] === undefined);
+  if (todo.length > 0) {
+    const cached = await deps.cache.get(todo);
+    for (const [email, probe] of cached) done[email] = probe;
+    todo = todo.filter((e) => done[e] === undefined);
+  }
+  if (todo.length === 0 || message.handBacks >= maxHandBacks)
+    return settle(job, message, done, deps, batchLog);
+
+  // leave room for one more step at every stage of a session before the invocation ends
+  const reserveMs = 3 * deps.session.timeoutMs + 2000;
+  const shouldStop = () => ctx.remainingMs() < reserveMs;
+  const startedAt = Date.now();
+  const lease = await deps.politeness.acquireSession(message.host);
+  if (!lease) return handBack(message, done, todo, false, busyHostDelaySeconds, deps);
+  let outcome;
+  try {
+    outcome = await probeBatch(message.addresses, todo, deps.session, {
+      shouldStop,
+      rcptAllowance: (wanted) => rcptAllowance(deps.politeness, message.host, wanted, shouldStop),
+    });
+  } finally {
+    await deps.politeness.releaseSession(lease);
+  }
+  batchLog.debug('probe batch session done', {
+    ms: Date.now() - startedAt,
+    sessions: outcome.sessions,
+    answered: outcome.outcomes.size,
+  });
+  const fresh = new Map<string, MailboxProbe>();
+  const greylisted: string[] = [];
+  const lastRound = message.greylistRounds >= deps.greylistRetries;
+  for (const [email, probe] of outcome.outcomes) {
+    if (probe === 'greylisted' && !lastRound) greylisted.push(email);
+    else {
+      done[email] = probe;
+      fresh.set(email, probe);
+    }
+  }
+  await deps.cache.put(fresh);
+  const left = [...outcome.unfinished, ...greylisted];
+  if (left.length === 0) return settle(job, message, done, deps, batchLog);
+  batchLog.info('probe batch handed back', {
+    unfinished: outcome.unfinished.length,
+    greylisted: greylisted.length,
+  });
+  return handBack(
+    message,
+    done,
+    left,
+    greylisted.length > 0,
+    greylisted.length > 0 ? deps.greylistDelaySeconds : 0,
+    deps,
+  );
+}
+
+/** RCPT commands the host's shared budget allows now; waits for the next second while time allows. */
+async function rcptAllowance(
+  politeness: Politeness,
+  host: string,
+  wanted: number,
+  shouldStop: () => boolean,
+): Promise<number> {
+  for (;;) {
+    const granted = await politeness.takeRcpt(host, wanted);
+    if (granted > 0 || shouldStop()) return granted;
+    // the bucket refills at the next second: a wait under a second, not a greylisting sleep
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+  }
+}
+
+/** The same batch, with what is left, back on the probes queue. */
+function handBack(
+  message: ProbeMessage,
+  done: Record<string, MailboxProbe>,
+  todo: string[],
+  greylistRound: boolean,
+  delaySeconds: number,
+  deps: ProbeStageDeps,
+): Promise<void> {
+  const next: ProbeMessage = {
+    ...message,
+    done,
+    todo,
+    greylistRounds: message.greylistRounds + (greylistRound ? 1 : 0),
+    handBacks: message.handBacks + 1,
+  };
+  return deps.send('probes', sortedJson(next), Math.min(900, delaySeconds));
+}
+
+/** Stores the batch's verdicts, counts the batch once, and moves its chunk on when it was the last. */
+async function settle(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  message: ProbeMessage,
+  done: Record<string, MailboxProbe>,
+  deps: Pick<ProbeStageDeps, 'send'>,
+  log: Logger,
+): Promise<void> {
+  await putBatchVerdicts(job, message.chunk.index, message.batch, done);
+  const after = await settleProbeBatch(job, probeBatchId(message), message.size);
+  if (after) log.info('probe batch settled', { verdicts: Object.keys(done).length });
+  const current =
+    after ?? ((await getJobItem(job.companyId, job.jobId, true)) as (JobItem & JobProbeState) | undefined);
+  if (current) await continueChunk(current, message, deps);
+}
+
+/** Once every batch of the chunk is settled, the chunk message goes again to write its part. */
+async function continueChunk(
+  job: JobItem & JobProbeState,
+  message: ProbeMessage,
+  deps: Pick<ProbeStageDeps, 'send'>,
+): Promise<void> {
+  if (job.status !== 'processing' || job.doneChunks?.has(message.chunk.index)) return;
+  if (!chunkProbesSettled(job, message.chunk.index, message.batches)) return;
+  await deps.send('chunks', sortedJson({ ...message.chunk, probed: true }));
+}
+
+/** A probe batch from the DLQ: settle with the verdicts it has, so its job can still complete. */
+export async function settleDeadProbeBatch(message: ProbeMessage, log: Logger): Promise<void> {
+  const job = await getJobItem(message.chunk.companyId, message.chunk.jobId, true);
+  if (!job || job.status !== 'processing') return;
+  log.warn('probe batch kept failing; its addresses keep their DNS verdicts', {
+    batch: probeBatchId(message),
+  });
+  await settle(job, message, message.done, probeStageDeps(), log);
+}

@@ -1,0 +1,218 @@
+// The probe worker on DynamoDB Local against a fixture MX server, with the queue replaced by a recorder:
+// settling counts a batch once however often it is delivered, an invocation near its deadline hands
+// the batch back untouched, a host with every session slot taken gets the batch back later, and
+// greylisted addresses come back after the greylist delay, then settle.
+import { resetServiceClients } from '../../functions/clients/reset';
+import { getJobItem, markProcessing, putNewJob } from '../../functions/domain/bulk/job-store';
+import type { ProbeMessage } from '../../functions/domain/bulk/probe-messages';
+import {
+  busyHostDelaySeconds,
+  planProbeBatches,
+  processProbeMessage,
+  type ProbeStageDeps,
+} from '../../functions/domain/bulk/probe-stage';
+import { loadChunkVerdicts, type JobProbeState } from '../../functions/domain/bulk/probe-store';
+import { MemoryPoliteness } from '../../functions/domain/probe/politeness';
+import { defaultBatchSessionOptions } from '../../functions/domain/probe/smtp-session';
+import { MemoryProbeVerdictCache } from '../../functions/domain/probe/verdict-cache';
+import { logger } from '../../functions/log';
+import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
+import { mailboxRule, startBatchSmtp, type BatchSmtp } from '../unit/validation/fixtures/batch-smtp';
+
+let dynamo: DynamoDbLocal;
+let smtp: BatchSmtp;
+const companyId = 'c-probe';
+const log = logger.child({ test: 'probe-stage' });
+
+beforeAll(async () => {
+  dynamo = await startDynamoDbLocal();
+  const table = 'mailvet-probe-stage-test';
+  await ensureTable(dynamo.endpoint, table);
+  Object.assign(process.env, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, TABLE_NAME: table });
+  resetServiceClients();
+  smtp = await startBatchSmtp({ rcpt: mailboxRule() });
+});
+
+afterAll(async () => {
+  await smtp?.close();
+  resetServiceClients();
+  await dynamo?.stop();
+});
+
+interface Sent {
+  queue: string;
+  body: string;
+  delaySeconds: number;
+}
+
+function deps(sent: Sent[], extra: Partial<ProbeStageDeps> = {}): ProbeStageDeps {
+  return {
+    politeness: new MemoryPoliteness({ maxSessionsPerHost: 2, rcptPerSecondPerHost: 1000, leaseMs: 60_000 }),
+    cache: new MemoryProbeVerdictCache(86400_000),
+    session: { ...defaultBatchSessionOptions, port: smtp.port, timeoutMs: 1000, proxies: null },
+    greylistRetries: 1,
+    greylistDelaySeconds: 120,
+    send: async (queue, body, delaySeconds = 0) => void sent.push({ queue, body, delaySeconds }),
+    ...extra,
+  };
+}
+
+const plenty = { remainingMs: () => 100_000 };
+
+async function processingJob(jobId: string): Promise<void> {
+  await putNewJob({
+    jobId,
+    companyId,
+    emailColumn: 0,
+    createdAt: new Date().toISOString(),
+    uploadExpiresAtMs: Date.now() + 60_000,
+    slot: 0,
+  });
+  await markProcessing(
+    { companyId, jobId },
+    { now: new Date().toISOString(), deadlineAtMs: Date.now() + 3600_000, scanLeaseUntilMs: 0 },
+  );
+}
+
+function message(jobId: string, todo: string[], extra: Partial<ProbeMessage> = {}): ProbeMessage {
+  return {
+    kind: 'probe',
+    chunk: {
+      kind: 'chunk',
+      companyId,
+      jobId,
+      index: 0,
+      start: 0,
+      end: 10,
+      dataRows: todo.length,
+      headerRow: false,
+      delimiter: ',',
+      encoding: 'utf-8',
+      dataStart: 0,
+      emailColumn: 0,
+      object: { key: 'uploads/x.csv', etag: 'e', size: 10 },
+    },
+    batch: 0,
+    batches: 1,
+    host: 'mx.fixture.test',
+    addresses: ['127.0.0.1'],
+    size: todo.length,
+    todo,
+    done: {},
+    greylistRounds: 0,
+    handBacks: 0,
+    ...extra,
+  };
+}
+
+const jobState = async (jobId: string) =>
+  (await getJobItem(companyId, jobId, true)) as unknown as JobProbeState & { processedEmails: number };
+
+describe('processProbeMessage', () => {
+  it('settles a batch once: a redelivered batch counts nothing twice and only re-sends the chunk', async () => {
+    await processingJob('j-redeliver');
+    const sent: Sent[] = [];
+    const m = message('j-redeliver', ['ann@x.test', 'unknown1@x.test', 'full1@x.test']);
+    await processProbeMessage(m, deps(sent), plenty, log);
+    await processProbeMessage(m, deps(sent), plenty, log);
+    const job = await jobState('j-redeliver');
+    expect(job.probedEmails).toBe(3);
+    expect([...(job.settledProbes ?? [])]).toEqual(['0-0']);
+    expect(Object.fromEntries(await loadChunkVerdicts({ companyId, jobId: 'j-redeliver' }, 0))).toEqual({
+      'ann@x.test': 'accepted',
+      'unknown1@x.test': 'not_found',
+      'full1@x.test': 'full',
+    });
+    // both deliveries send the chunk on (the chunk itself counts once: recordChunk's condition)
+    expect(sent.map((s) => s.queue)).toEqual(['chunks', 'chunks']);
+    expect(JSON.parse(sent[0]!.body)).toMatchObject({ kind: 'chunk', index: 0, probed: true });
+    // the second delivery did not probe again
+    expect(smtp.stats.rcpts.filter((r) => r === 'ann@x.test')).toHaveLength(1);
+  });
+
+  it('hands the whole batch back, untouched and uncounted, when the invocation is near its deadline', async () => {
+    await processingJob('j-deadline');
+    const sent: Sent[] = [];
+    const before = smtp.stats.sessions;
+    const m = message('j-deadline', ['dora@x.test', 'eli@x.test']);
+    await processProbeMessage(m, deps(sent), { remainingMs: () => 1000 }, log);
+    expect(smtp.stats.sessions).toBe(before);
+    expect(sent).toHaveLength(1);
+    const back = JSON.parse(sent[0]!.body) as ProbeMessage;
+    expect(sent[0]!.queue).toBe('probes');
+    expect(back).toMatchObject({ todo: ['dora@x.test', 'eli@x.test'], handBacks: 1, batch: 0, done: {} });
+    expect((await jobState('j-deadline')).probedEmails).toBeUndefined();
+    // the handed-back batch settles normally later
+    const later: Sent[] = [];
+    await processProbeMessage(back, deps(later), plenty, log);
+    expect((await jobState('j-deadline')).probedEmails).toBe(2);
+  });
+
+  it('hands a batch back after a delay when every session slot at its host is held', async () => {
+    await processingJob('j-busy');
+    const politeness = new MemoryPoliteness({
+      maxSessionsPerHost: 1,
+      rcptPerSecondPerHost: 1000,
+      leaseMs: 60_000,
+    });
+    await politeness.acquireSession('mx.fixture.test');
+    const sent: Sent[] = [];
+    await processProbeMessage(message('j-busy', ['gus@x.test']), deps(sent, { politeness }), plenty, log);
+    expect(sent).toEqual([expect.objectContaining({ queue: 'probes', delaySeconds: busyHostDelaySeconds })]);
+    expect((await jobState('j-busy')).probedEmails).toBeUndefined();
+  });
+
+  it('retries greylisted addresses through the queue delay, then settles with the later answer', async () => {
+    await processingJob('j-grey');
+    const sent: Sent[] = [];
+    await processProbeMessage(message('j-grey', ['hal@x.test', 'grey9@x.test']), deps(sent), plenty, log);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.delaySeconds).toBe(120);
+    const back = JSON.parse(sent[0]!.body) as ProbeMessage;
+    expect(back).toMatchObject({
+      todo: ['grey9@x.test'],
+      done: { 'hal@x.test': 'accepted' },
+      greylistRounds: 1,
+    });
+    const after: Sent[] = [];
+    await processProbeMessage(back, deps(after), plenty, log);
+    expect(Object.fromEntries(await loadChunkVerdicts({ companyId, jobId: 'j-grey' }, 0))).toEqual({
+      'hal@x.test': 'accepted',
+      'grey9@x.test': 'accepted',
+    });
+    expect((await jobState('j-grey')).probedEmails).toBe(2);
+  });
+
+  it('takes cached verdicts without probing', async () => {
+    await processingJob('j-cache');
+    const cache = new MemoryProbeVerdictCache(86400_000);
+    await cache.put(new Map([['ivy@x.test', 'not_found']] as const));
+    const sent: Sent[] = [];
+    await processProbeMessage(message('j-cache', ['ivy@x.test']), deps(sent, { cache }), plenty, log);
+    expect(smtp.stats.rcpts).not.toContain('ivy@x.test');
+    expect(Object.fromEntries(await loadChunkVerdicts({ companyId, jobId: 'j-cache' }, 0))).toEqual({
+      'ivy@x.test': 'not_found',
+    });
+  });
+});
+
+describe('planProbeBatches', () => {
+  it('groups by MX host, dedupes addresses and cuts batches deterministically', () => {
+    const t = (email: string, host: string) => ({ email, host, addresses: ['127.0.0.1'] });
+    const batches = planProbeBatches(
+      [
+        t('b@a.test', 'mx2'),
+        t('a@a.test', 'mx1'),
+        t('c@a.test', 'mx1'),
+        t('A@a.test', 'mx1'),
+        t('d@a.test', 'mx1'),
+      ],
+      2,
+    );
+    expect(batches.map((b) => b.map((x) => x.email))).toEqual([
+      ['A@a.test', 'c@a.test'],
+      ['d@a.test'],
+      ['b@a.test'],
+    ]);
+  });
+});
