@@ -9,6 +9,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
+import type { JobProbeState } from './probe-store';
 import { jobKey, jobsOfCompanyIndex, jobSlotKey, type ItemKey } from '../../store/keys';
 import { epochSeconds, tableKeys } from '../../store/table';
 import type { Dialect } from './csv/dialect';
@@ -534,6 +535,9 @@ const listedAttributes = [
   'fileName',
   'uploadExpiresAtMs',
   'deadlineAtMs',
+  'dialect',
+  'probeEmails',
+  'probedEmails',
 ];
 
 export type ListedJob = Pick<
@@ -551,7 +555,9 @@ export type ListedJob = Pick<
   | 'fileName'
   | 'uploadExpiresAtMs'
   | 'deadlineAtMs'
->;
+  | 'dialect'
+> &
+  Pick<JobProbeState, 'probeEmails' | 'probedEmails'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the
