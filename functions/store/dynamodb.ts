@@ -1,6 +1,11 @@
 // The storage layer's two DynamoDB idioms, each written once: reading every page of a Query, and a
 // conditional write whose failed condition is an answer rather than an error.
-import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  paginateQuery,
+  paginateScan,
+  type QueryCommandInput,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure, isTransactionConditionFailure } from './conditions';
 
@@ -10,13 +15,28 @@ export type Item = Record<string, unknown>;
 export const send = <T = unknown>(command: object): Promise<T> =>
   (dynamoDb() as unknown as { send(c: object): Promise<T> }).send(command);
 
-/** Every item a Query matches, page after page (lib-dynamodb's paginator), on the table. */
+/** The pages of a Query on the table (lib-dynamodb's paginator), for callers that may stop early. */
+export async function* queryPages(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): AsyncGenerator<Item[]> {
+  for await (const page of paginateQuery({ client: dynamoDb() }, { TableName: tableName(), ...input }))
+    yield page.Items ?? [];
+}
+
+/** The pages of a Scan of the table (lib-dynamodb's paginator). */
+export async function* scanPages(
+  input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): AsyncGenerator<Item[]> {
+  for await (const page of paginateScan({ client: dynamoDb() }, { TableName: tableName(), ...input }))
+    yield page.Items ?? [];
+}
+
+/** Every item a Query matches, page after page, on the table. */
 export async function queryAll(
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
 ): Promise<Item[]> {
   const items: Item[] = [];
-  for await (const page of paginateQuery({ client: dynamoDb() }, { TableName: tableName(), ...input }))
-    items.push(...(page.Items ?? []));
+  for await (const page of queryPages(input)) items.push(...page);
   return items;
 }
 

@@ -1,13 +1,6 @@
 // Bulk job items and active-job slots in the single table. Every state change is one conditional
 // write, so duplicate events, redelivered messages and concurrent workers each change a job once.
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import type { JobProbeState } from './probe-store';
 import { jobKey, jobsOfCompanyIndex, jobSlotKey, type ItemKey } from '../../store/keys';
@@ -15,7 +8,7 @@ import { epochSeconds, tableKeys } from '../../store/table';
 import type { Dialect } from './csv/dialect';
 import { jobRetentionSeconds, maxActiveJobs, resultsRetentionSeconds, expiredJobKeptSeconds } from './limits';
 import { bulkStatuses, type Statistics } from './statuses';
-import { ifConditionHolds, send, wroteIf } from '../../store/dynamodb';
+import { ifConditionHolds, queryPages, scanPages, send, wroteIf } from '../../store/dynamodb';
 import { countMetric } from '../../metrics';
 
 /**
@@ -358,23 +351,15 @@ export function claimAssembly(
  */
 export async function releaseOrphanedLeases(): Promise<number> {
   let released = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await send<{
-      Items?: Record<string, unknown>[];
-      LastEvaluatedKey?: Record<string, unknown>;
-    }>(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression:
-          'entity = :job AND #status = :processing AND (attribute_exists(scanLeaseUntilMs) OR attribute_exists(assemblyLeaseUntilMs))',
-        ProjectionExpression: '#pk, #sk',
-        ExpressionAttributeNames: { '#status': 'status', '#pk': tableKeys.partition, '#sk': tableKeys.sort },
-        ExpressionAttributeValues: { ':job': 'job', ':processing': 'processing' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const key of page.Items ?? []) {
+  const pages = scanPages({
+    FilterExpression:
+      'entity = :job AND #status = :processing AND (attribute_exists(scanLeaseUntilMs) OR attribute_exists(assemblyLeaseUntilMs))',
+    ProjectionExpression: '#pk, #sk',
+    ExpressionAttributeNames: { '#status': 'status', '#pk': tableKeys.partition, '#sk': tableKeys.sort },
+    ExpressionAttributeValues: { ':job': 'job', ':processing': 'processing' },
+  });
+  for await (const page of pages) {
+    for (const key of page) {
       const done = await conditional(
         new UpdateCommand({
           TableName: tableName(),
@@ -387,8 +372,7 @@ export async function releaseOrphanedLeases(): Promise<number> {
       );
       if (done) released += 1;
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return released;
 }
 
@@ -567,7 +551,6 @@ export async function* companyJobsNewestFirst(
   companyId: string,
   storedStatuses?: readonly StoredJobStatus[],
 ): AsyncGenerator<ListedJob> {
-  let start: Record<string, unknown> | undefined;
   const values: Record<string, unknown> = { ':pk': jobsOfCompanyIndex(companyId).gsi1pk };
   let filter: string | undefined;
   if (storedStatuses) {
@@ -576,26 +559,16 @@ export async function* companyJobsNewestFirst(
       return `:s${n}`;
     })})`;
   }
-  do {
-    const page = await send<{
-      Items?: Record<string, unknown>[];
-      LastEvaluatedKey?: Record<string, unknown>;
-    }>(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ScanIndexForward: false,
-        ProjectionExpression: listedAttributes.join(', '),
-        FilterExpression: filter,
-        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) yield item as unknown as ListedJob;
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pages = queryPages({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ScanIndexForward: false,
+    ProjectionExpression: listedAttributes.join(', '),
+    FilterExpression: filter,
+    ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+    ExpressionAttributeValues: values,
+  });
+  for await (const page of pages) for (const item of page) yield item as unknown as ListedJob;
 }
 
 /**
