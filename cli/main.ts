@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   createNodeClient,
   MailvetApiError,
+  type JobListQuery,
   type JobStatus,
   type MailvetNodeClient,
   type ValidationResult,
@@ -51,8 +52,18 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case 'job':
         await showJob(client, invocation, io);
         break;
+      case 'jobs':
+        await listJobs(client, invocation, io);
+        break;
       case 'download':
         await download(client, invocation, io);
+        break;
+      case 'delete':
+        await client.deleteJob(invocation.argument);
+        io.stdout.write(`deleted ${invocation.argument}\n`);
+        break;
+      case 'usage':
+        await showUsage(client, invocation, io);
         break;
     }
     return 0;
@@ -174,6 +185,51 @@ async function showJob(client: MailvetNodeClient, invocation: Invocation, io: Io
     if (job.error) io.stdout.write(`error: ${job.error}\n`);
   }
   if (job.status === 'failed' || job.status === 'expired') throw jobEnded(job);
+}
+
+async function listJobs(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {
+  const page = await client.listJobs({
+    limit: invocation.limit ?? '20',
+    // The API checks the status and answers 400 naming the allowed ones.
+    ...(invocation.status === undefined ? {} : { status: invocation.status as JobListQuery['status'] }),
+  });
+  if (invocation.json) {
+    io.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+    return;
+  }
+  const rows = page.jobs.map((job) => [
+    job.jobId,
+    job.status,
+    `${job.percentComplete}%`,
+    String(job.totalEmails),
+    job.createdAt,
+    job.fileName ?? '',
+  ]);
+  io.stdout.write(table(['job', 'status', 'done', 'rows', 'created', 'file'], rows));
+  io.stdout.write(`${page.jobs.length} of ${page.total} jobs\n`);
+}
+
+async function showUsage(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {
+  const usage = await client.getUsage(invocation.month);
+  if (invocation.json) {
+    io.stdout.write(`${JSON.stringify(usage, null, 2)}\n`);
+    return;
+  }
+  io.stdout.write(
+    `${usage.month}: ${usage.used.total} used (${usage.used.single} single, ${usage.used.bulk} bulk) of a ` +
+      `${usage.quota} quota; ${usage.creditsRemaining} credits left; ${usage.remaining} validations remain\n`,
+  );
+}
+
+/** Left-aligned columns, two spaces apart. */
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
 async function download(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {

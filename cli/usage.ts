@@ -15,7 +15,10 @@ usage:
   mailvet validate <email> [--async] [--json]
   mailvet validate-file <file.csv> [--column <name|index>] [--out <path>] [--callback-url <url>] [--json]
   mailvet job <jobId> [--json]
+  mailvet jobs [--status <status>] [--limit <n>] [--json]
   mailvet download <jobId> [--out <path>]
+  mailvet delete <jobId>
+  mailvet usage [--month <YYYY-MM>] [--json]
 
   validate        one address: verdict, reason and suggestion (--async: through the async endpoint;
                   --json: the whole result body)
@@ -23,7 +26,10 @@ usage:
                   <name>_processed_by_mailvet.csv unless --out. --column names the email column by its
                   header or zero-based index (default: the column headed email)
   job             a bulk job's status and statistics
+  jobs            the company's jobs, newest first (--status filters, --limit pages; default 20)
   download        a completed job's results file (default name: the one the service gives it)
+  delete          a job and its files (an active job is cancelled first)
+  usage           this month's validations against quota and credits (--month for another)
 
 options:
   --url <url>     the API (default $MAILVET_URL, else http://localhost:3000)
@@ -41,6 +47,9 @@ const options = {
   column: { type: 'string' },
   out: { type: 'string' },
   'callback-url': { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  month: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -49,8 +58,14 @@ const accepted: Record<string, string[]> = {
   validate: ['json', 'async'],
   'validate-file': ['json', 'column', 'out', 'callback-url'],
   job: ['json'],
+  jobs: ['json', 'status', 'limit'],
   download: ['out'],
+  delete: [],
+  usage: ['json', 'month'],
 };
+
+/** Commands that take no positional argument. */
+const withoutArgument = new Set(['jobs', 'usage']);
 
 export interface Invocation {
   command: string;
@@ -62,6 +77,9 @@ export interface Invocation {
   column?: string;
   out?: string;
   callbackUrl?: string;
+  status?: string;
+  limit?: string;
+  month?: string;
 }
 
 /** The command line as an Invocation, `'help'` for --help, or a UsageError. */
@@ -81,18 +99,19 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Invoca
   for (const name of Object.keys(values))
     if (!['url', 'key', 'help', ...allowed].includes(name))
       throw new UsageError(`${command} does not take --${name}`);
-  if (argument === undefined)
+  if (argument === undefined && !withoutArgument.has(command))
     throw new UsageError(
       `${command} needs ${command === 'validate' ? 'an email address' : command === 'validate-file' ? 'a file' : 'a job id'}`,
     );
-  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const unexpected = withoutArgument.has(command) ? argument : extra[0];
+  if (unexpected !== undefined) throw new UsageError(`unexpected argument "${unexpected}"`);
   const key = values.key ?? env.MAILVET_API_KEY;
   if (!key) throw new UsageError('no API key: set MAILVET_API_KEY or pass --key');
   const url = values.url ?? env.MAILVET_URL ?? 'http://localhost:3000';
   if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
   return {
     command,
-    argument,
+    argument: argument ?? '',
     url,
     key,
     json: values.json ?? false,
@@ -100,5 +119,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Invoca
     ...(values.column === undefined ? {} : { column: values.column }),
     ...(values.out === undefined ? {} : { out: values.out }),
     ...(values['callback-url'] === undefined ? {} : { callbackUrl: values['callback-url'] }),
+    ...(values.status === undefined ? {} : { status: values.status }),
+    ...(values.limit === undefined ? {} : { limit: values.limit }),
+    ...(values.month === undefined ? {} : { month: values.month }),
   };
 }

@@ -9,10 +9,13 @@ import type {
   CreatedJob,
   CreateJobRequest,
   DownloadDescriptor,
+  JobList,
+  JobListQuery,
   JobStatus,
   PendingValidation,
   PolledPendingValidation,
   PolledValidationResult,
+  Usage,
   ValidationResult,
 } from './types';
 import { createUploader, type UploadAnswer, type UploadBody, type Uploader } from './upload';
@@ -167,6 +170,23 @@ export class MailvetClient {
     return body<JobStatus>(
       await this.api.GET('/v1/email/validate-file/{jobId}', { params: { path: { jobId } } }),
     );
+  }
+
+  /** The company's jobs, newest first (`limit`, `offset`, `status` as the API reads them). */
+  async listJobs(query: JobListQuery = {}): Promise<JobList> {
+    return body<JobList>(await this.api.GET('/v1/email/validate-file', { params: { query } }));
+  }
+
+  /** Deletes a job and its files (an active job is cancelled first); 404 afterwards. */
+  async deleteJob(jobId: string): Promise<void> {
+    const answer = await this.api.DELETE('/v1/email/validate-file/{jobId}', { params: { path: { jobId } } });
+    if (!answer.response.ok) throw apiError(answer.response, answer.error);
+  }
+
+  /** This month's (or `month`'s, YYYY-MM) validations against quota and credits. */
+  async getUsage(month?: string): Promise<Usage> {
+    const query = month === undefined ? {} : { month };
+    return body<Usage>(await this.api.GET('/v1/usage', { params: { query } }));
   }
 
   /** The download descriptor of a completed job (409 "Job is not completed" before that). */

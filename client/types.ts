@@ -24,6 +24,8 @@ type DownloadJobOp = paths['/v1/email/validate-file/{jobId}/download']['get'];
 type ValidateOp = paths['/v1/email/validate']['post'];
 type ValidateAsyncOp = paths['/v1/email/validate-async']['post'];
 type GetValidationOp = paths['/v1/email/validate/{requestId}']['get'];
+type ListJobsOp = paths['/v1/email/validate-file']['get'];
+type GetUsageOp = paths['/v1/usage']['get'];
 
 // ---- Fallback shapes (the document's bodies as the handlers write them today) ----------------------
 
@@ -88,6 +90,9 @@ export type ValidateEmailRequest = JsonRequest<ValidateOp>;
 
 export type CreatedJob = Described<JsonBody<CreateJobOp['responses'][202]>, CreatedJobShape>;
 export type JobStatus = Described<JsonBody<GetJobOp['responses'][200]>, JobStatusShape>;
+export type JobList = JsonBody<ListJobsOp['responses'][200]>;
+export type JobListQuery = NonNullable<ListJobsOp['parameters']['query']>;
+export type Usage = JsonBody<GetUsageOp['responses'][200]>;
 export type DownloadDescriptor = Described<
   JsonBody<DownloadJobOp['responses'][200]>,
   DownloadDescriptorShape

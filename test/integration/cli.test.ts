@@ -279,6 +279,47 @@ describe('mailvet job and download', () => {
   });
 });
 
+describe('mailvet jobs, delete and usage', () => {
+  it("lists the company's jobs newest first, deletes one, and shows this month's usage", async () => {
+    writeFileSync(path.join(dir, 'listed.csv'), 'email\ncat@ok.test\n');
+    const created = await mailvet(['validate-file', 'listed.csv']);
+    expect(created.code).toBe(0);
+    const jobId = /^job ([0-9a-f-]{36}):/m.exec(created.stdout)![1]!;
+
+    const jobs = await mailvet(['jobs', '--status', 'completed', '--limit', '1']);
+    expect(jobs.code).toBe(0);
+    const [header, first] = jobs.stdout.split('\n');
+    expect(header).toMatch(/^job +status +done +rows +created +file$/);
+    expect(first).toMatch(new RegExp(`^${jobId} +completed +100% +1 +\\S+ +listed\\.csv$`));
+    expect(jobs.stdout).toMatch(/^1 of \d+ jobs$/m);
+
+    const json = JSON.parse((await mailvet(['jobs', '--json'])).stdout) as { jobs: { jobId: string }[] };
+    expect(json.jobs[0]!.jobId).toBe(jobId);
+
+    const badStatus = await mailvet(['jobs', '--status', 'nope']);
+    expect(badStatus.code).toBe(1);
+    expect(errors(badStatus)).toMatch(/^mailvet: .*status.* \(HTTP 400\)\n$/);
+
+    const deleted = await mailvet(['delete', jobId]);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toBe(`deleted ${jobId}\n`);
+    const gone = await mailvet(['job', jobId]);
+    expect(gone.code).toBe(1);
+    expect(errors(gone)).toBe('mailvet: Job not found (HTTP 404)\n');
+
+    const usage = await mailvet(['usage']);
+    expect(usage.code).toBe(0);
+    expect(usage.stdout).toMatch(
+      /^\d{4}-\d{2}: \d+ used \(\d+ single, \d+ bulk\) of a \d+ quota; \d+ credits left; \d+ validations remain\n$/,
+    );
+    const month = JSON.parse((await mailvet(['usage', '--month', '2020-01', '--json'])).stdout);
+    expect(month).toMatchObject({ month: '2020-01', used: { bulk: 0, single: 0, total: 0 } });
+    const badMonth = await mailvet(['usage', '--month', 'May']);
+    expect(badMonth.code).toBe(1);
+    expect(await mailvet(['jobs', 'extra'])).toMatchObject({ code: 2 });
+  });
+});
+
 describe('the Node client', () => {
   it('validates a stream with validateFile and returns the results in memory', async () => {
     const csv = buildCsv({
