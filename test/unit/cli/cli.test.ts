@@ -33,9 +33,25 @@ describe('the command line', () => {
     ).toMatchObject({ column: 'Email', callbackUrl: 'https://h.test/x' });
   });
 
+  it('reads jobs and usage without an argument, with their own options', () => {
+    expect(parseCommandLine(['jobs', '--status', 'completed', '--limit', '5'], env)).toMatchObject({
+      command: 'jobs',
+      status: 'completed',
+      limit: '5',
+    });
+    expect(parseCommandLine(['usage', '--month', '2026-11', '--json'], env)).toMatchObject({
+      command: 'usage',
+      month: '2026-11',
+      json: true,
+    });
+  });
+
   it.each([
     [[], 'no command given'],
-    [['jobs'], 'unknown command "jobs"'],
+    [['list'], 'unknown command "list"'],
+    [['jobs', 'extra'], 'unexpected argument "extra"'],
+    [['delete'], 'delete needs a job id'],
+    [['usage', '--status', 'safe'], 'usage does not take --status'],
     [['validate'], 'validate needs an email address'],
     [['validate', 'a@b.test', 'c@d.test'], 'unexpected argument "c@d.test"'],
     [['download', 'id', '--column', '1'], 'download does not take --column'],
