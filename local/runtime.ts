@@ -3,7 +3,7 @@
 // functions/wiring.ts and running the very handlers the stack deploys.
 import { resetServiceClients } from '../functions/clients/reset';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
@@ -204,10 +204,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
     // Nothing of an earlier process runs any more: the leases its workers held on jobs are void, so the
     // messages released for redelivery can take the work over at once.
-    // Only after a crash with work under way (a clean stop leaves none): the search reads the whole table.
-    const interrupted =
-      sqsServer.releasedOnStart > 0 || readdirSync(path.join(dataDir, 's3-events')).length > 0;
-    if (!fresh && interrupted) await releaseOrphanedLeases();
+    // On every restart, not only when messages were in flight: a crash that lands between a message's
+    // delete and the end of the work it started leaves a lease and nothing in flight (the search reads
+    // the whole table; a clean stop leaves no lease, so then it finds nothing).
+    if (!fresh) await releaseOrphanedLeases();
     // Uploads answered before a crash whose scan never finished are scanned now (the scan is idempotent).
     if (options.serve !== false) s3.deliverPending();
 
