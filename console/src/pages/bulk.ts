@@ -186,6 +186,8 @@ function Preview({ picked, onColumn }: { picked: Picked; onColumn: (column: numb
   return html`<div class="preview">
     <h2>How mailvet will read ${picked.file.name}</h2>
     <p>
+      <span>Encoding: <strong data-testid="encoding">${preview.encoding.toUpperCase()}</strong></span>
+      ${' · '}
       <span>Delimiter: <strong data-testid="delimiter">${delimiterNames[preview.delimiter]}</strong></span>
       ${' · '}
       <span
