@@ -1,9 +1,13 @@
 // The console bundle's `iconv-lite` (esbuild alias): the service decodes cells with iconv-lite, whose
 // code tables are most of a megabyte; every encoding the service detects (UTF-8, UTF-16, Windows-1252
 // and the legacy encodings chardet names) is one the browser's TextDecoder already knows.
-const decoders = new Map<string, TextDecoder>();
+interface Decoder {
+  decode(bytes: Uint8Array): string;
+}
 
-function decoderFor(encoding: string): TextDecoder {
+const decoders = new Map<string, Decoder>();
+
+function decoderFor(encoding: string): Decoder {
   const name = encoding.toLowerCase();
   let decoder = decoders.get(name);
   if (!decoder) {
