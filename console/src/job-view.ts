@@ -149,7 +149,7 @@ function Downloads({ api, job }: { api: Api; job: Job }) {
           checked=${reason}
           onChange=${(e: Event) => setReason((e.target as HTMLInputElement).checked)}
         />
-        Add the reason column (<code>mailvet_reason</code>, after <code>mailvet_status</code>)
+        <span>Add the reason column (<code>mailvet_reason</code>, after <code>mailvet_status</code>)</span>
       </label>
       <button type="submit" class="secondary" disabled=${busy || nothingChosen}>
         Download filtered results (CSV)

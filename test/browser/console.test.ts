@@ -4,6 +4,7 @@
 // test-artifacts/console/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import iconv from 'iconv-lite';
 import type { Locator, Page, Request } from 'playwright-core';
 import { createMailvetClient, type Usage } from '../../client';
 import { buildCsv, startBulkDns } from '../e2e/bulk-client';
@@ -159,6 +160,50 @@ describeInBrowser('web console', () => {
     expect(download.suggestedFilename()).toBe('leads_processed_by_mailvet.csv');
     const saved = await download.path();
     expect(readFileSync(saved!).equals(expected)).toBe(true);
+    await page.close();
+  });
+
+  it("bulk: previews Windows-1252 and UTF-16 files decoded by the browser's TextDecoder, as the service reads them", async () => {
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Bulk' }).click();
+    const choose = page.getByLabel('Drop a CSV file here, or choose one');
+    // 0x80 and 0x93/0x94 are Windows-1252's euro sign and curly quotes (Latin-1 control codes otherwise).
+    await choose.setInputFiles({
+      name: 'excel.csv',
+      mimeType: 'text/csv',
+      buffer: iconv.encode('Société;Courriel;Note\r\nCafé;ann@ok.test;“5 €”\r\n', 'windows-1252'),
+    });
+    await expectText(page.getByTestId('encoding'), 'WINDOWS-1252');
+    await expectText(page.getByTestId('delimiter'), 'semicolon');
+    expect(await page.getByLabel('Email column').inputValue()).toBe('1');
+    await expect(page.locator('.preview th').allTextContents()).resolves.toEqual([
+      'Société',
+      'Courriel',
+      'Note',
+    ]);
+    await expect(page.locator('.preview tbody td').allTextContents()).resolves.toEqual([
+      'Café',
+      'ann@ok.test',
+      '“5 €”',
+    ]);
+
+    await choose.setInputFiles({
+      name: 'unicode.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('名前\tメール\r\n太郎\ttaro@ok.test\r\n', 'utf16le'),
+      ]),
+    });
+    await expectText(page.getByTestId('encoding'), 'UTF-16LE');
+    await expectText(page.getByTestId('delimiter'), 'tab');
+    await expectText(page.getByTestId('header'), 'yes');
+    await expect(page.locator('.preview th').allTextContents()).resolves.toEqual(['名前', 'メール']);
+    await expect(page.locator('.preview tbody td').allTextContents()).resolves.toEqual([
+      '太郎',
+      'taro@ok.test',
+    ]);
+    await shot(page, 'bulk-preview-utf16');
     await page.close();
   });
 
