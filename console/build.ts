@@ -48,7 +48,8 @@ export function contentTypeOf(file: string): string {
   return contentTypes[path.extname(file)] ?? 'application/octet-stream';
 }
 
-function options(outdir: string): BuildOptions {
+/** The console's esbuild options (exported for the test that checks what the bundle holds). */
+export function consoleBuildOptions(outdir: string): BuildOptions {
   return {
     entryPoints: { app: path.join(consoleRoot, 'src/main.ts') },
     bundle: true,
@@ -87,13 +88,13 @@ function collect(outputs: OutputFile[], outdir: string): ConsoleFile[] {
 /** The console's files, built in memory. */
 export async function buildConsole(): Promise<ConsoleFile[]> {
   const outdir = path.join(consoleRoot, 'dist');
-  const result = await build(options(outdir));
+  const result = await build(consoleBuildOptions(outdir));
   return collect(result.outputFiles ?? [], outdir);
 }
 
 /** The same, synchronously (CDK's local bundling runs synchronously), written to `outdir`. */
 export function buildConsoleSyncTo(outdir: string): void {
-  const result = buildSync(options(outdir));
+  const result = buildSync(consoleBuildOptions(outdir));
   for (const file of collect(result.outputFiles ?? [], outdir)) {
     const target = path.join(outdir, file.path);
     mkdirSync(path.dirname(target), { recursive: true });

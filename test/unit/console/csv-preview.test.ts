@@ -63,11 +63,14 @@ describe('CSV preview', () => {
     ]);
   });
 
-  it('reads UTF-16 files through the service\'s unit view and decodes their cells', () => {
+  it("reads UTF-16 files through the service's unit view and decodes their cells", () => {
     const csv = 'Prénom;E-mail\nZoë;zoe@ok.test\nJosé;jose@ok.test\n';
     for (const [encoding, bytesOf] of [
       ['utf-16le', (t: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(t, 'utf16le')])],
-      ['utf-16be', (t: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(t, 'utf16le').swap16()])],
+      [
+        'utf-16be',
+        (t: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(t, 'utf16le').swap16()]),
+      ],
     ] as const) {
       const preview = previewCsv(new Uint8Array(bytesOf(csv)), true);
       expect(preview).toEqual({
@@ -85,7 +88,10 @@ describe('CSV preview', () => {
   });
 
   it('decodes a Windows-1252 file as Windows-1252, not as broken UTF-8', () => {
-    const csv = iconv.encode('nom,courriel\nFrançois,francois@ok.test\nAnaïs,anais@ok.test\n', 'windows-1252');
+    const csv = iconv.encode(
+      'nom,courriel\nFrançois,francois@ok.test\nAnaïs,anais@ok.test\n',
+      'windows-1252',
+    );
     const preview = previewCsv(new Uint8Array(csv), true);
     expect(preview.encoding).toBe('windows-1252');
     expect(preview.columns).toEqual(['nom', 'courriel']);

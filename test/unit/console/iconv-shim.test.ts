@@ -27,25 +27,26 @@ const detected = [
 describe('iconv-lite shim for the console bundle', () => {
   it.each(detected)('decodes %s as iconv-lite does', (encoding) => {
     expect(shim.encodingExists(encoding)).toBe(true);
-    const text = {
-      'shift_jis': 'メールアドレス,名前\r\n',
-      'euc-jp': 'メールアドレス,名前\r\n',
-      'euc-kr': '이메일,이름\r\n',
-      gb18030: '电子邮件,姓名\r\n',
-      big5: '電子郵件,姓名\r\n',
-      'windows-1251': 'электронная почта;имя\r\n',
-      'koi8-r': 'электронная почта;имя\r\n',
-      'iso-8859-5': 'электронная почта;имя\r\n',
-      'iso-8859-6': 'بريد,اسم\r\n',
-      'iso-8859-7': 'ηλεκτρονικό ταχυδρομείο,όνομα\r\n',
-      'iso-8859-8': 'דואר,שם\r\n',
-      'windows-1253': 'ηλεκτρονικό ταχυδρομείο,όνομα\r\n',
-      'windows-1255': 'דואר,שם\r\n',
-      'windows-1256': 'بريد,اسم\r\n',
-      // Node 20's TextDecoder reads windows-1252's 0x80-0x9F (€, curly quotes) as Latin-1 controls,
-      // unlike browsers; the browser suite checks those bytes in Chromium's preview.
-      'windows-1252': 'Prénom,Anaïs,courriel,Señor\r\n',
-    }[encoding] ?? 'Prénom,Anaïs — “courriel”,€\r\n';
+    const text =
+      {
+        shift_jis: 'メールアドレス,名前\r\n',
+        'euc-jp': 'メールアドレス,名前\r\n',
+        'euc-kr': '이메일,이름\r\n',
+        gb18030: '电子邮件,姓名\r\n',
+        big5: '電子郵件,姓名\r\n',
+        'windows-1251': 'электронная почта;имя\r\n',
+        'koi8-r': 'электронная почта;имя\r\n',
+        'iso-8859-5': 'электронная почта;имя\r\n',
+        'iso-8859-6': 'بريد,اسم\r\n',
+        'iso-8859-7': 'ηλεκτρονικό ταχυδρομείο,όνομα\r\n',
+        'iso-8859-8': 'דואר,שם\r\n',
+        'windows-1253': 'ηλεκτρονικό ταχυδρομείο,όνομα\r\n',
+        'windows-1255': 'דואר,שם\r\n',
+        'windows-1256': 'بريد,اسم\r\n',
+        // Node 20's TextDecoder reads windows-1252's 0x80-0x9F (€, curly quotes) as Latin-1 controls,
+        // unlike browsers; the browser suite checks those bytes in Chromium's preview.
+        'windows-1252': 'Prénom,Anaïs,courriel,Señor\r\n',
+      }[encoding] ?? 'Prénom,Anaïs — “courriel”,€\r\n';
     const bytes = iconv.encode(text, encoding);
     expect(shim.decode(bytes, encoding)).toBe(iconv.decode(bytes, encoding, { stripBOM: false }));
     expect(shim.decode(bytes, encoding)).toBe(text);
