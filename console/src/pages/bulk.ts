@@ -1,7 +1,7 @@
 // Bulk: drop a CSV, see its first rows as the service will read them, pick the email column by its
 // header, upload straight to the presigned address with progress, follow the job, then the statistics
 // and the download.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, type Api, type CreatedJob, type Job } from '../api';
 import { delimiterNames, previewCsv, previewSampleBytes, type CsvPreview } from '../csv-preview';
 import { html } from '../html';

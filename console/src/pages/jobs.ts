@@ -16,7 +16,7 @@ const refreshMs = 3000;
 const states: JobState[] = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'];
 
 /** "2026-11-22 14:05" in the reader's time zone, with the full instant as a tooltip. */
-export function formatTime(iso: string | null | undefined) {
+function formatTime(iso: string | null | undefined) {
   if (!iso) return '—';
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
