@@ -468,10 +468,18 @@ describeInBrowser('web console', () => {
     await page.getByRole('button', { name: 'Delete job' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete people.csv?' });
     await dialog.waitFor({ timeout });
-    expect(await page.evaluate('document.activeElement.textContent.trim()')).toBe('Cancel');
+    const focused = () => page.evaluate('document.activeElement.textContent.trim()');
+    await eventually(focused, (text) => expect(text).toBe('Cancel'));
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached', timeout });
-    expect(await page.evaluate('document.activeElement.textContent.trim()')).toBe('Delete job');
+    await eventually(focused, (text) => expect(text).toBe('Delete job'));
+    // Escape says no as well.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ timeout });
+    await eventually(focused, (text) => expect(text).toBe('Cancel'));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout });
+    await eventually(focused, (text) => expect(text).toBe('Delete job'));
     expect(
       (
         await fetch(`${runtime.baseUrl}/v1/email/validate-file/${done.jobId}`, {

@@ -135,7 +135,7 @@ export function JobPage({ api, id }: { api: Api; id: string }) {
   </section>`;
 }
 
-/** "Delete job", then an inline confirmation that takes focus; Cancel returns focus to the button. */
+/** "Delete job", then an inline confirmation that takes focus; Cancel or Escape returns it to the button. */
 function DeleteJob({
   api,
   id,
@@ -152,10 +152,17 @@ function DeleteJob({
   const [error, setError] = useState<unknown>();
   const cancelRef = useRef<HTMLButtonElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
   useEffect(() => {
     if (asking) cancelRef.current?.focus();
+    else if (returnFocus.current) openRef.current?.focus();
+    returnFocus.current = false;
   }, [asking]);
 
+  const cancel = () => {
+    returnFocus.current = true;
+    setAsking(false);
+  };
   const confirm = async () => {
     setBusy(true);
     setError(undefined);
@@ -176,6 +183,7 @@ function DeleteJob({
             aria-labelledby="delete-title"
             aria-describedby="delete-text"
             class="confirm"
+            onKeyDown=${(e: KeyboardEvent) => e.key === 'Escape' && !busy && cancel()}
           >
             <h2 id="delete-title">Delete ${name}?</h2>
             <p id="delete-text">
@@ -186,17 +194,7 @@ function DeleteJob({
               <button type="button" class="danger" onClick=${confirm} disabled=${busy}>
                 ${busy ? 'Deleting…' : 'Delete for good'}
               </button>
-              <button
-                type="button"
-                class="secondary"
-                ref=${cancelRef}
-                onClick=${() => {
-                  setAsking(false);
-                  setTimeout(() => openRef.current?.focus());
-                }}
-              >
-                Cancel
-              </button>
+              <button type="button" class="secondary" ref=${cancelRef} onClick=${cancel}>Cancel</button>
             </div>
           </div>`
         : html`<button

@@ -22,6 +22,7 @@ export function UsagePage({ api }: { api: Api }) {
       <input
         id="usage-month"
         type="month"
+        placeholder="YYYY-MM"
         value=${month}
         max=${thisMonth()}
         onChange=${(e: Event) => {
