@@ -21,6 +21,11 @@ export interface CsvPreview {
   encoding: TextEncoding;
   delimiter: Delimiter;
   hasHeader: boolean;
+  /**
+   * No address in the sample (and more file after it): the service decides at its scan, taking the
+   * first row as a header when a later row of the file holds an address.
+   */
+  headerPending: boolean;
   /** The email column the detection ran for (the one chosen, or the best guess). */
   emailColumn: number;
   /** One label per column: the header's text when there is a header, else "Column N". */
@@ -74,9 +79,9 @@ function readCells(
     return rows;
   };
   const first = cellsOf(0);
-  const width0 = Math.min(maxColumns, Math.max(1, ...first.map((r) => r.fields)));
+  const columnCount = Math.min(maxColumns, Math.max(1, ...first.map((r) => r.fields)));
   const table = first.map((r) => [r.text ?? '']);
-  for (let column = 1; column < width0; column++)
+  for (let column = 1; column < columnCount; column++)
     cellsOf(column).forEach((r, i) => table[i]?.push(r.text ?? ''));
   return table;
 }
@@ -130,6 +135,7 @@ export function previewCsv(
     encoding: dialect.encoding,
     delimiter: dialect.delimiter,
     hasHeader: dialect.hasHeader,
+    headerPending: dialect.pendingHeader !== undefined,
     emailColumn: column,
     columns,
     rows,

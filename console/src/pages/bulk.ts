@@ -190,7 +190,13 @@ function Preview({ picked, onColumn }: { picked: Picked; onColumn: (column: numb
       ${' · '}
       <span
         >Header row:${' '}<strong data-testid="header"
-          >${preview.hasHeader ? 'yes (not validated)' : 'no'}</strong
+          >${
+            preview.hasHeader
+              ? 'yes (not validated)'
+              : preview.headerPending
+                ? 'decided when the whole file is read (the first row is a header if a later row holds an address)'
+                : 'no'
+          }</strong
         ></span
       >
     </p>

@@ -14,6 +14,7 @@ describe('CSV preview', () => {
       encoding: 'utf-8',
       delimiter: ';',
       hasHeader: true,
+      headerPending: false,
       emailColumn: 2,
       columns: ['first', 'last', 'Work email', 'note'],
       rows: [
@@ -77,6 +78,7 @@ describe('CSV preview', () => {
         encoding,
         delimiter: ';',
         hasHeader: true,
+        headerPending: false,
         emailColumn: 1,
         columns: ['Prénom', 'E-mail'],
         rows: [
@@ -108,5 +110,14 @@ describe('CSV preview', () => {
     expect(preview.hasHeader).toBe(true);
     expect(preview.columns).toEqual(['name', 'email']);
     expect(preview.rows).toEqual([['Ann', 'ann@ok.test']]);
+  });
+
+  it('says the header is decided at the scan when the sample of a longer file holds no address', () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `Person ${i},unknown`).join('\n');
+    const preview = previewCsv(bytes(`name,contact\n${rows}\n`), false);
+    const service = detectDialect(Buffer.from(`name,contact\n${rows}\n`), 0, false);
+    expect(service.pendingHeader).toBeDefined();
+    expect(preview).toMatchObject({ hasHeader: false, headerPending: true });
+    expect(previewCsv(bytes(`name,contact\n${rows}\n`), true).headerPending).toBe(false);
   });
 });
