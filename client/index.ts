@@ -17,6 +17,7 @@ import type {
   PolledValidationResult,
   Usage,
   ValidationResult,
+  VerdictStatus,
 } from './types';
 import { createUploader, type UploadAnswer, type UploadBody, type Uploader } from './upload';
 
@@ -56,6 +57,12 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Every status read, in order. */
   onStatus?: (job: JobStatus) => void;
+}
+
+/** Which rows and columns a download holds; empty: the full file with the status column. */
+export interface DownloadFilter {
+  status?: readonly VerdictStatus[];
+  columns?: readonly ('status' | 'reason')[];
 }
 
 export interface ValidateFileOptions extends CreateJobRequest, Omit<WaitOptions, 'onStatus'> {}
@@ -189,10 +196,17 @@ export class MailvetClient {
     return body<Usage>(await this.api.GET('/v1/usage', { params: { query } }));
   }
 
-  /** The download descriptor of a completed job (409 "Job is not completed" before that). */
-  async getDownload(jobId: string): Promise<DownloadDescriptor> {
+  /**
+   * The download descriptor of a completed job (409 "Job is not completed" before that). `status`
+   * keeps only rows with those statuses; `columns: ['status', 'reason']` adds `mailvet_reason`.
+   */
+  async getDownload(jobId: string, filter: DownloadFilter = {}): Promise<DownloadDescriptor> {
+    const query = {
+      ...(filter.status?.length ? { status: filter.status.join(',') } : {}),
+      ...(filter.columns?.length ? { columns: filter.columns.join(',') } : {}),
+    };
     return body<DownloadDescriptor>(
-      await this.api.GET('/v1/email/validate-file/{jobId}/download', { params: { path: { jobId } } }),
+      await this.api.GET('/v1/email/validate-file/{jobId}/download', { params: { path: { jobId }, query } }),
     );
   }
 

@@ -48,7 +48,8 @@ export function contentTypeOf(file: string): string {
   return contentTypes[path.extname(file)] ?? 'application/octet-stream';
 }
 
-function options(outdir: string): BuildOptions {
+/** The console's esbuild options (exported for the test that checks what the bundle holds). */
+export function consoleBuildOptions(outdir: string): BuildOptions {
   return {
     entryPoints: { app: path.join(consoleRoot, 'src/main.ts') },
     bundle: true,
@@ -60,8 +61,12 @@ function options(outdir: string): BuildOptions {
     sourcemap: 'linked',
     // The bulk page reads CSV samples with the service's own dialect detection, which works on Buffers.
     inject: [path.join(consoleRoot, 'src/buffer-shim.ts')],
-    // ...and detects encodings with Node's `isUtf8`, which the browser gets from a TextDecoder.
-    alias: { 'node:buffer': path.join(consoleRoot, 'src/node-buffer-shim.ts') },
+    // ...detects encodings with Node's `isUtf8`, which the browser gets from a TextDecoder, and decodes
+    // cells with iconv-lite, whose tables (490 KB minified) the browser's TextDecoder replaces.
+    alias: {
+      'node:buffer': path.join(consoleRoot, 'src/node-buffer-shim.ts'),
+      'iconv-lite': path.join(consoleRoot, 'src/iconv-shim.ts'),
+    },
     // Everything (fonts included: the system font stack) is in the bundle: no request leaves the origin.
     logLevel: 'silent',
     write: false,
@@ -83,13 +88,13 @@ function collect(outputs: OutputFile[], outdir: string): ConsoleFile[] {
 /** The console's files, built in memory. */
 export async function buildConsole(): Promise<ConsoleFile[]> {
   const outdir = path.join(consoleRoot, 'dist');
-  const result = await build(options(outdir));
+  const result = await build(consoleBuildOptions(outdir));
   return collect(result.outputFiles ?? [], outdir);
 }
 
 /** The same, synchronously (CDK's local bundling runs synchronously), written to `outdir`. */
 export function buildConsoleSyncTo(outdir: string): void {
-  const result = buildSync(options(outdir));
+  const result = buildSync(consoleBuildOptions(outdir));
   for (const file of collect(result.outputFiles ?? [], outdir)) {
     const target = path.join(outdir, file.path);
     mkdirSync(path.dirname(target), { recursive: true });

@@ -1,10 +1,10 @@
 // The console's one door to the API: every request the pages make goes through the typed client from
 // client/ (openapi-fetch over docs/openapi.json) here, and errors come out as one ApiError the pages
 // word for people. Besides the API, only the presigned upload and download addresses are contacted.
-import { apiError, createMailvetClient, MailvetApiError } from '../../client';
+import { apiError, createMailvetClient, MailvetApiError, type DownloadFilter } from '../../client';
 
-export type { JobState, VerdictStatus as Status } from '../../client';
-import type { JobState, VerdictStatus as Status } from '../../client';
+export type { DownloadFilter, JobState, Usage, VerdictStatus as Status } from '../../client';
+import type { JobState, Usage, VerdictStatus as Status } from '../../client';
 export type ReputationRangeName =
   'today' | 'yesterday' | 'last7Days' | 'thisWeek' | 'last30Days' | 'lastWeek' | 'lastMonth' | 'thisMonth';
 
@@ -45,10 +45,17 @@ export interface Job {
   error?: string;
 }
 
+/** A job in the company's list: its status plus the file name given at creation. */
+export interface JobSummary extends Job {
+  fileName: string | null;
+  encoding?: string;
+}
+
 export interface Download {
   jobId: string;
   downloadUrl: string;
   expiresIn: number;
+  fileName: string;
   format: string;
 }
 
@@ -192,7 +199,21 @@ export function createApi(options: ApiOptions) {
     createJob: (body: { emailColumn: number; fileName?: string; callbackUrl?: string }) =>
       translated(async () => (await once.createJob(body)) as CreatedJob),
     getJob: (jobId: string) => translated(async () => (await client.getJob(jobId)) as Job),
-    getDownload: (jobId: string) => translated(async () => (await client.getDownload(jobId)) as Download),
+    getDownload: (jobId: string, filter: DownloadFilter = {}) =>
+      translated(async () => (await client.getDownload(jobId, filter)) as Download),
+    /** The company's jobs, newest first. */
+    listJobs: (query: Paging & { status?: JobState }) =>
+      translated(async () => {
+        const page = await client.listJobs({
+          ...paging(query),
+          ...(query.status ? { status: query.status } : {}),
+        });
+        return page as Page & { jobs: JobSummary[] };
+      }),
+    /** Deletes a job and its files (a running job is cancelled first). */
+    deleteJob: (jobId: string) => translated(() => client.deleteJob(jobId)),
+    /** This month's (or `month`'s, YYYY-MM) validations against quota and credits. */
+    getUsage: (month?: string) => translated<Usage>(() => client.getUsage(month)),
 
     /**
      * PUTs the file to the presigned upload address (Content-Type: text/csv, no API key) with byte

@@ -4,9 +4,11 @@ import { createApi } from './api';
 import { html } from './html';
 import { BulkPage } from './pages/bulk';
 import { DomainsPage } from './pages/domains';
+import { JobPage, JobsPage } from './pages/jobs';
 import { MailboxPage, MailboxesPage } from './pages/mailboxes';
 import { SafetyNetPage } from './pages/safety-net';
 import { SignIn } from './pages/sign-in';
+import { UsagePage } from './pages/usage';
 import { UsersPage } from './pages/users';
 import { ValidatePage } from './pages/validate';
 import { href, useRoute } from './route';
@@ -15,10 +17,12 @@ import { forgetKey, savedKey } from './session';
 const pages = [
   { page: 'validate', label: 'Validate' },
   { page: 'bulk', label: 'Bulk' },
+  { page: 'jobs', label: 'Jobs' },
   { page: 'mailboxes', label: 'Mailboxes' },
   { page: 'domains', label: 'Domains' },
   { page: 'users', label: 'Users' },
   { page: 'safety-net', label: 'Safety Net' },
+  { page: 'usage', label: 'Usage' },
 ];
 
 export function App({ apiUrl }: { apiUrl: string }) {
@@ -32,11 +36,20 @@ export function App({ apiUrl }: { apiUrl: string }) {
     forgetKey();
     setApiKey(undefined);
   };
-  const current = route.page === 'mailbox' ? 'mailboxes' : route.page;
+  const current = route.page === 'mailbox' ? 'mailboxes' : route.page === 'job' ? 'jobs' : route.page;
   let page;
   switch (route.page) {
     case 'bulk':
       page = html`<${BulkPage} api=${api} />`;
+      break;
+    case 'jobs':
+      page = html`<${JobsPage} api=${api} />`;
+      break;
+    case 'job':
+      page = html`<${JobPage} api=${api} id=${route.param ?? ''} key=${route.param} />`;
+      break;
+    case 'usage':
+      page = html`<${UsagePage} api=${api} />`;
       break;
     case 'mailboxes':
       page = html`<${MailboxesPage} api=${api} />`;

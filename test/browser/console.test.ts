@@ -4,7 +4,9 @@
 // test-artifacts/console/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import iconv from 'iconv-lite';
 import type { Locator, Page, Request } from 'playwright-core';
+import { createMailvetClient, type Usage } from '../../client';
 import { buildCsv, startBulkDns } from '../e2e/bulk-client';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
@@ -158,6 +160,50 @@ describeInBrowser('web console', () => {
     expect(download.suggestedFilename()).toBe('leads_processed_by_mailvet.csv');
     const saved = await download.path();
     expect(readFileSync(saved!).equals(expected)).toBe(true);
+    await page.close();
+  });
+
+  it("bulk: previews Windows-1252 and UTF-16 files decoded by the browser's TextDecoder, as the service reads them", async () => {
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Bulk' }).click();
+    const choose = page.getByLabel('Drop a CSV file here, or choose one');
+    // 0x80 and 0x93/0x94 are Windows-1252's euro sign and curly quotes (Latin-1 control codes otherwise).
+    await choose.setInputFiles({
+      name: 'excel.csv',
+      mimeType: 'text/csv',
+      buffer: iconv.encode('Société;Courriel;Note\r\nCafé;ann@ok.test;“5 €”\r\n', 'windows-1252'),
+    });
+    await expectText(page.getByTestId('encoding'), 'WINDOWS-1252');
+    await expectText(page.getByTestId('delimiter'), 'semicolon');
+    expect(await page.getByLabel('Email column').inputValue()).toBe('1');
+    await expect(page.locator('.preview th').allTextContents()).resolves.toEqual([
+      'Société',
+      'Courriel',
+      'Note',
+    ]);
+    await expect(page.locator('.preview tbody td').allTextContents()).resolves.toEqual([
+      'Café',
+      'ann@ok.test',
+      '“5 €”',
+    ]);
+
+    await choose.setInputFiles({
+      name: 'unicode.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('名前\tメール\r\n太郎\ttaro@ok.test\r\n', 'utf16le'),
+      ]),
+    });
+    await expectText(page.getByTestId('encoding'), 'UTF-16LE');
+    await expectText(page.getByTestId('delimiter'), 'tab');
+    await expectText(page.getByTestId('header'), 'yes');
+    await expect(page.locator('.preview th').allTextContents()).resolves.toEqual(['名前', 'メール']);
+    await expect(page.locator('.preview tbody td').allTextContents()).resolves.toEqual([
+      '太郎',
+      'taro@ok.test',
+    ]);
+    await shot(page, 'bulk-preview-utf16');
     await page.close();
   });
 
@@ -340,7 +386,158 @@ describeInBrowser('web console', () => {
     await page.close();
   });
 
-  it('works at 360 px wide: no sideways scrolling on the bulk and mailbox pages', async () => {
+  it('jobs: lists the jobs with state and file name, filters by state, opens one, downloads it filtered, deletes it', async () => {
+    const client = createMailvetClient({ baseUrl: runtime.baseUrl, apiKey: runtime.keys.admin });
+    const { input, expected } = buildCsv({
+      delimiter: ',',
+      header: true,
+      emailColumn: 1,
+      rows: [
+        ['name', 'email'],
+        ['Ann', 'ann@ok.test'],
+        ['Bob', 'bob@nowhere.test'],
+        ['Cy', 'abuse@ok.test'],
+        ['Dan', 'dan@gone.test'],
+      ],
+    });
+    const done = await client.validateFile(input, {
+      emailColumn: 1,
+      fileName: 'people.csv',
+      pollIntervalMs: 200,
+    });
+    expect(done.job.status).toBe('completed');
+    const waiting = await client.createJob({ emailColumn: 0, fileName: 'waiting.csv' });
+
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Jobs' }).click();
+    const table = page.getByTestId('jobs');
+    const row = (id: string) => table.locator(`tr[data-job="${id}"]`);
+    await row(done.jobId).waitFor({ timeout });
+    await expectText(row(done.jobId), 'people.csv');
+    await expectText(row(done.jobId), 'Completed');
+    await expectText(row(done.jobId), '100% · 4 of 4');
+    await expectText(row(waiting.jobId), 'waiting.csv');
+    await expectText(row(waiting.jobId), 'Waiting for the file');
+    expect(await page.getByRole('link', { name: 'Jobs' }).getAttribute('aria-current')).toBe('page');
+    await shot(page, 'jobs');
+
+    // The state filter asks the API for that state only.
+    await page.getByLabel('Show').selectOption('completed');
+    await row(waiting.jobId).waitFor({ state: 'detached', timeout });
+    await row(done.jobId).waitFor({ timeout });
+    for (const status of await table
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))))
+      expect(status).toBe('completed');
+
+    await row(done.jobId).getByRole('link', { name: 'people.csv' }).click();
+    await expectText(page.locator('h1'), 'people.csv');
+    expect(await page.getByRole('link', { name: 'Jobs', exact: true }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    await expectText(page.locator('.stats-table tr[data-status="block_bounce_risk"] td').first(), '2');
+    await page.locator('.statistics canvas').first().waitFor({ timeout });
+
+    // The full file, as on the bulk page...
+    const [full] = await Promise.all([
+      page.waitForEvent('download', { timeout }),
+      page.getByRole('button', { name: 'Download results (CSV)' }).click(),
+    ]);
+    expect(full.suggestedFilename()).toBe('people_processed_by_mailvet.csv');
+    expect(readFileSync((await full.path())!).equals(expected)).toBe(true);
+
+    // ...and only the bounce-risk rows, with the reason column.
+    await page.getByRole('checkbox', { name: 'Bounce risk' }).check();
+    await page.getByLabel('Add the reason column').check();
+    await shot(page, 'job');
+    const [filtered] = await Promise.all([
+      page.waitForEvent('download', { timeout }),
+      page.getByRole('button', { name: 'Download filtered results (CSV)' }).click(),
+    ]);
+    expect(filtered.suggestedFilename()).toMatch(/^people_processed_by_mailvet\..*block_bounce_risk.*\.csv$/);
+    expect(readFileSync((await filtered.path())!, 'utf8')).toBe(
+      [
+        'name,email,mailvet_status,mailvet_reason',
+        'Bob,bob@nowhere.test,block_bounce_risk,no_such_domain',
+        'Dan,dan@gone.test,block_bounce_risk,no_such_domain',
+        '',
+      ].join('\n'),
+    );
+
+    // Deleting asks first; Cancel keeps the job and gives focus back.
+    await page.getByRole('button', { name: 'Delete job' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete people.csv?' });
+    await dialog.waitFor({ timeout });
+    const focused = () => page.evaluate('document.activeElement.textContent.trim()');
+    await eventually(focused, (text) => expect(text).toBe('Cancel'));
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached', timeout });
+    await eventually(focused, (text) => expect(text).toBe('Delete job'));
+    // Escape says no as well.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ timeout });
+    await eventually(focused, (text) => expect(text).toBe('Cancel'));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout });
+    await eventually(focused, (text) => expect(text).toBe('Delete job'));
+    expect(
+      (
+        await fetch(`${runtime.baseUrl}/v1/email/validate-file/${done.jobId}`, {
+          headers: { 'x-api-key': runtime.keys.admin },
+        })
+      ).status,
+    ).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete job' }).click();
+    await page.getByRole('button', { name: 'Delete for good' }).click();
+    await expectText(page.getByRole('status'), 'The job and its files were deleted.');
+    const gone = await fetch(`${runtime.baseUrl}/v1/email/validate-file/${done.jobId}`, {
+      headers: { 'x-api-key': runtime.keys.admin },
+    });
+    expect(gone.status).toBe(404);
+    await page.getByRole('link', { name: '← All jobs' }).click();
+    await row(waiting.jobId).waitFor({ timeout });
+    expect(await row(done.jobId).count()).toBe(0);
+    await page.close();
+  });
+
+  it("usage: this month's use against quota and credits, what is left, and another month", async () => {
+    const usage = (month?: string) =>
+      fetch(`${runtime.baseUrl}/v1/usage${month ? `?month=${month}` : ''}`, {
+        headers: { 'x-api-key': runtime.keys.other },
+      }).then((r) => r.json() as Promise<Usage>);
+    const now = await usage();
+    const page = await signedIn(runtime.keys.other);
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByTestId('usage').waitFor({ timeout });
+    const quotaLeft = now.remaining - now.creditsRemaining;
+    await expectText(page.getByTestId('remaining'), String(now.remaining));
+    await expectText(page.getByTestId('quota-left'), `${quotaLeft} of ${now.quota}`);
+    await expectText(page.getByTestId('credits'), String(now.creditsRemaining));
+    await expectText(page.getByTestId('used'), String(now.used.total));
+    // Globex (the demo data): a few validations of its quota left, then its credits.
+    expect(quotaLeft).toBeGreaterThan(0);
+    expect(now.creditsRemaining).toBeGreaterThan(0);
+    await expectText(
+      page.getByTestId('usage-verdict'),
+      `You can validate ${now.remaining} more addresses this month: ${quotaLeft} left of the monthly quota, then ${now.creditsRemaining} credits.`,
+    );
+    expect(await page.getByLabel(/^Monthly quota used/).getAttribute('value')).toBe(String(now.used.total));
+    await shot(page, 'usage');
+
+    const [year, month] = now.month.split('-').map(Number) as [number, number];
+    const previous = month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+    const before = await usage(previous);
+    await page.getByLabel('Month', { exact: true }).fill(previous);
+    await expectText(page.getByTestId('usage'), `${previous}-01 to`);
+    await expectText(page.getByTestId('used'), String(before.used.total));
+    await expectText(page.getByTestId('quota-left'), `0 of ${before.quota}`);
+    await page.getByRole('button', { name: 'This month' }).click();
+    await expectText(page.getByTestId('used'), String(now.used.total));
+    await page.close();
+  });
+
+  it('works at 360 px wide: no sideways scrolling on the bulk, mailbox, jobs, job and usage pages', async () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 360, height: 740 });
     await signedIn(runtime.keys.admin, page);
@@ -358,6 +555,18 @@ describeInBrowser('web console', () => {
     await page.locator('figure canvas').first().waitFor({ timeout });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await shot(page, 'narrow-mailbox');
+    await page.getByRole('link', { name: 'Jobs' }).click();
+    await page.getByTestId('jobs').waitFor({ timeout });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await shot(page, 'narrow-jobs');
+    await page.getByTestId('jobs').locator('tbody tr a').first().click();
+    await page.getByRole('button', { name: 'Delete job' }).waitFor({ timeout });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await shot(page, 'narrow-job');
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByTestId('usage').waitFor({ timeout });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await shot(page, 'narrow-usage');
     await page.close();
   });
 

@@ -1,16 +1,14 @@
 // Bulk: drop a CSV, see its first rows as the service will read them, pick the email column by its
 // header, upload straight to the presigned address with progress, follow the job, then the statistics
 // and the download.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, type Api, type CreatedJob, type Job } from '../api';
-import { StatisticsChart } from '../charts';
 import { delimiterNames, previewCsv, previewSampleBytes, type CsvPreview } from '../csv-preview';
 import { html } from '../html';
-import { ErrorMessage, formatNumber, PageTitle } from '../ui';
-import { jobStateWords, statuses, statusWords } from '../words';
+import { JobView } from '../job-view';
+import { ErrorMessage, PageTitle } from '../ui';
 
 const maxFileBytes = 100 * 1024 * 1024;
-const pollMs = 1000;
 
 interface Picked {
   file: File;
@@ -186,11 +184,19 @@ function Preview({ picked, onColumn }: { picked: Picked; onColumn: (column: numb
   return html`<div class="preview">
     <h2>How mailvet will read ${picked.file.name}</h2>
     <p>
+      <span>Encoding: <strong data-testid="encoding">${preview.encoding.toUpperCase()}</strong></span>
+      ${' · '}
       <span>Delimiter: <strong data-testid="delimiter">${delimiterNames[preview.delimiter]}</strong></span>
       ${' · '}
       <span
         >Header row:${' '}<strong data-testid="header"
-          >${preview.hasHeader ? 'yes (not validated)' : 'no'}</strong
+          >${
+            preview.hasHeader
+              ? 'yes (not validated)'
+              : preview.headerPending
+                ? 'decided when the whole file is read (the first row is a header if a later row holds an address)'
+                : 'no'
+          }</strong
         ></span
       >
     </p>
@@ -230,120 +236,5 @@ function Preview({ picked, onColumn }: { picked: Picked; onColumn: (column: numb
         </tbody>
       </table>
     </div>
-  </div>`;
-}
-
-function JobView({
-  api,
-  initial,
-  fileName,
-  onAgain,
-}: {
-  api: Api;
-  initial: Job;
-  fileName?: string;
-  onAgain: () => void;
-}) {
-  const [job, setJob] = useState(initial);
-  const [error, setError] = useState<unknown>();
-  const [downloading, setDownloading] = useState(false);
-  const finished = job.status === 'completed' || job.status === 'failed' || job.status === 'expired';
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  useEffect(() => {
-    if (finished) return;
-    timer.current = setTimeout(() => {
-      api.getJob(job.jobId).then(
-        (next) => (setError(undefined), setJob(next)),
-        (e: unknown) => (setError(e), setJob({ ...job })),
-      );
-    }, pollMs);
-    return () => clearTimeout(timer.current);
-  }, [job]);
-
-  const download = async () => {
-    setDownloading(true);
-    setError(undefined);
-    try {
-      const { downloadUrl } = await api.getDownload(job.jobId);
-      // The presigned address answers with Content-Disposition: attachment, so the page stays.
-      window.location.assign(downloadUrl);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setDownloading(false);
-    }
-  };
-
-  return html`<div class="job" data-status=${job.status}>
-    <h2>${fileName ?? 'Your file'}</h2>
-    <p role="status">
-      <span data-testid="job-state">${jobStateWords[job.status] ?? job.status}</span>
-      ${
-        job.status === 'processing' &&
-        html` · ${formatNumber(job.processedEmails)} of ${formatNumber(job.totalEmails)} emails`
-      }
-    </p>
-    ${
-      !finished &&
-      html`<div class="progress-block">
-        <label for="job-progress">Progress</label>
-        <progress id="job-progress" max="100" value=${job.percentComplete}>${job.percentComplete}%</progress>
-        <span aria-hidden="true">${job.percentComplete}%</span>
-      </div>`
-    }
-    ${
-      job.status === 'failed' &&
-      html`<p class="error" role="alert">The job failed: ${job.error ?? 'no reason was given.'}</p>`
-    }
-    ${
-      job.status === 'expired' &&
-      html`<p class="error" role="alert">The file never arrived within the upload window. Start again.</p>`
-    }
-    ${job.status === 'completed' && job.statistics && html`<${Statistics} job=${job} />`}
-    <${ErrorMessage} error=${error} />
-    <div class="actions">
-      ${
-        job.status === 'completed' &&
-        html`<button type="button" onClick=${download} disabled=${downloading}>
-          Download results (CSV)
-        </button>`
-      }
-      ${finished && html`<button type="button" class="secondary" onClick=${onAgain}>Validate another file</button>`}
-    </div>
-  </div>`;
-}
-
-function Statistics({ job }: { job: Job }) {
-  const stats = job.statistics!;
-  const total = job.totalEmails || 1;
-  const summary = statuses.map((s) => `${statusWords[s].label} ${stats[s]}`).join(', ');
-  return html`<div class="statistics">
-    <p>${formatNumber(job.totalEmails)} emails validated.</p>
-    <${StatisticsChart} statistics=${stats} label=${`Results by status: ${summary}`} />
-    <table class="stats-table">
-      <caption class="visually-hidden">
-        Results by status
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Status</th>
-          <th scope="col">Emails</th>
-          <th scope="col">Share</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${statuses.map(
-          (s) =>
-            html`<tr data-status=${s}>
-              <th scope="row">
-                <span class="dot" style=${`background:${statusWords[s].color}`}></span>${statusWords[s].label}
-              </th>
-              <td>${formatNumber(stats[s])}</td>
-              <td>${Math.round((stats[s] / total) * 100)}%</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
   </div>`;
 }

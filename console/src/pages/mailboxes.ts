@@ -1,11 +1,12 @@
 // Connected mailboxes with a reputation sparkline over the chosen window, and one mailbox's daily
 // reputation chart for a chosen date range.
 import { useEffect, useState } from 'preact/hooks';
-import type { Api, MailboxPage as MailboxList, ReputationPoint, ReputationRangeName } from '../api';
+import type { Api, Mailbox, MailboxPage as MailboxList, ReputationPoint, ReputationRangeName } from '../api';
 import { ReputationChart, Sparkline } from '../charts';
 import { html } from '../html';
 import { href } from '../route';
-import { ErrorMessage, formatDate, Loading, PageTitle, Pager, useLoad } from '../ui';
+import { ListView, usePagedList, type Column } from '../list';
+import { ErrorMessage, formatDate, Loading, PageTitle, useLoad } from '../ui';
 
 const pageSize = 10;
 
@@ -24,11 +25,40 @@ const reputationText = (value: number | null) => (value === null ? 'no data' : `
 
 export function MailboxesPage({ api }: { api: Api }) {
   const [range, setRange] = useState<ReputationRangeName>('last30Days');
-  const [offset, setOffset] = useState(0);
-  const list = useLoad(
-    () => api.listMailboxes({ reputationRange: range, limit: pageSize, offset }),
-    [range, offset],
+  const list = usePagedList(
+    (page) => api.listMailboxes({ reputationRange: range, ...page }),
+    [range],
+    pageSize,
   );
+  const histories = useHistories(api, list.data);
+  const columns: Column<Mailbox>[] = [
+    {
+      title: 'Mailbox',
+      cell: (m) =>
+        html`<a href=${href('mailbox', m.id)}>${m.email}</a>
+          <div class="muted">${m.provider}</div>`,
+    },
+    { title: 'Owner', cell: (m) => `${m.owner.firstName} ${m.owner.lastName}` },
+    {
+      title: 'Status',
+      cell: (m) =>
+        html`<span class=${`pill ${m.connectionStatus}`}>${m.connectionStatus.replace(/_/g, ' ')}</span>`,
+    },
+    { title: 'Reputation', cell: (m) => reputationText(m.reputation), num: true },
+    {
+      title: 'Trend',
+      cell: (m) => {
+        const history = histories[m.id];
+        const { startDate, endDate } = list.data!.reputationRange;
+        return history
+          ? html`<${Sparkline}
+              history=${history}
+              label=${`Daily reputation of ${m.email} from ${startDate} to ${endDate}`}
+            />`
+          : html`<span class="muted" aria-hidden="true">…</span>`;
+      },
+    },
+  ];
 
   return html`<section>
     <${PageTitle}>Connected mailboxes<//>
@@ -39,36 +69,41 @@ export function MailboxesPage({ api }: { api: Api }) {
         value=${range}
         onChange=${(e: Event) => {
           setRange((e.target as HTMLSelectElement).value as ReputationRangeName);
-          setOffset(0);
+          list.reset();
         }}
       >
         ${reputationRanges.map((r) => html`<option value=${r.name}>${r.label}</option>`)}
       </select>
     </div>
-    <${ErrorMessage} error=${list.error} />
-    ${list.loading && !list.data && html`<${Loading} what="mailboxes" />`}
-    ${list.data && html`<${MailboxTable} api=${api} list=${list.data} />`}
-    ${
-      list.data &&
-      html`<${Pager}
-        label="Mailboxes"
-        offset=${offset}
-        limit=${pageSize}
-        total=${list.data.total}
-        onChange=${setOffset}
-      />`
-    }
+    <${ListView}
+      list=${list}
+      rowsOf=${(data: MailboxList) => data.mailboxes}
+      what="mailboxes"
+      label="Connected mailboxes"
+      columns=${columns}
+      testId="mailboxes"
+      empty="No connected mailboxes."
+      before=${(data: MailboxList) => {
+        const { startDate, endDate } = data.reputationRange;
+        return html`<p class="muted">
+          ${`${data.total} mailboxes; reputation is the average from ${startDate} to ${endDate}.`}
+        </p>`;
+      }}
+    />
   </section>`;
 }
 
-function MailboxTable({ api, list }: { api: Api; list: MailboxList }) {
-  const { startDate, endDate } = list.reputationRange;
-  // Sparklines: each mailbox's daily values over the window, fetched one after the other (the rate
-  // limit is per company, and the list is already on screen).
+/**
+ * Sparklines: each listed mailbox's daily values over the window, fetched one after the other (the
+ * rate limit is per company, and the list is already on screen).
+ */
+function useHistories(api: Api, list: MailboxList | undefined): Record<string, ReputationPoint[]> {
   const [histories, setHistories] = useState<Record<string, ReputationPoint[]>>({});
   useEffect(() => {
     let live = true;
     setHistories({});
+    if (!list) return;
+    const { startDate, endDate } = list.reputationRange;
     void (async () => {
       for (const m of list.mailboxes) {
         if (!live) return;
@@ -84,50 +119,7 @@ function MailboxTable({ api, list }: { api: Api; list: MailboxList }) {
       live = false;
     };
   }, [list]);
-
-  if (!list.mailboxes.length) return html`<p>No connected mailboxes.</p>`;
-  return html`<p class="muted">
-      ${list.total} mailboxes; reputation is the average from ${startDate} to ${endDate}.
-    </p>
-    <div class="table-scroll" tabindex="0" role="region" aria-label="Connected mailboxes">
-      <table data-testid="mailboxes">
-        <thead>
-          <tr>
-            <th scope="col">Mailbox</th>
-            <th scope="col">Owner</th>
-            <th scope="col">Status</th>
-            <th scope="col">Reputation</th>
-            <th scope="col">Trend</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${list.mailboxes.map(
-            (m) =>
-              html`<tr>
-                <th scope="row">
-                  <a href=${href('mailbox', m.id)}>${m.email}</a>
-                  <div class="muted">${m.provider}</div>
-                </th>
-                <td>${m.owner.firstName} ${m.owner.lastName}</td>
-                <td>
-                  <span class=${`pill ${m.connectionStatus}`}>${m.connectionStatus.replace(/_/g, ' ')}</span>
-                </td>
-                <td class="num">${reputationText(m.reputation)}</td>
-                <td>
-                  ${
-                    histories[m.id]
-                      ? html`<${Sparkline}
-                          history=${histories[m.id]}
-                          label=${`Daily reputation of ${m.email} from ${startDate} to ${endDate}`}
-                        />`
-                      : html`<span class="muted" aria-hidden="true">…</span>`
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+  return histories;
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);

@@ -1,64 +1,39 @@
 // Users and pending invites, and the invite form. Inviting needs a key whose creator holds the invite
 // permission; the form says so up front and explains a refusal.
 import { useState } from 'preact/hooks';
-import { ApiError, type Api } from '../api';
+import { ApiError, type Api, type User } from '../api';
 import { html } from '../html';
-import { ErrorMessage, formatDate, Loading, PageTitle, Pager, useLoad } from '../ui';
+import { ListView, usePagedList, type Column } from '../list';
+import { ErrorMessage, formatDate, PageTitle } from '../ui';
 
-const pageSize = 50;
+const columns: Column<User>[] = [
+  { title: 'Email', cell: (u) => u.email },
+  { title: 'Name', cell: (u) => u.name },
+  { title: 'Role', cell: (u) => u.role },
+  {
+    title: 'Status',
+    cell: (u) =>
+      u.status === 'invited'
+        ? html`<span class="pill invited">invited</span>
+            <span class="muted">until ${formatDate(u.inviteExpiresAt)}</span>`
+        : html`<span class="pill connected">active</span>`,
+  },
+  { title: 'Mailboxes', cell: (u) => u.mailboxes.length, num: true },
+];
 
 export function UsersPage({ api }: { api: Api }) {
-  const [offset, setOffset] = useState(0);
-  const list = useLoad(() => api.listUsers({ limit: pageSize, offset }), [offset]);
+  const list = usePagedList((page) => api.listUsers(page), []);
   return html`<section>
     <${PageTitle}>Users<//>
-    <${ErrorMessage} error=${list.error} />
-    ${list.loading && !list.data && html`<${Loading} what="users" />`}
-    ${
-      list.data &&
-      html`<div class="table-scroll" tabindex="0" role="region" aria-label="Users">
-        <table data-testid="users">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Mailboxes</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${list.data.users.map(
-              (u) =>
-                html`<tr>
-                  <th scope="row">${u.email}</th>
-                  <td>${u.name}</td>
-                  <td>${u.role}</td>
-                  <td>
-                    ${
-                      u.status === 'invited'
-                        ? html`<span class="pill invited">invited</span>
-                            <span class="muted">until ${formatDate(u.inviteExpiresAt)}</span>`
-                        : html`<span class="pill connected">active</span>`
-                    }
-                  </td>
-                  <td class="num">${u.mailboxes.length}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>`
-    }
-    ${
-      list.data &&
-      html`<${Pager}
-        label="Users"
-        offset=${offset}
-        limit=${pageSize}
-        total=${list.data.total}
-        onChange=${setOffset}
-      />`
-    }
+    <${ListView}
+      list=${list}
+      rowsOf=${(data: { users: User[] }) => data.users}
+      what="users"
+      label="Users"
+      columns=${columns}
+      testId="users"
+      empty="No users yet."
+    />
     <${InviteForm} api=${api} onInvited=${list.reload} />
   </section>`;
 }

@@ -184,6 +184,27 @@ describe('the typed client', () => {
       '403 Request has expired',
     );
   });
+
+  it('asks for a filtered download with status and columns as comma-separated lists', async () => {
+    const descriptor = {
+      jobId: 'j1',
+      downloadUrl: 'http://s3.test/x',
+      expiresIn: 900,
+      fileName: 'x.csv',
+      format: 'csv',
+    };
+    const { calls, fetchFn } = scriptedFetch([
+      [200, descriptor],
+      [200, descriptor],
+    ]);
+    const client = createMailvetClient({ baseUrl, apiKey: 'k', fetch: fetchFn });
+    await client.getDownload('j1', { status: ['safe', 'some_risk'], columns: ['status', 'reason'] });
+    await client.getDownload('j1');
+    expect(calls.map((c) => c.url)).toEqual([
+      `${baseUrl}/v1/email/validate-file/j1/download?status=safe%2Csome_risk&columns=status%2Creason`,
+      `${baseUrl}/v1/email/validate-file/j1/download`,
+    ]);
+  });
 });
 
 describe('parseRetryAfter', () => {
