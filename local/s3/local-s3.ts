@@ -66,6 +66,9 @@ export interface LocalS3 {
 }
 
 const PRESIGNED_ALGORITHM = 'AWS4-HMAC-SHA256';
+/** The x-amz-content-sha256 of a request whose signature does not cover its body. */
+const unsignedPayload = 'UNSIGNED-PAYLOAD';
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
 const MAX_PRESIGNED_TTL_SECONDS = 7 * 24 * 3600;
 /** How far in the future X-Amz-Date may lie (clock skew between signer and server). */
 const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
@@ -157,7 +160,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       return;
     }
     if (expectsContinue) res.writeContinue();
-    forward(req, res, backendAddress.port, agent);
+    forward(req, res, backendAddress.port, agent, signedBodyDigest(req));
   }
 
   let port: number;
@@ -255,8 +258,8 @@ const AUTHORIZATION_PATTERN =
 
 /**
  * Verifies an Authorization-header SigV4 signature as S3 does: the canonical request of the request as
- * received, with the payload hash the client declared in x-amz-content-sha256 (the body is not hashed
- * again: a client without the secret cannot sign any request, which is what the gate is for).
+ * received, with the payload hash the client declared in x-amz-content-sha256; when that is a hex
+ * digest, the body must hash to it too (checked while it streams through: digestCheck).
  */
 export function verifyHeaderV4(
   request: PresignedRequest,
@@ -321,6 +324,29 @@ export function verifyHeaderV4(
   if (!headerNames.includes('host') || !headerNames.includes('x-amz-content-sha256')) {
     return accessDenied('The signature must cover the host and x-amz-content-sha256 headers.');
   }
+  const scope = { amzDate, scopeDate, scopeRegion, accessKeyId, signature };
+  // Only a genuine signature learns what is wrong with its payload hash; a hex digest is then checked
+  // against the body as it arrives (forward).
+  return (
+    verifySignedRequest(request, signedHeaders, payloadHash, scope, keys) ?? payloadHashRefusal(payloadHash)
+  );
+}
+
+/**
+ * The part both kinds of SigV4 share once their own parameters are checked: no x-amz-* header outside the
+ * signature (x-amz-copy-source would turn an upload into a copy of someone else's object: S3 refuses it,
+ * and so do we), then the canonical request of the request as received (URI-encoded path, sorted query
+ * without X-Amz-Signature, the signed headers with the values this request carries, the payload hash)
+ * signed with the configured secret for the credential's date and region.
+ */
+function verifySignedRequest(
+  request: PresignedRequest,
+  signedHeaders: string,
+  payloadHash: string,
+  scope: SignatureScope,
+  keys: { secretAccessKey: string },
+): S3ErrorReply | undefined {
+  const headerNames = signedHeaders.split(';');
   const unsigned = Object.keys(request.headers).filter(
     (h) => h.startsWith('x-amz-') && !headerNames.includes(h),
   );
@@ -347,13 +373,92 @@ export function verifyHeaderV4(
     signedHeaders,
     payloadHash,
   ].join('\n');
-  return checkSignature(canonicalRequest, { amzDate, scopeDate, scopeRegion, accessKeyId, signature }, keys);
+  return checkSignature(canonicalRequest, scope, keys);
+}
+
+interface SignatureScope {
+  amzDate: string;
+  scopeDate: string;
+  scopeRegion: string;
+  accessKeyId: string;
+  signature: string;
+}
+
+/**
+ * What x-amz-content-sha256 may say, as S3 defines it: the SHA-256 of the body in hex (checked against
+ * the body as it arrives: signedBodyDigest), UNSIGNED-PAYLOAD (the signature leaves the body out), or
+ * one of the STREAMING-* values of an aws-chunked body with per-chunk signatures. S3 accepts those; this
+ * local S3 refuses them with 501 rather than store the chunk framing as the object (s3rver cannot decode
+ * it) or pass chunks whose signatures it does not check. The SDK sends none of them with
+ * requestChecksumCalculation WHEN_REQUIRED, as the runtime's clients are configured.
+ */
+function payloadHashRefusal(payloadHash: string): S3ErrorReply | undefined {
+  if (payloadHash === unsignedPayload || SHA256_HEX.test(payloadHash)) return undefined;
+  if (payloadHash.startsWith('STREAMING-')) {
+    return {
+      status: 501,
+      code: 'NotImplemented',
+      message:
+        'The local S3 does not accept aws-chunked (STREAMING-*) payloads; sign the whole body or send UNSIGNED-PAYLOAD (AWS SDK v3: requestChecksumCalculation WHEN_REQUIRED).',
+      detail: { Header: 'x-amz-content-sha256' },
+    };
+  }
+  return {
+    status: 400,
+    code: 'InvalidArgument',
+    message:
+      'x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD, or a valid sha256 value.',
+    detail: { ArgumentName: 'x-amz-content-sha256', ArgumentValue: payloadHash },
+  };
+}
+
+/**
+ * The body digest an authorized request committed to: only a header-signed request whose
+ * x-amz-content-sha256 is a hex SHA-256 (a presigned URL is UNSIGNED-PAYLOAD by definition).
+ */
+function signedBodyDigest(req: http.IncomingMessage): string | undefined {
+  const declared = req.headers['x-amz-content-sha256'];
+  if (req.headers.authorization === undefined || typeof declared !== 'string') return undefined;
+  return SHA256_HEX.test(declared) ? declared.toLowerCase() : undefined;
+}
+
+/** The body did not hash to the digest its signature covers. */
+class PayloadDigestMismatch extends Error {
+  constructor(
+    readonly declared: string,
+    readonly computed: string,
+  ) {
+    super('x-amz-content-sha256 does not match the body');
+  }
+}
+
+/**
+ * Passes a body through while hashing it, holding back its last piece until the end: when the digest
+ * does not match, the stream fails before the backend has the whole body, so s3rver sees an aborted
+ * request and stores nothing (as S3 stores nothing after a XAmzContentSHA256Mismatch).
+ */
+function digestCheck(expected: string): Transform {
+  const hash = createHash('sha256');
+  let held: Buffer | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      const previous = held;
+      held = chunk;
+      callback(null, previous);
+    },
+    flush(callback) {
+      const computed = hash.digest('hex');
+      if (computed !== expected) return callback(new PayloadDigestMismatch(expected, computed));
+      callback(null, held);
+    },
+  });
 }
 
 /** Compares a signature with the one the configured secret gives for the canonical request. */
 function checkSignature(
   canonicalRequest: string,
-  scope: { amzDate: string; scopeDate: string; scopeRegion: string; accessKeyId: string; signature: string },
+  scope: SignatureScope,
   keys: { secretAccessKey: string },
 ): S3ErrorReply | undefined {
   const stringToSign = [
@@ -470,38 +575,10 @@ export function verifyPresignedV4(
     return { status: 403, code: 'AccessDenied', message: 'Request is not valid yet' };
   }
 
-  const headerNames = signedHeaders.split(';');
-  if (!headerNames.includes('host')) return authError('X-Amz-SignedHeaders must include host');
-  // An x-amz-* header the signature does not cover could change what the request does (x-amz-copy-source
-  // turns an upload into a copy of someone else's object): S3 refuses it, and so do we.
-  const unsigned = Object.keys(request.headers).filter(
-    (h) => h.startsWith('x-amz-') && !headerNames.includes(h),
-  );
-  if (unsigned.length) {
-    return {
-      status: 403,
-      code: 'AccessDenied',
-      message: 'There were headers present in the request which were not signed',
-      detail: { HeadersNotSigned: unsigned.join(', ') },
-    };
-  }
-
-  let canonicalPath: string;
-  try {
-    canonicalPath = canonicalUri(request.rawPath);
-  } catch {
-    return { status: 400, code: 'InvalidURI', message: "Couldn't parse the specified URI." };
-  }
-  const canonicalRequest = [
-    request.method,
-    canonicalPath,
-    canonicalQuery(request.query),
-    headerNames.map((name) => `${name}:${canonicalHeaderValue(request.headers[name])}`).join('\n'),
-    '',
-    signedHeaders,
-    'UNSIGNED-PAYLOAD',
-  ].join('\n');
-  return checkSignature(canonicalRequest, { amzDate, scopeDate, scopeRegion, accessKeyId, signature }, keys);
+  if (!signedHeaders.split(';').includes('host')) return authError('X-Amz-SignedHeaders must include host');
+  // A presigned URL never covers the body: S3 signs it with UNSIGNED-PAYLOAD.
+  const scope = { amzDate, scopeDate, scopeRegion, accessKeyId, signature };
+  return verifySignedRequest(request, signedHeaders, unsignedPayload, scope, keys);
 }
 
 /** Query pairs decoded; a name without `=` has the empty value, as S3 (and the signer) treat it. */
@@ -584,6 +661,7 @@ function forward(
   res: http.ServerResponse,
   backendPort: number,
   agent: http.Agent,
+  bodyDigest?: string,
 ): void {
   const headers: http.OutgoingHttpHeaders = { ...req.headers };
   for (const name of HOP_BY_HOP) delete headers[name];
@@ -605,9 +683,19 @@ function forward(
     pipeline(upstreamRes, res).catch(() => undefined);
   });
   // A client that goes away mid-upload aborts the upstream request; s3rver then stores nothing.
-  pipeline(req, upstream).catch((error: unknown) => {
+  const body =
+    bodyDigest === undefined ? pipeline(req, upstream) : pipeline(req, digestCheck(bodyDigest), upstream);
+  body.catch((error: unknown) => {
     // Once the response has started, its own pipeline decides how it ends.
     if (res.headersSent) return;
+    if (error instanceof PayloadDigestMismatch) {
+      return sendError(res, {
+        status: 400,
+        code: 'XAmzContentSHA256Mismatch',
+        message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
+        detail: { ClientComputedContentSHA256: error.declared, S3ComputedContentSHA256: error.computed },
+      });
+    }
     // Either s3rver is unreachable or the client left (then nobody reads this answer).
     logger.debug('local S3: request to s3rver failed', { method: req.method, error: String(error) });
     sendError(res, {

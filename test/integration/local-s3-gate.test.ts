@@ -1,6 +1,8 @@
 // The local S3's gate as an attacker meets it: forged or foreign Authorization headers, V2 signatures and
-// replays get 403 and change nothing; the SDK's own signed calls pass. Also: durable events (on disk
-// before the PUT answers, redelivered by deliverPending after a restart) and no leftover partial files.
+// replays get 403 and change nothing; the SDK's own signed calls pass; a header-signed body must hash to
+// the x-amz-content-sha256 its signature covers. Also: durable events (on disk before the PUT answers,
+// redelivered by deliverPending after a restart) and no leftover partial files.
+import { createHash, createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -128,6 +130,119 @@ describe('the local S3 gate', () => {
     expect(await readObject('results/signed.csv')).toBe('ok');
     const { Contents } = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'results/' }));
     expect(Contents?.map((c) => c.Key)).toContain('results/signed.csv');
+  });
+});
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * A header-signed SigV4 request written out by hand (not by the SDK's signer, so the gate is checked
+ * against the definition, not against itself): path-style, no query, the three headers S3 requires.
+ */
+function signedHeaders(
+  method: string,
+  url: URL,
+  payloadHash: string,
+  secret = credentials.secretAccessKey,
+): Record<string, string> {
+  const date = amzDate();
+  const day = date.slice(0, 8);
+  const scope = `${day}/us-east-1/s3/aws4_request`;
+  const canonical = [
+    method,
+    url.pathname,
+    '',
+    `host:${url.host}\nx-amz-content-sha256:${payloadHash}\nx-amz-date:${date}`,
+    '',
+    'host;x-amz-content-sha256;x-amz-date',
+    payloadHash,
+  ].join('\n');
+  const toSign = ['AWS4-HMAC-SHA256', date, scope, sha256(canonical)].join('\n');
+  let key: Buffer = createHmac('sha256', `AWS4${secret}`).update(day).digest();
+  for (const part of ['us-east-1', 's3', 'aws4_request'])
+    key = createHmac('sha256', key).update(part).digest();
+  const signature = createHmac('sha256', key).update(toSign).digest('hex');
+  return {
+    authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=${signature}`,
+    'x-amz-content-sha256': payloadHash,
+    'x-amz-date': date,
+  };
+}
+
+describe('the body of a header-signed request', () => {
+  const objectUrl = () => new URL(`${local.url}/${bucket}/results/acme.csv`);
+
+  it('passes with the hex digest its signature covers', async () => {
+    const url = new URL(`${local.url}/${bucket}/results/hashed.csv`);
+    const body = 'email,status\na@x.test,safe\n';
+    const put = await fetch(url, { method: 'PUT', headers: signedHeaders('PUT', url, sha256(body)), body });
+    expect(put.status).toBe(200);
+    expect(await readObject('results/hashed.csv')).toBe(body);
+  });
+
+  it('is refused with 400 XAmzContentSHA256Mismatch when it does not hash to that digest, and stores nothing', async () => {
+    // A genuine signature over one body (a captured request), replayed with another body.
+    const headers = signedHeaders('PUT', objectUrl(), sha256('email,status\n'));
+    const put = await fetch(objectUrl(), { method: 'PUT', headers, body: 'email,status\nforged\n' });
+    expect(put.status).toBe(400);
+    const text = await put.text();
+    expect(text).toContain('<Code>XAmzContentSHA256Mismatch</Code>');
+    expect(text).toContain(
+      `<S3ComputedContentSHA256>${sha256('email,status\nforged\n')}</S3ComputedContentSHA256>`,
+    );
+    expect(await readObject('results/acme.csv')).toBe('email,status\n');
+    // A large body too: the check holds back only the last piece, never the whole body.
+    const large = 'x'.repeat(3 * 1024 * 1024);
+    const bigPut = await fetch(objectUrl(), {
+      method: 'PUT',
+      headers: signedHeaders('PUT', objectUrl(), sha256(large.slice(1))),
+      body: large,
+    });
+    expect(bigPut.status).toBe(400);
+    expect(await readObject('results/acme.csv')).toBe('email,status\n');
+    // s3rver removes its temporary file once it sees the aborted body; wait for that, not for a time.
+    const partials = () =>
+      readdirSync(dataDir, { recursive: true }).filter((name) => String(name).endsWith('.partial'));
+    for (let waited = 0; partials().length > 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(partials()).toEqual([]);
+  });
+
+  it('is not hashed with UNSIGNED-PAYLOAD, as S3 does (the signature leaves the body out)', async () => {
+    const url = new URL(`${local.url}/${bucket}/results/unsigned.csv`);
+    const put = await fetch(url, {
+      method: 'PUT',
+      headers: signedHeaders('PUT', url, 'UNSIGNED-PAYLOAD'),
+      body: 'any',
+    });
+    expect(put.status).toBe(200);
+    expect(await readObject('results/unsigned.csv')).toBe('any');
+  });
+
+  it('refuses aws-chunked STREAMING-* payloads with 501 and any other value with 400, a forged one with 403', async () => {
+    const streaming = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD';
+    const chunked = await fetch(objectUrl(), {
+      method: 'PUT',
+      headers: signedHeaders('PUT', objectUrl(), streaming),
+      body: '0;chunk-signature=x\r\n\r\n',
+    });
+    expect(chunked.status).toBe(501);
+    expect(await chunked.text()).toContain('<Code>NotImplemented</Code>');
+    const bogus = await fetch(objectUrl(), {
+      method: 'PUT',
+      headers: signedHeaders('PUT', objectUrl(), 'not-a-digest'),
+      body: 'x',
+    });
+    expect(bogus.status).toBe(400);
+    expect(await bogus.text()).toContain('<Code>InvalidArgument</Code>');
+    // Without the secret the payload hash is never looked at: 403 first.
+    const forged = await fetch(objectUrl(), {
+      method: 'PUT',
+      headers: signedHeaders('PUT', objectUrl(), streaming, 'guessed'),
+      body: 'x',
+    });
+    expect(forged.status).toBe(403);
+    expect(await readObject('results/acme.csv')).toBe('email,status\n');
   });
 });
 

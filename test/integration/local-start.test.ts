@@ -8,6 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../local/ports';
 
+// Every wait below is for an event (the banner, an exit, children gone), bounded only by this: a start
+// takes seconds on an idle machine and over a minute on a saturated one.
+jest.setTimeout(600_000);
+
 const root = path.resolve(__dirname, '../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 let dataDir: string;
@@ -35,19 +39,14 @@ function start(port: number): {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Ready when the banner is out; failed when the process exits first. No timer of its own: how long a
+  // start takes depends on the machine's load, not on the code under test (jest's timeout bounds it).
   const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready: ${output}`)), 90_000);
     const check = () => {
-      if (output.includes('Ctrl-C')) {
-        clearTimeout(timer);
-        resolve(output);
-      }
+      if (output.includes('Ctrl-C')) resolve(output);
     };
     child.stdout.on('data', check);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}: ${output}`));
-    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
   ready.catch(() => undefined);
   return { child, output: () => output, ready };
@@ -103,8 +102,9 @@ describe('npm start', () => {
     expect(family.length).toBeGreaterThan(0);
     first.child.kill('SIGTERM');
     expect(await exited(first.child)).toBe(0);
-    // Grandchildren (the JVM, tsx's esbuild service) may take a moment after the parent exits.
-    for (let waited = 0; waited < 5000 && family.some(alive); waited += 100)
+    // Grandchildren (the JVM, tsx's esbuild service) may take a moment after the parent exits: wait for
+    // them to go (a minute at most, for a saturated machine), then assert none is left.
+    for (let waited = 0; waited < 60_000 && family.some(alive); waited += 100)
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(family.filter(alive)).toEqual([]);
 

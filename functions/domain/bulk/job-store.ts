@@ -223,7 +223,9 @@ export function markProcessing(
 
 /**
  * Takes over the scan of a processing job whose scan never recorded its result (the first run crashed
- * and its lease ran out); false when the scan is done or another run holds the lease.
+ * and its lease ran out, or releaseOrphanedLeases voided it); false when the scan is done or another run
+ * holds the lease. A missing lease is a free one: `scanLeaseUntilMs < :now` alone is false for a removed
+ * attribute, which left a job killed mid-scan unscannable after a local restart.
  */
 export function takeScanLease(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
@@ -233,7 +235,7 @@ export function takeScanLease(
   return claimLease(
     job,
     'scanLeaseUntilMs',
-    'attribute_not_exists(chunkCount) AND scanLeaseUntilMs < :now',
+    'attribute_not_exists(chunkCount) AND (attribute_not_exists(scanLeaseUntilMs) OR scanLeaseUntilMs < :now)',
     nowMs,
     leaseUntilMs,
   );

@@ -70,6 +70,12 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
     if (!(await takeScanLease(job, now, now + scanLeaseSeconds * 1000))) {
       return jobLog.info('upload event for a job being scanned; ignored');
     }
+  } else if (job.status === 'processing' && allChunksDone(job)) {
+    // A redelivered event of a scan that recorded its outcome after every chunk was counted and stopped
+    // (a crash) before its finalize message: nothing else would complete the job.
+    jobLog.info('upload event for a job whose chunks are all done; finalizing');
+    await sendFinalize(job);
+    return;
   } else {
     return jobLog.info('upload event for a job not awaiting one; ignored', { status: job.status });
   }
