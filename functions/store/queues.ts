@@ -1,5 +1,5 @@
-// Queue writes that are not a use case's own message: holding a received message back for a delay.
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+// Queue writes: sending a use case's message, and holding a received message back for a delay.
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from '../clients/sqs';
 import type { QueueName } from '../wiring';
 
@@ -15,5 +15,12 @@ export async function holdMessage(
       ReceiptHandle: receiptHandle,
       VisibilityTimeout: delaySeconds,
     }),
+  );
+}
+
+/** Sends one message, as its JSON text, to the named queue. */
+export async function sendMessage(queue: QueueName, message: object): Promise<void> {
+  await sqs().send(
+    new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: JSON.stringify(message) }),
   );
 }
