@@ -32,6 +32,26 @@ export const inviteConflictMessages = {
   noSeat: 'No free seats',
 };
 
+/**
+ * The seat rule of an invite to `email` (lower-cased) given the users list: an active user's email is
+ * refused; a live invite is refreshed and keeps its seat; otherwise a free seat is needed (live users
+ * and unexpired invites hold one each; an expired invite holds none).
+ */
+export function seatFor(
+  rows: UserRow[],
+  email: string,
+  seats: number,
+  now: Date,
+): { existing: UserRow | undefined; refresh: boolean } {
+  const existing = rows.find((row) => row.email === email);
+  if (existing?.status === 'active') throw new ConflictError(inviteConflictMessages.active);
+  const refresh = existing !== undefined && isLiveUser(existing, now);
+  if (!refresh && rows.filter((row) => isLiveUser(row, now)).length >= seats) {
+    throw new ConflictError(inviteConflictMessages.noSeat);
+  }
+  return { existing, refresh };
+}
+
 export async function inviteUser(
   principal: Permitted<'inviteUsers'>,
   input: InviteInput,
@@ -44,13 +64,7 @@ export async function inviteUser(
   const outboxId = randomUUID();
   const outcome = await commitWithRetry(companyId, now, async () => {
     const view = await loadUsers(companyId);
-    const rows = allRows(view);
-    const existing = rows.find((row) => row.email === email);
-    if (existing?.status === 'active') throw new ConflictError(inviteConflictMessages.active);
-    const refresh = existing !== undefined && isLiveUser(existing, now);
-    if (!refresh && rows.filter((row) => isLiveUser(row, now)).length >= company.seats) {
-      throw new ConflictError(inviteConflictMessages.noSeat);
-    }
+    const { existing, refresh } = seatFor(allRows(view), email, company.seats, now);
     const inviteExpiresAt = new Date(now.getTime() + inviteLifetimeMs).toISOString();
     const row: UserRow = {
       email,

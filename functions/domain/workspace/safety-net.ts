@@ -157,6 +157,27 @@ async function ownerRows(companyId: string, service: string, crmSequenceId: stri
 }
 
 /**
+ * What switching a sequence to `activated` has to change: its owner rows still holding the other value
+ * (`pending`), and whether nothing at all is left to write, in the items or in the list view (a switch
+ * to the value already held, or one a half-finished earlier call already wrote).
+ */
+export function sequenceSwitch(
+  ownerItems: Item[],
+  viewRows: SequenceRow[],
+  sequence: Pick<SequenceRow, 'service' | 'crmSequenceId'>,
+  activated: boolean,
+): { pending: Item[]; upToDate: boolean } {
+  const pending = ownerItems.filter((row) => row.activated !== activated);
+  const stale = viewRows.some(
+    (row) =>
+      row.service === sequence.service &&
+      row.crmSequenceId === sequence.crmSequenceId &&
+      row.activated !== activated,
+  );
+  return { pending, upToDate: pending.length === 0 && !stale };
+}
+
+/**
  * Needs the creator's toggleSequences permission. Up to 90 owner rows change in one transaction with
  * the view. A sequence with more owners is switched in several transactions, the view last; each is
  * idempotent, so a call that fails half way is completed by repeating it.
@@ -172,15 +193,9 @@ export async function patchSafetyNetSequence(
   const updated: SequenceRow = { ...sequenceRowOf(item), activated };
   return commitWithRetry(companyId, now, async () => {
     const rows = await ownerRows(companyId, String(item.service), String(item.crmSequenceId));
-    const pending = rows.filter((row) => row.activated !== activated);
     const view = await loadView(companyId, sequenceView, () => rebuildSequenceRows(companyId));
-    const stale = allRows(view).filter(
-      (row) =>
-        row.service === item.service &&
-        row.crmSequenceId === item.crmSequenceId &&
-        row.activated !== activated,
-    );
-    if (pending.length === 0 && stale.length === 0) return { items: null, result: sequenceBody(updated) };
+    const { pending, upToDate } = sequenceSwitch(rows, allRows(view), updated, activated);
+    if (upToDate) return { items: null, result: sequenceBody(updated) };
     while (pending.length > ownerRowsPerTransaction) {
       const batch = pending.splice(0, ownerRowsPerTransaction);
       await commitWithRetry(companyId, now, async () => ({
