@@ -1,6 +1,7 @@
 // Queue writes: sending a use case's message, and holding a received message back for a delay.
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from '../clients/sqs';
+import { sortedJson } from '../json';
 import type { QueueName } from '../wiring';
 
 /** Keeps a received message invisible for `delaySeconds`, so SQS delivers it again only after that. */

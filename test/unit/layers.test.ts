@@ -20,11 +20,7 @@ function rankOf(file: string): number | undefined {
  * when a file here no longer needs to be.
  */
 const notYetCleaned = new Set([
-  'domain/bulk/assemble.ts',
-  'domain/bulk/completion.ts',
-  'domain/bulk/job-objects.ts',
   'domain/bulk/job-store.ts',
-  'domain/bulk/presign.ts',
   'domain/bulk/probe-stage.ts',
   'domain/bulk/probe-store.ts',
   'domain/bulk/results-variants.ts',
