@@ -19,9 +19,7 @@ export async function holdMessage(
   );
 }
 
-/** Sends one message, as its JSON text, to the named queue. */
+/** Sends one message, as its JSON text with sorted keys, to the named queue. */
 export async function sendMessage(queue: QueueName, message: object): Promise<void> {
-  await sqs().send(
-    new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: JSON.stringify(message) }),
-  );
+  await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: sortedJson(message) }));
 }

@@ -7,10 +7,8 @@ import { QuotaExceededError, ValidationError } from '../../errors';
 import { settings } from '../../settings';
 import {
   addCreditsToPlan,
-  countedDelta,
   endJobReservation,
   isTransactionConflict,
-  monthUpdate,
   readJobReservation,
   readUsageRecords,
   reserveJobRows,
