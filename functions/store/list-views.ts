@@ -174,7 +174,13 @@ export function viewWrites(
   return [headWrite, ...puts];
 }
 
-/** Writes a view's first build as one transaction; false when someone else built it first. */
-export function createView(writes: WorkspaceWrite[]): Promise<boolean> {
+/** Writes a view's first build (version 1) as one transaction; false when someone else built it first. */
+export function createView(
+  companyId: string,
+  kind: string,
+  head: HeadFields,
+  chunks: PackedChunk[],
+): Promise<boolean> {
+  const writes = viewWrites(companyId, kind, undefined, head, chunks);
   return wroteIf(dynamoDb().send(new TransactWriteCommand({ TransactItems: writes })));
 }

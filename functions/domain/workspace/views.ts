@@ -17,6 +17,17 @@ import {
 } from '../../store/list-views';
 import type { WorkspaceWrite } from '../../store/workspace';
 
+/** What the views need of storage: functions/store/list-views.ts, or an in-memory one in tests. */
+export interface ViewStore {
+  readViewItems: typeof readViewItems;
+  readViewHead: typeof readViewHead;
+  readViewChunks: typeof readViewChunks;
+  putWholeView: typeof putWholeView;
+  createView: typeof createView;
+}
+
+const tableViews: ViewStore = { readViewItems, readViewHead, readViewChunks, putWholeView, createView };
+
 /** How one list packs its rows. */
 export interface ViewSpec<Row> {
   kind: string;
@@ -57,8 +68,12 @@ export function allRows<Row>(view: LoadedView<Row>): Row[] {
 }
 
 /** Reads a view with one strongly consistent Query (head and chunks share a key prefix). */
-async function readView<Row>(companyId: string, spec: ViewSpec<Row>): Promise<LoadedView<Row>> {
-  const { head, chunks } = await readViewItems(companyId, spec.kind);
+async function readView<Row>(
+  companyId: string,
+  spec: ViewSpec<Row>,
+  store: ViewStore,
+): Promise<LoadedView<Row>> {
+  const { head, chunks } = await store.readViewItems(companyId, spec.kind);
   if (!head) return { exists: false, version: 0, chunks: [] };
   return {
     exists: true,
@@ -131,11 +146,12 @@ export async function writeWholeView<Row>(
   companyId: string,
   spec: ViewSpec<Row>,
   rows: Row[],
+  store: ViewStore = tableViews,
 ): Promise<void> {
   const sorted = [...rows].sort(spec.compare);
-  const current = await readView(companyId, spec);
+  const current = await readView(companyId, spec, store);
   const chunks = chunkRows(spec, sorted);
-  await putWholeView(
+  await store.putWholeView(
     companyId,
     spec.kind,
     current.version + 1,
@@ -229,23 +245,25 @@ export async function loadView<Row>(
   companyId: string,
   spec: ViewSpec<Row>,
   buildRows: () => Promise<Row[]>,
+  store: ViewStore = tableViews,
 ): Promise<LoadedView<Row>> {
-  const view = await readView(companyId, spec);
+  const view = await readView(companyId, spec, store);
   if (view.exists) return view;
   const rows = (await buildRows()).sort(spec.compare);
   const chunks = chunkRows(spec, rows);
-  const change: ViewChange<Row> = {
-    view: { exists: false, version: 0, chunks },
-    changed: new Set(chunks.map((c) => c.index)),
-  };
   if (chunks.length <= 40) {
-    const built = await createView(viewTransactItems(companyId, spec, change));
+    const built = await store.createView(
+      companyId,
+      spec.kind,
+      headFields(spec, chunks),
+      chunks.map((chunk) => packed(spec, chunk)),
+    );
     // Someone else built it first: theirs is as good.
-    if (!built) return readView(companyId, spec);
+    if (!built) return readView(companyId, spec, store);
   } else {
-    await writeWholeView(companyId, spec, rows);
+    await writeWholeView(companyId, spec, rows, store);
   }
-  return readView(companyId, spec);
+  return readView(companyId, spec, store);
 }
 
 export interface ViewPage<Row> {
@@ -265,13 +283,14 @@ export async function readPage<Row>(
   offset: number,
   limit: number,
   buildRows: () => Promise<Row[]>,
+  store: ViewStore = tableViews,
 ): Promise<ViewPage<Row>> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const head = await readViewHead(companyId, spec.kind);
+    const head = await store.readViewHead(companyId, spec.kind);
     const counts =
       head?.counts?.[filter.facet] ?? (head?.counts ? new Array<number>(head.chunks).fill(0) : undefined);
     if (!head || !counts) {
-      const rows = allRows(await loadView(companyId, spec, buildRows)).filter(filter.matches);
+      const rows = allRows(await loadView(companyId, spec, buildRows, store)).filter(filter.matches);
       return { total: rows.length, rows: rows.slice(offset, offset + limit) };
     }
     const total = counts.reduce((a, b) => a + b, 0);
@@ -288,7 +307,7 @@ export async function readPage<Row>(
     // Filtered rows of the chunks before the first wanted one: the page starts `skip` rows into it.
     const skip = offset - before;
     if (wanted.length === 0) return { total, rows: [] };
-    const items = await readViewChunks(companyId, spec.kind, wanted);
+    const items = await store.readViewChunks(companyId, spec.kind, wanted);
     const allCounts = head.counts?.[allFacet];
     if (items.some((item, k) => item.count !== allCounts?.[wanted[k]!])) continue;
     const rows = items.flatMap((item) => item.rows.map((v) => spec.decode(v)));
@@ -296,6 +315,6 @@ export async function readPage<Row>(
     if (filtered.length !== wanted.reduce((n, i) => n + counts[i]!, 0)) continue;
     return { total, rows: filtered.slice(skip, skip + limit) };
   }
-  const rows = allRows(await loadView(companyId, spec, buildRows)).filter(filter.matches);
+  const rows = allRows(await loadView(companyId, spec, buildRows, store)).filter(filter.matches);
   return { total: rows.length, rows: rows.slice(offset, offset + limit) };
 }
