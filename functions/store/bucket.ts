@@ -15,7 +15,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { bucketName, presigningS3, s3 } from '../clients/s3';
 
 /** An object's bytes, whole. */
-export async function readObject(key: string): Promise<Buffer> {
+async function readObject(key: string): Promise<Buffer> {
   const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
   return Buffer.from(await out.Body!.transformToByteArray());
 }
