@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { dynamoDb, tableName } from '../functions/clients/dynamodb';
-import { GLOBAL_SCOPE, LIST_KINDS, type ListKind } from '../functions/domain/validation/list-keys';
+import { GLOBAL_SCOPE, LIST_KINDS, type ListKind } from '../functions/store/keys';
 import { importKnownAddresses, parseListFile } from '../functions/domain/validation/list-import';
+import { knownAddressWriter } from '../functions/store/known-lists';
 import { connect } from '../local/connect';
 
 const usage = `usage:
@@ -25,7 +26,11 @@ async function main(argv: string[]): Promise<void> {
   try {
     process.stderr.write(`using ${connection.target}\n`);
     const scope = values.company ?? GLOBAL_SCOPE;
-    const summary = await importKnownAddresses(dynamoDb(), tableName(), { kind, scope, emails });
+    const summary = await importKnownAddresses(knownAddressWriter(dynamoDb(), tableName()), {
+      kind,
+      scope,
+      emails,
+    });
     process.stdout.write(
       JSON.stringify({ imported: summary.imported, kind, scope, skipped: summary.skipped.length }, null, 2) +
         '\n',

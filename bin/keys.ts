@@ -1,12 +1,8 @@
 // `npm run keys -- create|revoke|list`: API keys for a company's user, against the local runtime or a
 // deployed table (see local/connect.ts). The raw key is printed once and stored only as SHA-256.
 import { parseArgs } from 'node:util';
-import {
-  createApiKey,
-  getAccountUser,
-  listApiKeys,
-  revokeApiKey,
-} from '../functions/domain/accounts/accounts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../functions/domain/accounts/accounts';
+import { readAccountUser } from '../functions/store/accounts';
 import { connect } from '../local/connect';
 
 const usage = `usage:
@@ -31,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`using ${connection.target}\n`);
     if (command === 'create') {
       if (!values.user) throw new Error(usage);
-      const user = await getAccountUser(values.company, values.user);
+      const user = await readAccountUser(values.company, values.user);
       if (!user) throw new Error(`No user ${values.user} in company ${values.company}`);
       const { rawKey, record } = await createApiKey({
         companyId: values.company,

@@ -1,6 +1,4 @@
-// Single-table key builders. Every pk/sk comes from here, except the known-address list keys
-// (LIST#..., functions/domain/validation/list-keys.ts, which the list import and the engine share),
-// never from a string literal elsewhere.
+// Single-table key builders. Every pk/sk comes from here, never from a string literal elsewhere.
 //
 // Entity            pk                          sk                      gsi1pk / gsi1sk
 // company           COMPANY#<companyId>         COMPANY
@@ -217,3 +215,36 @@ export const probeBatchVerdictsKey = (
   sk: `${probeBatchVerdictsPrefix(jobId, chunk)}${batch}`,
 });
 export const probeBatchVerdictsPrefix = (jobId: string, chunk: number) => `PROBEBATCH#${jobId}#${chunk}#`;
+
+// --- Known-address lists (functions/store/known-lists.ts; design in docs/validation.md) -------------
+// known address       LIST#<scope>#<email>      <KIND>        gsi1 LIST#<scope>#<KIND> / <email>
+//
+// scope is "global" or a company id; KIND is DEAD or COMPLAINER; email is lower-cased.
+// The email sits in the partition key (not in the sort key under one LIST#<scope>#<kind> partition)
+// because the bulk path BatchGets thousands of addresses a second: one partition per list would be
+// a hot partition. The index lists one list's addresses in order (exports, audits, deletes).
+
+export type ListKind = 'dead' | 'complainer';
+export const LIST_KINDS: readonly ListKind[] = ['dead', 'complainer'];
+export const GLOBAL_SCOPE = 'global';
+
+const KIND_SK: Readonly<Record<ListKind, string>> = { dead: 'DEAD', complainer: 'COMPLAINER' };
+
+/** Addresses are matched case-insensitively: providers treat local parts that way in practice. */
+export const listEmail = (email: string): string => email.trim().toLowerCase();
+
+export const knownAddressKey = (scope: string, kind: ListKind, email: string): ItemKey => ({
+  pk: `LIST#${scope}#${listEmail(email)}`,
+  sk: KIND_SK[kind],
+});
+
+export const knownAddressIndex = (scope: string, kind: ListKind, email: string) => ({
+  gsi1pk: `LIST#${scope}#${KIND_SK[kind]}`,
+  gsi1sk: listEmail(email),
+});
+
+export function kindOfSortKey(sk: string): ListKind | null {
+  if (sk === KIND_SK.dead) return 'dead';
+  if (sk === KIND_SK.complainer) return 'complainer';
+  return null;
+}

@@ -1,6 +1,7 @@
-// Queue writes that are not a use case's own message: holding a received message back for a delay.
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+// Queue writes: sending a use case's message, and holding a received message back for a delay.
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { queueUrl, sqs } from '../clients/sqs';
+import { sortedJson } from '../json';
 import type { QueueName } from '../wiring';
 
 /** Keeps a received message invisible for `delaySeconds`, so SQS delivers it again only after that. */
@@ -16,4 +17,9 @@ export async function holdMessage(
       VisibilityTimeout: delaySeconds,
     }),
   );
+}
+
+/** Sends one message, as its JSON text with sorted keys, to the named queue. */
+export async function sendMessage(queue: QueueName, message: object): Promise<void> {
+  await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: sortedJson(message) }));
 }

@@ -108,6 +108,11 @@ export function monthUpdate(
   };
 }
 
+/** Adds `delta` to a month's counters on its own (seeding demo and test data). */
+export async function addToMonth(companyId: string, month: string, delta: MonthDelta): Promise<void> {
+  await send(new UpdateCommand(monthUpdate(companyId, month, delta)));
+}
+
 /** One counted validation from `source` in `month`: the counters a completed validation adds. */
 export function countedDelta(source: UsageSource, count: number): MonthDelta {
   return { validations: count, [source]: count, committed: count };

@@ -2,7 +2,7 @@
 // 200 with the full result, the async path through the SQS emulator, polling outcomes (202, 200, 404,
 // 500), tenant isolation, 400s, and usage metering. DNS answers come from the engine's fixture server.
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { createPendingRequest } from '../../functions/domain/single-validation/request-store';
+import { createPendingRequest } from '../../functions/store/validation-requests';
 import { monthlyUsage } from '../../functions/domain/usage';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';

@@ -1,46 +1,24 @@
 // Companies, the users who create API keys, and the keys themselves. The company of every request
 // comes from its key (authenticate), never from the request.
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { ForbiddenError, InvalidKeyError, MissingKeyError, NotFoundError } from '../../errors';
-import { apiKeyKey, apiKeysOfCompanyIndex, companyKey, userKey } from '../../store/keys';
+import {
+  findApiKeyHash,
+  markApiKeyRevoked,
+  putNewApiKey,
+  putNewCompany,
+  readAccountUser,
+  readApiKey,
+  readApiKeys,
+  readCompany,
+  type AccountUser,
+  type ApiKeyRecord,
+  type Company,
+  type Permission,
+} from '../../store/accounts';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './secrets';
-import { queryAll } from '../../store/dynamodb';
 
-export interface Company {
-  companyId: string;
-  name: string;
-  /** Seats for users (active and invited). */
-  seats: number;
-  /** Standard Webhooks secret (`whsec_...`) that signs this company's completion webhooks. */
-  webhookSecret: string;
-  createdAt: string;
-}
-
-export type Permission = 'inviteUsers' | 'toggleSequences';
-
-/** The part of a user that authentication and permission checks need (the workspace owns the rest). */
-export interface AccountUser {
-  companyId: string;
-  userId: string;
-  email: string;
-  name: string;
-  role: 'admin' | 'member';
-  permissions: Record<Permission, boolean>;
-}
-
-export interface ApiKeyRecord {
-  keyId: string;
-  companyId: string;
-  userId: string;
-  userEmail: string;
-  name: string;
-  /** First characters of the key, to recognise it in listings; the key itself is never stored. */
-  hint: string;
-  createdAt: string;
-  revokedAt?: string;
-}
+export type { AccountUser, ApiKeyRecord, Company, Permission };
 
 /** Who is calling: derived from a valid API key. */
 export interface Principal {
@@ -63,30 +41,14 @@ export async function createCompany(input: {
     webhookSecret: input.webhookSecret ?? generateWebhookSecret(),
     createdAt: new Date().toISOString(),
   };
-  await dynamoDb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...companyKey(company.companyId), type: 'company', ...company },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putNewCompany(company);
   return company;
 }
 
 export async function getCompany(companyId: string): Promise<Company> {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }),
-  );
-  if (!Item) throw new NotFoundError('Company not found');
-  return Item as Company;
-}
-
-/** The account fields of a user, stored on the workspace user item (USER#<email>). */
-export async function getAccountUser(companyId: string, email: string): Promise<AccountUser | undefined> {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: userKey(companyId, email) }),
-  );
-  return Item as AccountUser | undefined;
+  const company = await readCompany(companyId);
+  if (!company) throw new NotFoundError('Company not found');
+  return company;
 }
 
 /**
@@ -110,68 +72,22 @@ export async function createApiKey(input: {
     hint: rawKey.slice(0, 12),
     createdAt: new Date().toISOString(),
   };
-  await dynamoDb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...apiKeyKey(hashApiKey(rawKey)),
-        ...apiKeysOfCompanyIndex(input.companyId),
-        gsi1sk: `${record.createdAt}#${record.keyId}`,
-        type: 'apiKey',
-        ...record,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await putNewApiKey(hashApiKey(rawKey), record);
   return { rawKey, record };
 }
 
-export async function listApiKeys(companyId: string): Promise<ApiKeyRecord[]> {
-  const items = await queryAll({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': apiKeysOfCompanyIndex(companyId).gsi1pk },
-  });
-  return items.map(toApiKeyRecord);
+export function listApiKeys(companyId: string): Promise<ApiKeyRecord[]> {
+  return readApiKeys(companyId);
 }
 
 /** Revokes the key with this id in the company; later requests with it get 403. */
 export async function revokeApiKey(companyId: string, keyId: string): Promise<ApiKeyRecord> {
-  const keys = await listApiKeys(companyId);
-  const found = keys.find((k) => k.keyId === keyId);
-  if (!found) throw new NotFoundError('API key not found');
-  const hashed = await findKeyHash(companyId, keyId);
+  const found = (await readApiKeys(companyId)).find((k) => k.keyId === keyId);
+  const hashed = found && (await findApiKeyHash(companyId, keyId));
+  if (!found || hashed === undefined) throw new NotFoundError('API key not found');
   const revokedAt = new Date().toISOString();
-  await dynamoDb().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: apiKeyKey(hashed),
-      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-      ExpressionAttributeValues: { ':now': revokedAt },
-    }),
-  );
+  await markApiKeyRevoked(hashed, revokedAt);
   return { ...found, revokedAt: found.revokedAt ?? revokedAt };
-}
-
-async function findKeyHash(companyId: string, keyId: string): Promise<string> {
-  const page = await dynamoDb().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      FilterExpression: 'keyId = :keyId',
-      ExpressionAttributeValues: { ':pk': apiKeysOfCompanyIndex(companyId).gsi1pk, ':keyId': keyId },
-    }),
-  );
-  const item = page.Items?.[0];
-  if (!item) throw new NotFoundError('API key not found');
-  return String(item.pk).slice('APIKEY#'.length);
-}
-
-function toApiKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt } =
-    item as unknown as ApiKeyRecord;
-  return { keyId, companyId, userId, userEmail, name, hint, createdAt, ...(revokedAt ? { revokedAt } : {}) };
 }
 
 /** Recent authentication results per key hash (a revoked or unknown key is remembered too). */
@@ -201,9 +117,8 @@ export async function authenticate(rawKey: string | undefined, cacheSeconds = 0)
 }
 
 async function readPrincipal(keyHash: string): Promise<Principal | undefined> {
-  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash) }));
-  if (!Item || Item.revokedAt) return undefined;
-  const record = Item as unknown as ApiKeyRecord;
+  const record = await readApiKey(keyHash);
+  if (!record || record.revokedAt) return undefined;
   return {
     companyId: record.companyId,
     userId: record.userId,
@@ -212,7 +127,6 @@ async function readPrincipal(keyHash: string): Promise<Principal | undefined> {
   };
 }
 
-/** 403 unless the key's creator currently holds the permission (read fresh, so revocation is immediate). */
 /** The 403 text of a write whose key's creator lacks the permission. */
 export const permissionMissingMessage = (permission: Permission) =>
   `The API key's creator lacks the ${permission} permission`;
@@ -220,12 +134,16 @@ export const permissionMissingMessage = (permission: Permission) =>
 /** A principal whose key's creator was seen to hold permission P (one read per request). */
 export type Permitted<P extends Permission> = Principal & { readonly permission: P };
 
-/** Reads the key's creator once; 403 without the permission. Use cases needing P take Permitted<P>. */
+/**
+ * Reads the key's creator once (fresh, so taking a permission away applies at once); 403 without the
+ * permission. Use cases needing P take Permitted<P>, so they cannot check, or read, a second time.
+ */
 export async function requirePermission<P extends Permission>(
   principal: Principal,
   permission: P,
+  readUser: (companyId: string, email: string) => Promise<AccountUser | undefined> = readAccountUser,
 ): Promise<Permitted<P>> {
-  const user = await getAccountUser(principal.companyId, principal.userEmail);
+  const user = await readUser(principal.companyId, principal.userEmail);
   if (!user || user.permissions?.[permission] !== true) {
     throw new ForbiddenError(permissionMissingMessage(permission));
   }

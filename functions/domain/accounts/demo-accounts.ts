@@ -1,8 +1,6 @@
 // The demo companies, users and API keys of decisions.md, seeded by the local runtime on first start.
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { userIdIndex, userKey } from '../../store/keys';
-import { monthUpdate } from '../../store/usage';
+import { putActiveUser } from '../../store/accounts';
+import { addToMonth } from '../../store/usage';
 import { addCredits, setMonthlyQuota, usageMonth } from '../usage';
 import { createApiKey, createCompany, type AccountUser } from './accounts';
 
@@ -54,23 +52,9 @@ const demoUsers: AccountUser[] = [
   },
 ];
 
-/** An active user item in the workspace's user format (the workspace issue reads the same item). */
+/** An active user item in the workspace's user format (the workspace reads the same item). */
 export async function putAccountUser(user: AccountUser, createdAt = new Date().toISOString()): Promise<void> {
-  await dynamoDb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...userKey(user.companyId, user.email),
-        // The workspace finds a user by id through this index (GET /v1/users/{id}).
-        ...userIdIndex(user.companyId, user.userId),
-        type: 'user',
-        ...user,
-        email: user.email.toLowerCase(),
-        status: 'active',
-        createdAt,
-      },
-    }),
-  );
+  await putActiveUser(user, createdAt);
 }
 
 /**
@@ -86,11 +70,7 @@ const demoPlans = {
 async function seedDemoPlans(now = new Date()): Promise<void> {
   const lastMonth = usageMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
   const count = (companyId: string, month: string, single: number, bulk: number) =>
-    dynamoDb().send(
-      new UpdateCommand(
-        monthUpdate(companyId, month, { single, bulk, validations: single + bulk, committed: single + bulk }),
-      ),
-    );
+    addToMonth(companyId, month, { single, bulk, validations: single + bulk, committed: single + bulk });
   await setMonthlyQuota(demoIds.acme, demoPlans.acme.monthlyQuota, now);
   await addCredits(demoIds.acme, demoPlans.acme.credits, now);
   // The quota first: months counted after it are measured against it.

@@ -1,8 +1,6 @@
 // Completing a job once its last chunk is counted: assemble the results file, move the job to
 // completed exactly once, free its slot and hand the completion webhook to the webhook queue.
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { queueUrl, sqs } from '../../clients/sqs';
-import { sortedJson } from '../../json';
+import { sendMessage } from '../../store/queues';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { assembleResults } from './assemble';
@@ -82,9 +80,7 @@ async function finishCompleted(job: JobItem, log: Logger): Promise<void> {
   if (job.callbackUrl === undefined || job.webhookQueuedAt !== undefined || job.statistics === undefined)
     return;
   const message = webhookMessage({ ...job, callbackUrl: job.callbackUrl, statistics: job.statistics });
-  await sqs().send(
-    new SendMessageCommand({ QueueUrl: queueUrl('webhooks'), MessageBody: sortedJson(message) }),
-  );
+  await sendMessage('webhooks', message);
   await markWebhookQueued(job, new Date().toISOString());
   log.info('completion webhook queued', { webhookId: message.webhookId });
 }

@@ -1,6 +1,6 @@
 // Hands a request to the validations queue: stored as pending first, so a poll finds it the moment
 // the client learns its id, then the message that makes runValidation finish it.
-import { createPendingRequest } from './request-store';
+import { createPendingRequest } from '../../store/validation-requests';
 import { enqueueValidation } from './queue-message';
 import { inProgress, type InProgress } from './polling';
 import type { ValidationRequestBody } from './request-body';

@@ -3,7 +3,8 @@
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { settings } from '../../settings';
 import { DynamoProbeVerdictCache } from '../probe/verdict-cache';
-import { DynamoKnownLists, ValidationEngine, engineOptionsFromSettings } from '../validation';
+import { dynamoKnownLists } from '../../store/known-lists';
+import { ValidationEngine, engineOptionsFromSettings } from '../validation';
 
 /** What the use cases need of the engine (tests hand in an engine pointed at fixture servers). */
 export type Validator = Pick<ValidationEngine, 'validate'>;
@@ -14,7 +15,7 @@ export function singleEngine(): Validator {
   const s = settings();
   engine ??= new ValidationEngine(
     engineOptionsFromSettings(s, {
-      knownLists: new DynamoKnownLists(dynamoDb(), tableName()),
+      knownLists: dynamoKnownLists(),
       // the verdicts the bulk probe stage found, and the other way round (PROBE_CACHE_DAYS)
       probeCache: new DynamoProbeVerdictCache(dynamoDb(), tableName(), s.PROBE_CACHE_DAYS),
     }),

@@ -1,7 +1,8 @@
 // GET /v1/email/validate/{requestId}: the outcome of one of the company's requests (spec 3.2).
 import { NotFoundError } from '../../errors';
 import { FAILED_MESSAGE, inProgress, isOverdue, OVERDUE_MESSAGE, type InProgress } from './polling';
-import { readRequest } from './request-store';
+import { readRequest } from '../../store/validation-requests';
+import type { ValidationResult } from '../validation';
 import { completedBody, type CompletedBody } from './result-body';
 
 export type PollOutcome =
@@ -20,7 +21,9 @@ export async function pollValidation(
   requestId: string,
   now = new Date(),
 ): Promise<PollOutcome> {
-  const request = REQUEST_ID.test(requestId) ? await readRequest(companyId, requestId) : undefined;
+  const request = REQUEST_ID.test(requestId)
+    ? await readRequest<ValidationResult>(companyId, requestId)
+    : undefined;
   if (!request) throw new NotFoundError(REQUEST_NOT_FOUND);
   switch (request.status) {
     case 'completed':

@@ -2,7 +2,7 @@
 // requestId, validatedAt and the caller's metadata. Keys are sorted when the response is written.
 import { z } from 'zod';
 import { STATUSES, type Reason, type ValidationResult } from '../validation';
-import type { ValidationRequest } from './request-store';
+import type { ValidationRequest } from '../../store/validation-requests';
 
 export type CompletedBody = ValidationResult & {
   requestId: string;
@@ -89,7 +89,7 @@ export const completedBodySchema = z.object({
   validatedAt: z.string().describe('ISO 8601'),
 }) satisfies z.ZodType<CompletedBody>;
 
-export function completedBody(request: ValidationRequest): CompletedBody {
+export function completedBody(request: ValidationRequest<ValidationResult>): CompletedBody {
   if (!request.outcome || !request.validatedAt) throw new Error(`Request ${request.requestId} has no result`);
   return {
     ...request.outcome,

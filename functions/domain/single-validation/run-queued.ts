@@ -10,7 +10,8 @@ import type { Logger } from '../../log';
 import { singleEngine } from './engine';
 import { FAILED_MESSAGE, isOverdue, OVERDUE_MESSAGE } from './polling';
 import type { ValidationMessage } from './queue-message';
-import { completePendingRequest, failPendingRequest, readRequest } from './request-store';
+import { completePendingRequest, failPendingRequest, readRequest } from '../../store/validation-requests';
+import { usageMonth } from '../usage';
 
 export type RunOutcome = 'completed' | 'already_done' | 'not_found' | 'overdue';
 
@@ -31,7 +32,14 @@ export async function runQueuedValidation(
     return 'overdue';
   }
   const outcome = await singleEngine().validate(request.input ?? '', { companyId });
-  const stored = await completePendingRequest(companyId, requestId, outcome, now().toISOString());
+  const validatedAt = now();
+  const stored = await completePendingRequest(
+    companyId,
+    requestId,
+    outcome,
+    validatedAt.toISOString(),
+    usageMonth(validatedAt),
+  );
   return stored ? 'completed' : 'already_done';
 }
 

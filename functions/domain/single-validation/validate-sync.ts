@@ -11,9 +11,9 @@ import { deferValidation } from './defer';
 import { singleEngine } from './engine';
 import type { InProgress } from './polling';
 import type { ValidationRequestBody } from './request-body';
-import { storeCompletedRequest } from './request-store';
+import { storeCompletedRequest } from '../../store/validation-requests';
 import { completedBody, type CompletedBody } from './result-body';
-import { assertValidationsLeft } from '../usage';
+import { assertValidationsLeft, usageMonth } from '../usage';
 
 export type SyncOutcome =
   { kind: 'completed'; body: CompletedBody } | { kind: 'in_progress'; body: InProgress };
@@ -55,7 +55,7 @@ export async function validateWithinBudget(
         validatedAt: now().toISOString(),
         outcome,
       };
-      await storeCompletedRequest(request);
+      await storeCompletedRequest(request, usageMonth(new Date(request.validatedAt)));
       return { kind: 'completed', body: completedBody(request) };
     }
   }

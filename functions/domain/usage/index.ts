@@ -1,16 +1,14 @@
 // Validation usage, quota and credits (decisions.md, "Usage, quota and credits"; docs/usage.md).
 // Every validated address counts once per company and UTC month: single validations when they complete
-// (functions/domain/single-validation/request-store.ts adds singleUsageUpdate to its transaction), bulk
+// (functions/store/validation-requests.ts counts it in the transaction that completes the request), bulk
 // rows with a status when their job completes. Workspace endpoints never call this module.
 import { z } from 'zod';
 import { QuotaExceededError, ValidationError } from '../../errors';
 import { settings } from '../../settings';
 import {
   addCreditsToPlan,
-  countedDelta,
   endJobReservation,
   isTransactionConflict,
-  monthUpdate,
   readJobReservation,
   readUsageRecords,
   reserveJobRows,
@@ -19,11 +17,6 @@ import {
 import { monthBounds, monthState, usageMonth, type MonthState } from './account';
 
 export { usageMonth };
-
-/** The update that counts one completed single validation in the month of `at` (transaction item). */
-export function singleUsageUpdate(companyId: string, at: Date) {
-  return monthUpdate(companyId, usageMonth(at), countedDelta('single', 1));
-}
 
 /** The plan's state for `month` (default: now's), as of now. */
 async function stateOf(companyId: string, now: Date, month = usageMonth(now)): Promise<MonthState> {

@@ -23,7 +23,7 @@ import { extractAddress } from './extract-address';
 import { FlightCache } from './flight-cache';
 import { fnv1a } from './hash';
 import { NO_KNOWN_LISTS, type KnownAddressLists } from './known-lists';
-import { listEmail } from './list-keys';
+import { listEmail } from '../../store/keys';
 import { isDisposableDomain, isFreeProviderDomain, registrableDomainOf } from './lists';
 import { mxProviderOf } from './mx-provider';
 import { normalizeEmail, rawDomainOf } from './normalize';

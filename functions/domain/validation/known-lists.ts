@@ -1,9 +1,7 @@
 // The known-dead and known-complainer address lists (global and per company), behind one interface:
-// DynamoDB in the service, in memory in tests.
-import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+// DynamoDB in the service (functions/store/known-lists.ts), in memory in tests.
+import { GLOBAL_SCOPE, listEmail, type ListKind } from '../../store/keys';
 import type { KnownFlags } from './types';
-import { GLOBAL_SCOPE, kindOfSortKey, knownAddressKey, listEmail, type ListKind } from './list-keys';
 
 export interface KnownAddressLists {
   isKnownDead(companyId: string | undefined, email: string): Promise<boolean>;
@@ -60,53 +58,3 @@ export const NO_KNOWN_LISTS: KnownAddressLists = {
   isKnownComplainer: async () => false,
   lookup: async () => new Map(),
 };
-
-const BATCH_GET_LIMIT = 100;
-const MAX_UNPROCESSED_ROUNDS = 8;
-
-/** The lists in the single table (keys in list-keys.ts), read with BatchGet. */
-export class DynamoKnownLists implements KnownAddressLists {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly table: string,
-  ) {}
-
-  async isKnownDead(companyId: string | undefined, email: string): Promise<boolean> {
-    return (await this.lookup(companyId, [email])).get(listEmail(email))?.dead ?? false;
-  }
-
-  async isKnownComplainer(companyId: string | undefined, email: string): Promise<boolean> {
-    return (await this.lookup(companyId, [email])).get(listEmail(email))?.complainer ?? false;
-  }
-
-  async lookup(companyId: string | undefined, emails: Iterable<string>): Promise<Map<string, KnownFlags>> {
-    const unique = new Set<string>();
-    for (const e of emails) unique.add(listEmail(e));
-    const keys: Array<Record<string, string>> = [];
-    for (const email of unique)
-      for (const scope of scopesOf(companyId))
-        for (const kind of ['dead', 'complainer'] as const)
-          keys.push({ ...knownAddressKey(scope, kind, email) });
-    const flags = new Map<string, KnownFlags>();
-    for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
-      let request: Array<Record<string, string>> = keys.slice(i, i + BATCH_GET_LIMIT);
-      for (let round = 0; request.length > 0; round++) {
-        if (round >= MAX_UNPROCESSED_ROUNDS)
-          throw new Error('Known-address lists: BatchGet kept returning unprocessed keys');
-        if (round > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** round));
-        const out: BatchGetCommandOutput = await this.client.send(
-          new BatchGetCommand({
-            RequestItems: { [this.table]: { Keys: request, ProjectionExpression: 'pk, sk, email' } },
-          }),
-        );
-        for (const item of out.Responses?.[this.table] ?? []) {
-          const kind = kindOfSortKey(String(item.sk));
-          if (kind && typeof item.email === 'string') mark(flags, item.email, kind);
-        }
-        request =
-          (out.UnprocessedKeys?.[this.table]?.Keys as Array<Record<string, string>> | undefined) ?? [];
-      }
-    }
-    return flags;
-  }
-}

@@ -1,7 +1,8 @@
-// Writes addresses into a known-dead or known-complainer list (keys in list-keys.ts), 25 per
-// BatchWrite, retrying unprocessed items; re-importing an address only refreshes it.
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { knownAddressIndex, knownAddressKey, listEmail, type ListKind } from './list-keys';
+// Imports addresses into a known-dead or known-complainer list: each is normalised and checked, the
+// invalid ones are reported, and the rest stored once each (functions/store/known-lists.ts);
+// re-importing an address only refreshes it.
+import { listEmail, type ListKind } from '../../store/keys';
+import type { KnownAddressBatch } from '../../store/known-lists';
 import { normalizeEmail } from './normalize';
 import { checkSyntax } from './syntax';
 
@@ -20,39 +21,24 @@ export function parseListFile(text: string): string[] {
   return out;
 }
 
+/** `write` stores a batch (functions/store/known-lists.ts knownAddressWriter, or a fake in tests). */
 export async function importKnownAddresses(
-  client: DynamoDBDocumentClient,
-  table: string,
+  write: (batch: KnownAddressBatch) => Promise<void>,
   input: { kind: ListKind; scope: string; emails: readonly string[]; now?: Date },
 ): Promise<ImportSummary> {
-  const importedAt = (input.now ?? new Date()).toISOString();
   const skipped: string[] = [];
-  const unique = new Map<string, Record<string, unknown>>();
+  const unique = new Set<string>();
   for (const raw of input.emails) {
     const n = normalizeEmail(raw);
-    if (!checkSyntax(n.email).valid) {
-      skipped.push(raw);
-      continue;
-    }
-    const email = listEmail(n.email);
-    unique.set(email, {
-      ...knownAddressKey(input.scope, input.kind, email),
-      ...knownAddressIndex(input.scope, input.kind, email),
-      email,
-      kind: input.kind,
-      scope: input.scope,
-      importedAt,
-    });
+    if (checkSyntax(n.email).valid) unique.add(listEmail(n.email));
+    else skipped.push(raw);
   }
-  const items = [...unique.values()];
-  for (let i = 0; i < items.length; i += 25) {
-    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let round = 0; requests.length > 0; round++) {
-      if (round >= 8) throw new Error('Known-address import: BatchWrite kept returning unprocessed items');
-      if (round > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** round));
-      const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-      requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
-    }
-  }
-  return { imported: items.length, skipped };
+  const emails = [...unique];
+  await write({
+    kind: input.kind,
+    scope: input.scope,
+    emails,
+    importedAt: (input.now ?? new Date()).toISOString(),
+  });
+  return { imported: emails.length, skipped };
 }

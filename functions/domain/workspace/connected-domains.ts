@@ -1,17 +1,15 @@
 // Connected domains: derived from connected mailboxes by the import (docs/workspace.md). A domain's
 // daily reputation is the rounded mean of its mailboxes' values that day, stored as yearly rollups,
 // so a domain's history costs one or two reads however many mailboxes it has.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
 import { connectedDomainKey, domainReputationKey } from '../../store/keys';
+import { batchGet, getItem } from '../../store/workspace';
 import type { DateWindow } from './dates';
 import { domainRowSchema, domainView, historyFields, pageSchema } from './model';
 import { listQuery } from './query';
 import { rebuildDomainRows } from './rebuild';
 import { history, windowMean, yearsOf, type YearBlocks } from './series';
-import { batchGet } from './store';
 import { allFacet, readPage } from './views';
 
 export const listConnectedDomainsQuery = listQuery({});
@@ -41,9 +39,7 @@ export async function getConnectedDomain(
   window: DateWindow,
 ): Promise<z.infer<typeof connectedDomainSchema>> {
   const domain = domainName.trim().toLowerCase();
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: connectedDomainKey(companyId, domain) }),
-  );
+  const Item = await getItem(connectedDomainKey(companyId, domain));
   if (!Item) throw new NotFoundError('Connected domain not found');
   const keys = yearsOf(window.startDate, window.endDate).map((year) =>
     domainReputationKey(companyId, domain, year),

@@ -1,11 +1,10 @@
 // Connected mailboxes: the list with window reputation, and the detail with its daily history.
 // A list page reads the packed mailbox view (filter, total, page) and then only the page's yearly
 // reputation blocks: cost grows with the page and the mailbox count, never with the history's length.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
 import { connectedMailboxIdIndex, mailboxReputationKey } from '../../store/keys';
+import { batchGet, getByIndex, getItem, type Item } from '../../store/workspace';
 import type { DateWindow, ReputationRange } from './dates';
 import { rebuildMailboxRows } from './rebuild';
 import {
@@ -21,7 +20,7 @@ import {
 } from './model';
 import { enumParam, listQuery, reputationRangeParam } from './query';
 import { history, windowMean, yearsOf, type YearBlocks } from './series';
-import { batchGet, getByIndex, mailboxRowOf, type Item } from './store';
+import { mailboxRowOf } from './rows';
 import { readPage } from './views';
 
 export const listConnectedMailboxesQuery = listQuery({
@@ -111,9 +110,7 @@ async function findConnectedMailbox(companyId: string, id: string): Promise<Item
   const indexed = await getByIndex(connectedMailboxIdIndex(companyId, id));
   if (!indexed) throw new NotFoundError('Connected mailbox not found');
   // The index copy may lag a write; the item itself is read strongly consistent.
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: { pk: indexed.pk, sk: indexed.sk }, ConsistentRead: true }),
-  );
+  const Item = await getItem({ pk: String(indexed.pk), sk: String(indexed.sk) }, true);
   if (!Item || Item.id !== id) throw new NotFoundError('Connected mailbox not found');
   return Item;
 }

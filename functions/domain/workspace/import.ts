@@ -28,16 +28,8 @@ import {
   writeSlots,
   type YearBlocks,
 } from './series';
-import {
-  batchWrite,
-  mailboxesByOwner,
-  mailboxRowOf,
-  queryPrefix,
-  safetyNetMailboxRowOf,
-  sequenceRowOf,
-  userRowOf,
-  type Item,
-} from './store';
+import { queryPrefix, writeItems, type Item } from '../../store/workspace';
+import { mailboxesByOwner, mailboxRowOf, safetyNetMailboxRowOf, sequenceRowOf, userRowOf } from './rows';
 import { writeWholeView } from './views';
 import {
   connectedDomainKey,
@@ -298,10 +290,7 @@ export async function importWorkspace(input: WorkspaceImportInput, now = new Dat
       put(sequencesBefore.get(sk), next);
     }
 
-    await batchWrite([
-      ...writes.map((Item) => ({ PutRequest: { Item } })),
-      ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
-    ]);
+    await writeItems({ puts: writes, deletes });
     await Promise.all([
       writeWholeView(companyId, mailboxView, mailboxRows),
       writeWholeView(companyId, domainView, domainRows),

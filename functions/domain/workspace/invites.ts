@@ -4,14 +4,12 @@
 // invite, its outbox record and the view in one transaction conditioned on the view's version, so two
 // concurrent invites can never both take the last seat; then queue the outbox record for send-invite.
 import { randomUUID } from 'node:crypto';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
-import { tableName } from '../../clients/dynamodb';
-import { queueUrl, sqs } from '../../clients/sqs';
 import { ConflictError } from '../../errors';
 import type { Logger } from '../../log';
 import { dynamoOutbox, outboxPut, type InviteOutbox } from '../../store/invite-outbox';
-import { userKey } from '../../store/keys';
+import { sendMessage } from '../../store/queues';
+import { invitedUserWrite } from '../../store/workspace';
 import { getCompany, type Permitted } from '../accounts/accounts';
 import { inviteLifetimeMs, isLiveUser, userBody, userView, type UserRole, type UserRow } from './model';
 import { commitWithRetry } from './transact';
@@ -34,6 +32,26 @@ export const inviteConflictMessages = {
   noSeat: 'No free seats',
 };
 
+/**
+ * The seat rule of an invite to `email` (lower-cased) given the users list: an active user's email is
+ * refused; a live invite is refreshed and keeps its seat; otherwise a free seat is needed (live users
+ * and unexpired invites hold one each; an expired invite holds none).
+ */
+export function seatFor(
+  rows: UserRow[],
+  email: string,
+  seats: number,
+  now: Date,
+): { existing: UserRow | undefined; refresh: boolean } {
+  const existing = rows.find((row) => row.email === email);
+  if (existing?.status === 'active') throw new ConflictError(inviteConflictMessages.active);
+  const refresh = existing !== undefined && isLiveUser(existing, now);
+  if (!refresh && rows.filter((row) => isLiveUser(row, now)).length >= seats) {
+    throw new ConflictError(inviteConflictMessages.noSeat);
+  }
+  return { existing, refresh };
+}
+
 export async function inviteUser(
   principal: Permitted<'inviteUsers'>,
   input: InviteInput,
@@ -46,13 +64,7 @@ export async function inviteUser(
   const outboxId = randomUUID();
   const outcome = await commitWithRetry(companyId, now, async () => {
     const view = await loadUsers(companyId);
-    const rows = allRows(view);
-    const existing = rows.find((row) => row.email === email);
-    if (existing?.status === 'active') throw new ConflictError(inviteConflictMessages.active);
-    const refresh = existing !== undefined && isLiveUser(existing, now);
-    if (!refresh && rows.filter((row) => isLiveUser(row, now)).length >= company.seats) {
-      throw new ConflictError(inviteConflictMessages.noSeat);
-    }
+    const { existing, refresh } = seatFor(allRows(view), email, company.seats, now);
     const inviteExpiresAt = new Date(now.getTime() + inviteLifetimeMs).toISOString();
     const row: UserRow = {
       email,
@@ -68,29 +80,15 @@ export async function inviteUser(
     return {
       result: { created: !refresh, user: userBody(row) },
       items: [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...userKey(companyId, email),
-              type: 'user',
-              companyId,
-              email,
-              name: row.name,
-              role: row.role,
-              status: 'invited',
-              inviteExpiresAt,
-              invitedAt: now.toISOString(),
-              invitedBy: principal.userEmail,
-              permissions: { inviteUsers: row.role === 'admin', toggleSequences: row.role === 'admin' },
-            },
-            // The seat rule itself is guarded by the view's version; this guards the item against
-            // an active user appearing by another path in between.
-            ConditionExpression: 'attribute_not_exists(pk) OR #status = :invited',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':invited': 'invited' },
-          },
-        },
+        invitedUserWrite({
+          companyId,
+          email,
+          name: row.name,
+          role: row.role,
+          inviteExpiresAt,
+          invitedAt: now.toISOString(),
+          invitedBy: principal.userEmail,
+        }),
         outboxPut(
           {
             outboxId,
@@ -110,9 +108,7 @@ export async function inviteUser(
   });
   const message: InviteMessage = { companyId, outboxId };
   try {
-    await sqs().send(
-      new SendMessageCommand({ QueueUrl: queueUrl('invites'), MessageBody: JSON.stringify(message) }),
-    );
+    await sendMessage('invites', message);
   } catch (error) {
     // The outbox record stays `pending`: the invite exists and holds its seat; a retry of the same
     // invite (a refresh) queues a new email. No relay re-drives pending records yet.

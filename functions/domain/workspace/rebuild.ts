@@ -8,14 +8,8 @@ import {
   userPrefix,
 } from '../../store/keys';
 import type { DomainRow, MailboxRow, SafetyNetMailboxRow, SequenceRow, UserRow } from './model';
-import {
-  mailboxesByOwner,
-  mailboxRowOf,
-  queryPrefix,
-  safetyNetMailboxRowOf,
-  sequenceRowOf,
-  userRowOf,
-} from './store';
+import { queryPrefix } from '../../store/workspace';
+import { mailboxesByOwner, mailboxRowOf, safetyNetMailboxRowOf, sequenceRowOf, userRowOf } from './rows';
 
 export async function rebuildMailboxRows(companyId: string): Promise<MailboxRow[]> {
   return (await queryPrefix(companyId, connectedMailboxPrefix)).map(mailboxRowOf);

@@ -1,16 +1,10 @@
 // Safety Net mailboxes and sequences: lists, details, and the `activated` switch (spec 3.5). A switch
 // writes the item(s) and the packed list view in one transaction guarded by the view's version; a
 // sequence is switched for every owner row at once. Setting the value already held writes nothing.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
-import {
-  companyKey,
-  safetyNetMailboxIdIndex,
-  safetyNetSequenceIdIndex,
-  safetyNetSequencePrefix,
-} from '../../store/keys';
+import { safetyNetMailboxIdIndex, safetyNetSequenceIdIndex, safetyNetSequencePrefix } from '../../store/keys';
+import { getByIndex, getItem, queryPrefix, setActivatedWrite, type Item } from '../../store/workspace';
 import type { Permitted } from '../accounts/accounts';
 import {
   facetOf,
@@ -25,10 +19,9 @@ import {
 } from './model';
 import { booleanParam, enumParam, listQuery } from './query';
 import { rebuildSafetyNetMailboxRows, rebuildSequenceRows } from './rebuild';
-import { getByIndex, safetyNetMailboxRowOf, sequenceRowOf, type Item } from './store';
+import { safetyNetMailboxRowOf, sequenceRowOf } from './rows';
 import { commitWithRetry } from './transact';
-import { allRows, loadView, readPage, replaceRows, viewTransactItems, type TransactItem } from './views';
-import { queryAll } from '../../store/dynamodb';
+import { allRows, loadView, readPage, replaceRows, viewTransactItems } from './views';
 
 /** Rows of one transaction; the lock check and the view's head and chunks take the rest of the 100. */
 const ownerRowsPerTransaction = 90;
@@ -115,9 +108,7 @@ async function findById(
 ): Promise<Item> {
   const indexed = await getByIndex(index);
   if (!indexed) throw new NotFoundError(notFound);
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: { pk: indexed.pk, sk: indexed.sk }, ConsistentRead: true }),
-  );
+  const Item = await getItem({ pk: String(indexed.pk), sk: String(indexed.sk) }, true);
   if (!Item || Item.id !== id) throw new NotFoundError(notFound);
   return Item;
 }
@@ -137,17 +128,8 @@ export async function getSafetyNetSequence(companyId: string, id: string) {
   );
 }
 
-function setActivated(key: { pk: unknown; sk: unknown }, activated: boolean): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: { pk: key.pk, sk: key.sk },
-      UpdateExpression: 'SET activated = :activated',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':activated': activated },
-    },
-  };
-}
+/** The stored item's key. */
+const keyOf = (item: Item) => ({ pk: String(item.pk), sk: String(item.sk) });
 
 /** No permission needed (spec 5.4). */
 export async function patchSafetyNetMailbox(companyId: string, id: string, activated: boolean, now: Date) {
@@ -162,7 +144,7 @@ export async function patchSafetyNetMailbox(companyId: string, id: string, activ
     return {
       result: safetyNetMailboxBody(updated),
       items: [
-        setActivated(item as { pk: unknown; sk: unknown }, activated),
+        setActivatedWrite(keyOf(item), activated),
         ...viewTransactItems(companyId, safetyNetMailboxView, change),
       ],
     };
@@ -171,14 +153,28 @@ export async function patchSafetyNetMailbox(companyId: string, id: string, activ
 
 /** Every owner row of the sequence (same service and crmSequenceId), read strongly consistent. */
 async function ownerRows(companyId: string, service: string, crmSequenceId: string): Promise<Item[]> {
-  return queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: {
-      ':pk': companyKey(companyId).pk,
-      ':sk': safetyNetSequencePrefix(service, crmSequenceId),
-    },
-    ConsistentRead: true,
-  });
+  return queryPrefix(companyId, safetyNetSequencePrefix(service, crmSequenceId));
+}
+
+/**
+ * What switching a sequence to `activated` has to change: its owner rows still holding the other value
+ * (`pending`), and whether nothing at all is left to write, in the items or in the list view (a switch
+ * to the value already held, or one a half-finished earlier call already wrote).
+ */
+export function sequenceSwitch(
+  ownerItems: Item[],
+  viewRows: SequenceRow[],
+  sequence: Pick<SequenceRow, 'service' | 'crmSequenceId'>,
+  activated: boolean,
+): { pending: Item[]; upToDate: boolean } {
+  const pending = ownerItems.filter((row) => row.activated !== activated);
+  const stale = viewRows.some(
+    (row) =>
+      row.service === sequence.service &&
+      row.crmSequenceId === sequence.crmSequenceId &&
+      row.activated !== activated,
+  );
+  return { pending, upToDate: pending.length === 0 && !stale };
 }
 
 /**
@@ -197,20 +193,14 @@ export async function patchSafetyNetSequence(
   const updated: SequenceRow = { ...sequenceRowOf(item), activated };
   return commitWithRetry(companyId, now, async () => {
     const rows = await ownerRows(companyId, String(item.service), String(item.crmSequenceId));
-    const pending = rows.filter((row) => row.activated !== activated);
     const view = await loadView(companyId, sequenceView, () => rebuildSequenceRows(companyId));
-    const stale = allRows(view).filter(
-      (row) =>
-        row.service === item.service &&
-        row.crmSequenceId === item.crmSequenceId &&
-        row.activated !== activated,
-    );
-    if (pending.length === 0 && stale.length === 0) return { items: null, result: sequenceBody(updated) };
+    const { pending, upToDate } = sequenceSwitch(rows, allRows(view), updated, activated);
+    if (upToDate) return { items: null, result: sequenceBody(updated) };
     while (pending.length > ownerRowsPerTransaction) {
       const batch = pending.splice(0, ownerRowsPerTransaction);
       await commitWithRetry(companyId, now, async () => ({
         result: null,
-        items: batch.map((row) => setActivated(row as { pk: unknown; sk: unknown }, activated)),
+        items: batch.map((row) => setActivatedWrite(keyOf(row), activated)),
       }));
     }
     const change = replaceRows(
@@ -221,7 +211,7 @@ export async function patchSafetyNetSequence(
     return {
       result: sequenceBody(updated),
       items: [
-        ...pending.map((row) => setActivated(row as { pk: unknown; sk: unknown }, activated)),
+        ...pending.map((row) => setActivatedWrite(keyOf(row), activated)),
         ...viewTransactItems(companyId, sequenceView, change),
       ],
     };

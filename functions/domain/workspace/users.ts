@@ -1,10 +1,9 @@
 // Users and pending invites of a company. Expired invites are dropped at read time: they leave the
 // list and stop holding a seat the moment they expire, with no sweeper involved.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { NotFoundError } from '../../errors';
-import { mailboxesOfOwnerIndex, userIdIndex, userKey } from '../../store/keys';
+import { userIdIndex } from '../../store/keys';
+import { getByIndex, getUserItem, mailboxesOfOwnerItems } from '../../store/workspace';
 import {
   compareText,
   isLiveUser,
@@ -17,9 +16,8 @@ import {
 } from './model';
 import { enumParam, listQuery } from './query';
 import { rebuildUserRows } from './rebuild';
-import { getByIndex, userRowOf } from './store';
+import { userRowOf } from './rows';
 import { allRows, loadView, type LoadedView } from './views';
-import { queryAll } from '../../store/dynamodb';
 
 export function loadUsers(companyId: string): Promise<LoadedView<UserRow>> {
   return loadView(companyId, userView, () => rebuildUserRows(companyId));
@@ -57,10 +55,8 @@ export async function getUser(companyId: string, id: string): Promise<z.infer<ty
     )?.email;
   }
   if (email === undefined) throw new NotFoundError('User not found');
-  const [{ Item }, mailboxes] = await Promise.all([
-    dynamoDb().send(
-      new GetCommand({ TableName: tableName(), Key: userKey(companyId, email), ConsistentRead: true }),
-    ),
+  const [Item, mailboxes] = await Promise.all([
+    getUserItem(companyId, email),
     mailboxesOfOwner(companyId, email),
   ]);
   if (!Item || Item.status === 'invited') throw new NotFoundError('User not found');
@@ -71,13 +67,5 @@ export async function getUser(companyId: string, id: string): Promise<z.infer<ty
 
 /** A person's connected mailboxes, sorted by email, from the owner index of the mailbox items. */
 export async function mailboxesOfOwner(companyId: string, ownerEmail: string): Promise<UserRow['mailboxes']> {
-  const items = await queryAll({
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk',
-    ExpressionAttributeValues: { ':pk': mailboxesOfOwnerIndex(companyId, ownerEmail, '').gsi2pk },
-    ProjectionExpression: 'email, id',
-  });
-  return items
-    .map((item) => ({ email: String(item.email), id: String(item.id) }))
-    .sort((a, b) => compareText(a.email, b.email));
+  return (await mailboxesOfOwnerItems(companyId, ownerEmail)).sort((a, b) => compareText(a.email, b.email));
 }

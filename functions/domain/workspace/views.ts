@@ -4,19 +4,29 @@
 // charges by bytes either way, but item count dominates latency, and the views are a fraction of the
 // items' size. The items stay the source of truth; a view is rebuilt from them by an import, and an API
 // write updates item and view in one transaction guarded by the view's version (optimistic locking).
+// This module holds the rules (order, chunking, facets, paging); functions/store/list-views.ts stores.
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from '../../store/keys';
-import { queryAll, wroteIf } from '../../store/dynamodb';
+  createView,
+  putWholeView,
+  readViewChunks,
+  readViewHead,
+  readViewItems,
+  viewWrites,
+  type HeadFields,
+  type PackedChunk,
+} from '../../store/list-views';
+import type { WorkspaceWrite } from '../../store/workspace';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** What the views need of storage: functions/store/list-views.ts, or an in-memory one in tests. */
+export interface ViewStore {
+  readViewItems: typeof readViewItems;
+  readViewHead: typeof readViewHead;
+  readViewChunks: typeof readViewChunks;
+  putWholeView: typeof putWholeView;
+  createView: typeof createView;
+}
+
+const tableViews: ViewStore = { readViewItems, readViewHead, readViewChunks, putWholeView, createView };
 
 /** How one list packs its rows. */
 export interface ViewSpec<Row> {
@@ -58,29 +68,21 @@ export function allRows<Row>(view: LoadedView<Row>): Row[] {
 }
 
 /** Reads a view with one strongly consistent Query (head and chunks share a key prefix). */
-async function readView<Row>(companyId: string, spec: ViewSpec<Row>): Promise<LoadedView<Row>> {
-  const head = listViewHeadKey(companyId, spec.kind);
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': head.pk, ':sk': head.sk },
-    ConsistentRead: true,
-  });
-  const headItem = items.find((item) => item.sk === head.sk);
-  if (!headItem) return { exists: false, version: 0, chunks: [] };
-  const chunkCount = Number(headItem.chunks);
-  const prefix = listViewChunkPrefix(spec.kind);
-  const chunks: ViewChunk<Row>[] = [];
-  for (const item of items) {
-    const sk = String(item.sk);
-    if (!sk.startsWith(prefix)) continue;
-    const index = Number(sk.slice(prefix.length));
-    // Chunks past the head's count are leftovers of a larger earlier build.
-    if (!(index < chunkCount)) continue;
-    const packed = JSON.parse(String(item.rows)) as unknown[][];
-    chunks.push({ index, rows: packed.map((values) => spec.decode(values)) });
-  }
-  chunks.sort((a, b) => a.index - b.index);
-  return { exists: true, version: Number(headItem.version), chunks };
+async function readView<Row>(
+  companyId: string,
+  spec: ViewSpec<Row>,
+  store: ViewStore,
+): Promise<LoadedView<Row>> {
+  const { head, chunks } = await store.readViewItems(companyId, spec.kind);
+  if (!head) return { exists: false, version: 0, chunks: [] };
+  return {
+    exists: true,
+    version: head.version,
+    chunks: chunks.map((chunk) => ({
+      index: chunk.index,
+      rows: chunk.rows.map((values) => spec.decode(values)),
+    })),
+  };
 }
 
 /** Splits sorted rows into chunks of at most maxChunkBytes. */
@@ -124,13 +126,15 @@ function headCounts<Row>(spec: ViewSpec<Row>, chunks: ViewChunk<Row>[]): Record<
   return Object.fromEntries([...facets].map((facet) => [facet, perChunk.map((c) => c[facet] ?? 0)]));
 }
 
-function chunkItem<Row>(companyId: string, spec: ViewSpec<Row>, chunk: ViewChunk<Row>, version: number) {
+function packed<Row>(spec: ViewSpec<Row>, chunk: ViewChunk<Row>): PackedChunk {
+  return { index: chunk.index, rows: chunk.rows.map((row) => spec.encode(row)) };
+}
+
+function headFields<Row>(spec: ViewSpec<Row>, chunks: ViewChunk<Row>[]): HeadFields {
   return {
-    ...listViewChunkKey(companyId, spec.kind, chunk.index),
-    type: 'listViewChunk',
-    version,
-    count: chunk.rows.length,
-    rows: JSON.stringify(chunk.rows.map((row) => spec.encode(row))),
+    chunks: chunks.length,
+    rows: chunks.reduce((n, c) => n + c.rows.length, 0),
+    counts: headCounts(spec, chunks),
   };
 }
 
@@ -142,35 +146,17 @@ export async function writeWholeView<Row>(
   companyId: string,
   spec: ViewSpec<Row>,
   rows: Row[],
+  store: ViewStore = tableViews,
 ): Promise<void> {
   const sorted = [...rows].sort(spec.compare);
-  const current = await readView(companyId, spec);
-  const version = current.version + 1;
+  const current = await readView(companyId, spec, store);
   const chunks = chunkRows(spec, sorted);
-  // Ten chunks per request keeps each BatchWrite far below its 16 MB cap.
-  for (let i = 0; i < chunks.length; i += 10) {
-    let requests = chunks
-      .slice(i, i + 10)
-      .map((chunk) => ({ PutRequest: { Item: chunkItem(companyId, spec, chunk, version) } }));
-    while (requests.length > 0) {
-      const result = await dynamoDb().send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
-      );
-      requests = (result.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-    }
-  }
-  await dynamoDb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...listViewHeadKey(companyId, spec.kind),
-        type: 'listViewHead',
-        version,
-        chunks: chunks.length,
-        rows: sorted.length,
-        counts: headCounts(spec, chunks),
-      },
-    }),
+  await store.putWholeView(
+    companyId,
+    spec.kind,
+    current.version + 1,
+    chunks.map((chunk) => packed(spec, chunk)),
+    headFields(spec, chunks),
   );
 }
 
@@ -239,40 +225,15 @@ export function viewTransactItems<Row>(
   companyId: string,
   spec: ViewSpec<Row>,
   change: ViewChange<Row>,
-): TransactItem[] {
+): WorkspaceWrite[] {
   const { view } = change;
-  const next = view.version + 1;
-  const rowCount = view.chunks.reduce((n, c) => n + c.rows.length, 0);
-  const head: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: listViewHeadKey(companyId, spec.kind),
-      UpdateExpression:
-        'SET #version = :next, #chunks = :chunks, #rows = :rows, #type = :type, #counts = :counts',
-      ConditionExpression: view.exists ? '#version = :current' : 'attribute_not_exists(#version)',
-      ExpressionAttributeNames: {
-        '#version': 'version',
-        '#chunks': 'chunks',
-        '#rows': 'rows',
-        '#counts': 'counts',
-        '#type': 'type',
-      },
-      ExpressionAttributeValues: {
-        ':next': next,
-        ':chunks': view.chunks.length,
-        ':rows': rowCount,
-        ':type': 'listViewHead',
-        ':counts': headCounts(spec, view.chunks),
-        ...(view.exists ? { ':current': view.version } : {}),
-      },
-    },
-  };
-  const puts: TransactItem[] = [...change.changed]
-    .sort((a, b) => a - b)
-    .map((index) => ({
-      Put: { TableName: tableName(), Item: chunkItem(companyId, spec, view.chunks[index]!, next) },
-    }));
-  return [head, ...puts];
+  return viewWrites(
+    companyId,
+    spec.kind,
+    view.exists ? view.version : undefined,
+    headFields(spec, view.chunks),
+    [...change.changed].map((index) => packed(spec, view.chunks[index]!)),
+  );
 }
 
 /**
@@ -284,27 +245,25 @@ export async function loadView<Row>(
   companyId: string,
   spec: ViewSpec<Row>,
   buildRows: () => Promise<Row[]>,
+  store: ViewStore = tableViews,
 ): Promise<LoadedView<Row>> {
-  const view = await readView(companyId, spec);
+  const view = await readView(companyId, spec, store);
   if (view.exists) return view;
   const rows = (await buildRows()).sort(spec.compare);
   const chunks = chunkRows(spec, rows);
-  const change: ViewChange<Row> = {
-    view: { exists: false, version: 0, chunks },
-    changed: new Set(chunks.map((c) => c.index)),
-  };
   if (chunks.length <= 40) {
-    const built = await wroteIf(
-      dynamoDb().send(
-        new TransactWriteCommand({ TransactItems: viewTransactItems(companyId, spec, change) }),
-      ),
+    const built = await store.createView(
+      companyId,
+      spec.kind,
+      headFields(spec, chunks),
+      chunks.map((chunk) => packed(spec, chunk)),
     );
     // Someone else built it first: theirs is as good.
-    if (!built) return readView(companyId, spec);
+    if (!built) return readView(companyId, spec, store);
   } else {
-    await writeWholeView(companyId, spec, rows);
+    await writeWholeView(companyId, spec, rows, store);
   }
-  return readView(companyId, spec);
+  return readView(companyId, spec, store);
 }
 
 export interface ViewPage<Row> {
@@ -324,20 +283,14 @@ export async function readPage<Row>(
   offset: number,
   limit: number,
   buildRows: () => Promise<Row[]>,
+  store: ViewStore = tableViews,
 ): Promise<ViewPage<Row>> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { Item: head } = await dynamoDb().send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: listViewHeadKey(companyId, spec.kind),
-        ConsistentRead: true,
-      }),
-    );
+    const head = await store.readViewHead(companyId, spec.kind);
     const counts =
-      (head?.counts as Record<string, number[]> | undefined)?.[filter.facet] ??
-      (head?.counts ? new Array<number>(Number(head.chunks)).fill(0) : undefined);
+      head?.counts?.[filter.facet] ?? (head?.counts ? new Array<number>(head.chunks).fill(0) : undefined);
     if (!head || !counts) {
-      const rows = allRows(await loadView(companyId, spec, buildRows)).filter(filter.matches);
+      const rows = allRows(await loadView(companyId, spec, buildRows, store)).filter(filter.matches);
       return { total: rows.length, rows: rows.slice(offset, offset + limit) };
     }
     const total = counts.reduce((a, b) => a + b, 0);
@@ -354,46 +307,14 @@ export async function readPage<Row>(
     // Filtered rows of the chunks before the first wanted one: the page starts `skip` rows into it.
     const skip = offset - before;
     if (wanted.length === 0) return { total, rows: [] };
-    const items = await getChunks(companyId, spec, wanted);
-    if (
-      items.some(
-        (item, k) => Number(item.count) !== (head.counts as Record<string, number[]>)[allFacet]![wanted[k]!],
-      )
-    )
-      continue;
-    const rows = items.flatMap((item) =>
-      (JSON.parse(String(item.rows)) as unknown[][]).map((v) => spec.decode(v)),
-    );
+    const items = await store.readViewChunks(companyId, spec.kind, wanted);
+    const allCounts = head.counts?.[allFacet];
+    if (items.some((item, k) => item.count !== allCounts?.[wanted[k]!])) continue;
+    const rows = items.flatMap((item) => item.rows.map((v) => spec.decode(v)));
     const filtered = rows.filter(filter.matches);
     if (filtered.length !== wanted.reduce((n, i) => n + counts[i]!, 0)) continue;
     return { total, rows: filtered.slice(skip, skip + limit) };
   }
-  const rows = allRows(await loadView(companyId, spec, buildRows)).filter(filter.matches);
+  const rows = allRows(await loadView(companyId, spec, buildRows, store)).filter(filter.matches);
   return { total: rows.length, rows: rows.slice(offset, offset + limit) };
-}
-
-async function getChunks<Row>(
-  companyId: string,
-  spec: ViewSpec<Row>,
-  indexes: number[],
-): Promise<Record<string, unknown>[]> {
-  const byKey = new Map<string, Record<string, unknown>>();
-  let keys: Record<string, unknown>[] = indexes.map((i) => ({
-    ...listViewChunkKey(companyId, spec.kind, i),
-  }));
-  while (keys.length > 0) {
-    const result = await dynamoDb().send(
-      new BatchGetCommand({
-        RequestItems: { [tableName()]: { Keys: keys.slice(0, 100), ConsistentRead: true } },
-      }),
-    );
-    for (const item of result.Responses?.[tableName()] ?? []) byKey.set(String(item.sk), item);
-    keys = [
-      ...((result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[]),
-      ...keys.slice(100),
-    ];
-  }
-  return indexes.map(
-    (i) => byKey.get(listViewChunkKey(companyId, spec.kind, i).sk) ?? { count: -1, rows: '[]' },
-  );
 }

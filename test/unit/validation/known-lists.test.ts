@@ -2,8 +2,8 @@
 import { DynamoDBDocumentClient, BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoKnownLists } from '../../../functions/domain/validation';
-import { knownAddressKey } from '../../../functions/domain/validation/list-keys';
+import { knownAddressKey } from '../../../functions/store/keys';
+import { DynamoKnownLists, knownAddressWriter } from '../../../functions/store/known-lists';
 import { importKnownAddresses, parseListFile } from '../../../functions/domain/validation/list-import';
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
@@ -62,7 +62,7 @@ describe('importing a list', () => {
       'user0@x.test',
       'not an address',
     ];
-    const summary = await importKnownAddresses(doc, 't', {
+    const summary = await importKnownAddresses(knownAddressWriter(doc, 't'), {
       kind: 'dead',
       scope: 'global',
       emails,

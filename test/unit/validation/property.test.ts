@@ -1,30 +1,9 @@
 // For any input at all, the engine answers one of the five statuses with a reason and never throws.
 import fc from 'fast-check';
-import {
-  STATUSES,
-  ValidationEngine,
-  checkSyntax,
-  classifyLocal,
-  normalizeEmail,
-} from '../../../functions/domain/validation';
-import { startFixtureDns, type FixtureDns } from './fixtures/dns-server';
-import { ZONES } from './fixtures/world';
+import { STATUSES, checkSyntax, classifyLocal, normalizeEmail } from '../../../functions/domain/validation';
+import { useFixtureDnsEngine } from './fixtures/dns-engine';
 
-let dns: FixtureDns;
-let engine: ValidationEngine;
-
-beforeAll(async () => {
-  dns = await startFixtureDns(ZONES);
-  engine = new ValidationEngine({
-    dnsServers: dns.servers,
-    dnsTimeoutMs: 300,
-    dnsTries: 1,
-    allowPrivateMx: true,
-  });
-});
-afterAll(async () => {
-  await dns.close();
-});
+const fixtureEngine = useFixtureDnsEngine();
 
 const anyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 10_000 }),
@@ -46,7 +25,7 @@ describe('any string', () => {
   it('gets one of the five statuses with a reason from validate, and validate never rejects', async () => {
     await fc.assert(
       fc.asyncProperty(anyString, async (input) => {
-        const r = await engine.validate(input);
+        const r = await fixtureEngine().validate(input);
         expect(STATUSES).toContain(r.result.status);
         expect(typeof r.result.reason).toBe('string');
         expect(r.result.reason.length).toBeGreaterThan(0);
@@ -58,7 +37,7 @@ describe('any string', () => {
   it('gets one of the five statuses from the synchronous path, and normalise/syntax never throw', () => {
     fc.assert(
       fc.property(anyString, (input) => {
-        expect(STATUSES).toContain(engine.statusOf(input));
+        expect(STATUSES).toContain(fixtureEngine().statusOf(input));
         const n = normalizeEmail(input);
         expect(typeof checkSyntax(n.email).valid).toBe('boolean');
       }),
@@ -67,7 +46,7 @@ describe('any string', () => {
   });
 
   it('gets the same status from the fast path as from the byte-level path', async () => {
-    await engine.prepareDomains(['ok.test', 'OK.test', 'nullmx.test', 'bücher.test']);
+    await fixtureEngine().prepareDomains(['ok.test', 'OK.test', 'nullmx.test', 'bücher.test']);
     const local = fc.string({
       unit: fc.constantFrom('a', 'B', '.', '+', '@', '"', '-', 'é', ' ', 'x'),
       maxLength: 70,
@@ -75,6 +54,7 @@ describe('any string', () => {
     fc.assert(
       fc.property(local, fc.constantFrom('ok.test', 'OK.test', 'nullmx.test', 'bücher.test'), (l, d) => {
         const address = `${l}@${d}`;
+        const engine = fixtureEngine();
         expect(engine.statusOf(address)).toBe(classifyLocal(address, engine.domainOf(address)).status);
       }),
       { numRuns: 3000 },

@@ -4,25 +4,9 @@
 import fc from 'fast-check';
 import { readChunkRows } from '../../../functions/domain/bulk/csv/annotate';
 import { classifyRows } from '../../../functions/domain/bulk/validate-chunk';
-import { ValidationEngine } from '../../../functions/domain/validation';
-import { startFixtureDns, type FixtureDns } from './fixtures/dns-server';
-import { ZONES } from './fixtures/world';
+import { useFixtureDnsEngine } from './fixtures/dns-engine';
 
-let dns: FixtureDns;
-let engine: ValidationEngine;
-
-beforeAll(async () => {
-  dns = await startFixtureDns(ZONES);
-  engine = new ValidationEngine({
-    dnsServers: dns.servers,
-    dnsTimeoutMs: 300,
-    dnsTries: 1,
-    allowPrivateMx: true,
-  });
-});
-afterAll(async () => {
-  await dns.close();
-});
+const fixtureEngine = useFixtureDnsEngine();
 
 /** The bulk verdict of one cell holding `text`: written as a quoted CSV cell, read back by the validator. */
 async function bulkVerdict(text: string): Promise<string> {
@@ -42,7 +26,7 @@ async function bulkVerdict(text: string): Promise<string> {
   } = await classifyRows(
     data.map((row) => row.email),
     async (emails) => {
-      const batch = await engine.prepare(emails);
+      const batch = await fixtureEngine().prepare(emails);
       const verdicts = emails.map((email) => {
         const { status, reason } = batch.classify(email);
         return { status, reason };
@@ -117,7 +101,7 @@ describe('single endpoint and bulk', () => {
   it('give one verdict for any text', async () => {
     await fc.assert(
       fc.asyncProperty(anyCell, async (text) => {
-        const single = await engine.validate(text);
+        const single = await fixtureEngine().validate(text);
         expect(await bulkVerdict(text)).toBe(single.result.status);
       }),
       { numRuns: 400 },
@@ -127,7 +111,7 @@ describe('single endpoint and bulk', () => {
   it.each(['user@ example.com', 'user@\r\nexample.com', 'user @example.com'])(
     'rejects whitespace inside %j on both paths',
     async (text) => {
-      const single = await engine.validate(text.replace('example.com', 'ok.test'));
+      const single = await fixtureEngine().validate(text.replace('example.com', 'ok.test'));
       expect(single.result).toMatchObject({ status: 'block_bounce_risk', reason: 'invalid_syntax' });
       expect(await bulkVerdict(text.replace('example.com', 'ok.test'))).toBe('block_bounce_risk');
     },

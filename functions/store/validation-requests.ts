@@ -2,19 +2,18 @@
 // failed. Completing a request and counting it in the company's monthly usage is one transaction
 // whose condition is the pending state, so a redelivered message can never count an address twice.
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { isTransactionConditionFailure } from '../../store/conditions';
-import { wroteIf } from '../../store/dynamodb';
-import { validationRequestKey } from '../../store/keys';
-import { epochSeconds } from '../../store/table';
-import type { ValidationResult } from '../validation';
-import { singleUsageUpdate } from '../usage';
+import { dynamoDb, tableName } from '../clients/dynamodb';
+import { wroteIf } from './dynamodb';
+import { validationRequestKey } from './keys';
+import { epochSeconds } from './table';
+import { countedDelta, isTransactionConflict, monthUpdate } from './usage';
 
 const REQUEST_TTL_SECONDS = 30 * 86400;
 
 export type RequestStatus = 'pending' | 'completed' | 'failed';
 
-export interface ValidationRequest {
+/** A request; `Outcome` is the engine's answer (functions/domain/validation's ValidationResult). */
+export interface ValidationRequest<Outcome = unknown> {
   companyId: string;
   requestId: string;
   status: RequestStatus;
@@ -25,12 +24,12 @@ export interface ValidationRequest {
   createdAt: string;
   validatedAt?: string;
   /** The engine's answer once completed. */
-  outcome?: ValidationResult;
+  outcome?: Outcome;
   /** Why a failed request failed (the 500 body of polling). */
   error?: string;
 }
 
-interface StoredItem {
+interface StoredItem<Outcome> {
   companyId: string;
   requestId: string;
   status: RequestStatus;
@@ -40,13 +39,13 @@ interface StoredItem {
   metadataJson?: string;
   createdAt: string;
   validatedAt?: string;
-  outcome?: ValidationResult;
+  outcome?: Outcome;
   error?: string;
 }
 
-/** One validation in the month of `at`, in the form a transaction item needs. */
-function usageUpdate(companyId: string, at: string) {
-  return singleUsageUpdate(companyId, new Date(at));
+/** One completed single validation counted in the usage month (YYYY-MM), as a transaction item. */
+function usageUpdate(companyId: string, month: string) {
+  return monthUpdate(companyId, month, countedDelta('single', 1));
 }
 
 const CONFLICT_RETRIES = 5;
@@ -68,15 +67,9 @@ async function transactWithRetry(send: () => Promise<unknown>): Promise<void> {
   }
 }
 
-function isTransactionConflict(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((r) => r.Code === 'TransactionConflict') && !isTransactionConditionFailure(error);
-}
-
 const ttlOf = (createdAt: string) => epochSeconds(new Date(createdAt)) + REQUEST_TTL_SECONDS;
 
-function toItem(request: ValidationRequest) {
+function toItem<Outcome>(request: ValidationRequest<Outcome>) {
   const { metadata, ...rest } = request;
   return {
     ...validationRequestKey(request.companyId, request.requestId),
@@ -87,7 +80,7 @@ function toItem(request: ValidationRequest) {
   };
 }
 
-function fromItem(item: StoredItem): ValidationRequest {
+function fromItem<Outcome>(item: StoredItem<Outcome>): ValidationRequest<Outcome> {
   const { metadataJson, ...rest } = item;
   return {
     companyId: rest.companyId,
@@ -103,10 +96,10 @@ function fromItem(item: StoredItem): ValidationRequest {
 }
 
 /** The company's request, or undefined (unknown id, another company's, or expired). Strongly consistent. */
-export async function readRequest(
+export async function readRequest<Outcome>(
   companyId: string,
   requestId: string,
-): Promise<ValidationRequest | undefined> {
+): Promise<ValidationRequest<Outcome> | undefined> {
   const { Item } = await dynamoDb().send(
     new GetCommand({
       TableName: tableName(),
@@ -115,12 +108,12 @@ export async function readRequest(
       ConsistentRead: true,
     }),
   );
-  return Item ? fromItem(Item as StoredItem) : undefined;
+  return Item ? fromItem(Item as StoredItem<Outcome>) : undefined;
 }
 
 /** Stores a new pending request (its id is fresh, so an existing item means a bug, not a retry). */
 export async function createPendingRequest(
-  request: ValidationRequest & { status: 'pending'; input: string },
+  request: ValidationRequest<never> & { status: 'pending'; input: string },
 ) {
   await dynamoDb().send(
     new PutCommand({
@@ -135,8 +128,9 @@ export async function createPendingRequest(
  * Stores a request that completed within the sync budget straight as completed, with its usage, in one
  * transaction: nobody can poll it before the response, so a pending write first would only cost time.
  */
-export async function storeCompletedRequest(
-  request: ValidationRequest & { status: 'completed'; validatedAt: string },
+export async function storeCompletedRequest<Outcome>(
+  request: ValidationRequest<Outcome> & { status: 'completed'; validatedAt: string },
+  usageMonth: string,
 ) {
   await transactWithRetry(() =>
     dynamoDb().send(
@@ -149,7 +143,7 @@ export async function storeCompletedRequest(
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          { Update: usageUpdate(request.companyId, request.validatedAt) },
+          { Update: usageUpdate(request.companyId, usageMonth) },
         ],
       }),
     ),
@@ -163,8 +157,9 @@ export async function storeCompletedRequest(
 export async function completePendingRequest(
   companyId: string,
   requestId: string,
-  outcome: ValidationResult,
+  outcome: object,
   validatedAt: string,
+  usageMonth: string,
 ): Promise<boolean> {
   return wroteIf(
     transactWithRetry(() =>
@@ -187,7 +182,7 @@ export async function completePendingRequest(
                 },
               },
             },
-            { Update: usageUpdate(companyId, validatedAt) },
+            { Update: usageUpdate(companyId, usageMonth) },
           ],
         }),
       ),

@@ -1,0 +1,148 @@
+// Storage of companies, the users who hold API keys (their account fields) and the API keys themselves:
+// their keys, reads, writes and conditions. The rules (authentication, permissions) are in
+// functions/domain/accounts/.
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../clients/dynamodb';
+import { queryAll } from './dynamodb';
+import { apiKeyKey, apiKeysOfCompanyIndex, companyKey, userIdIndex, userKey } from './keys';
+
+export interface Company {
+  companyId: string;
+  name: string;
+  /** Seats for users (active and invited). */
+  seats: number;
+  /** Standard Webhooks secret (`whsec_...`) that signs this company's completion webhooks. */
+  webhookSecret: string;
+  createdAt: string;
+}
+
+export type Permission = 'inviteUsers' | 'toggleSequences';
+
+/** The part of a user that authentication and permission checks need (the workspace owns the rest). */
+export interface AccountUser {
+  companyId: string;
+  userId: string;
+  email: string;
+  name: string;
+  role: 'admin' | 'member';
+  permissions: Record<Permission, boolean>;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  companyId: string;
+  userId: string;
+  userEmail: string;
+  name: string;
+  /** First characters of the key, to recognise it in listings; the key itself is never stored. */
+  hint: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+/** Writes a new company; one with this id existing already is an error (ConditionalCheckFailed). */
+export async function putNewCompany(company: Company): Promise<void> {
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...companyKey(company.companyId), type: 'company', ...company },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function readCompany(companyId: string): Promise<Company | undefined> {
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }),
+  );
+  return Item as Company | undefined;
+}
+
+/** The account fields of a user, stored on the workspace user item (USER#<email>). */
+export async function readAccountUser(companyId: string, email: string): Promise<AccountUser | undefined> {
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: userKey(companyId, email) }),
+  );
+  return Item as AccountUser | undefined;
+}
+
+/** An active user item in the workspace's user format (the workspace reads the same item). */
+export async function putActiveUser(user: AccountUser, createdAt: string): Promise<void> {
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...userKey(user.companyId, user.email),
+        // The workspace finds a user by id through this index (GET /v1/users/{id}).
+        ...userIdIndex(user.companyId, user.userId),
+        type: 'user',
+        ...user,
+        email: user.email.toLowerCase(),
+        status: 'active',
+        createdAt,
+      },
+    }),
+  );
+}
+
+/** Stores a new key under the SHA-256 of its raw value (an existing hash is an error, never overwritten). */
+export async function putNewApiKey(keyHash: string, record: ApiKeyRecord): Promise<void> {
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...apiKeyKey(keyHash),
+        ...apiKeysOfCompanyIndex(record.companyId),
+        gsi1sk: `${record.createdAt}#${record.keyId}`,
+        type: 'apiKey',
+        ...record,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+function toApiKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
+  const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt } =
+    item as unknown as ApiKeyRecord;
+  return { keyId, companyId, userId, userEmail, name, hint, createdAt, ...(revokedAt ? { revokedAt } : {}) };
+}
+
+/** The company's keys, oldest first (the company's key index). */
+export async function readApiKeys(companyId: string): Promise<ApiKeyRecord[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': apiKeysOfCompanyIndex(companyId).gsi1pk },
+  });
+  return items.map(toApiKeyRecord);
+}
+
+/** The key stored under this hash, revoked or not. */
+export async function readApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash) }));
+  return Item ? toApiKeyRecord(Item) : undefined;
+}
+
+/** The hash a company's key id is stored under, or undefined. */
+export async function findApiKeyHash(companyId: string, keyId: string): Promise<string | undefined> {
+  const [item] = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    FilterExpression: 'keyId = :keyId',
+    ExpressionAttributeValues: { ':pk': apiKeysOfCompanyIndex(companyId).gsi1pk, ':keyId': keyId },
+  });
+  return item ? String(item.pk).slice(apiKeyKey('').pk.length) : undefined;
+}
+
+/** Marks the key revoked at `at`, unless it was revoked before (the first time stays). */
+export async function markApiKeyRevoked(keyHash: string, at: string): Promise<void> {
+  await dynamoDb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: apiKeyKey(keyHash),
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+      ExpressionAttributeValues: { ':now': at },
+    }),
+  );
+}

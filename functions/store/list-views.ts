@@ -1,0 +1,186 @@
+// Storage of the packed list views (functions/domain/workspace/views.ts says what they are): a head item
+// per list (version, chunk count, row counts per facet) and chunk items holding rows as JSON arrays.
+// Rows arrive here already encoded as arrays of values; this module only stores and reads them.
+import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../clients/dynamodb';
+import { queryAll, wroteIf } from './dynamodb';
+import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from './keys';
+import { batchGet, getItem, type WorkspaceWrite } from './workspace';
+
+/** Encoded rows of one chunk. */
+export interface PackedChunk {
+  index: number;
+  rows: unknown[][];
+}
+
+export interface ViewHead {
+  version: number;
+  chunks: number;
+  /** For each facet, its row count in every chunk (absent on heads written before counts existed). */
+  counts?: Record<string, number[]>;
+}
+
+/** What a new head says besides its version. */
+export interface HeadFields {
+  chunks: number;
+  rows: number;
+  counts: Record<string, number[]>;
+}
+
+function chunkItem(companyId: string, kind: string, chunk: PackedChunk, version: number) {
+  return {
+    ...listViewChunkKey(companyId, kind, chunk.index),
+    type: 'listViewChunk',
+    version,
+    count: chunk.rows.length,
+    rows: JSON.stringify(chunk.rows),
+  };
+}
+
+const parseRows = (item: Record<string, unknown>) => JSON.parse(String(item.rows)) as unknown[][];
+
+/**
+ * The head and the chunks it counts, with one strongly consistent Query (they share a key prefix).
+ * Chunks past the head's count are leftovers of a larger earlier build and are left out.
+ */
+export async function readViewItems(
+  companyId: string,
+  kind: string,
+): Promise<{ head: ViewHead | undefined; chunks: PackedChunk[] }> {
+  const headKey = listViewHeadKey(companyId, kind);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': headKey.pk, ':sk': headKey.sk },
+    ConsistentRead: true,
+  });
+  const headItem = items.find((item) => item.sk === headKey.sk);
+  if (!headItem) return { head: undefined, chunks: [] };
+  const head: ViewHead = { version: Number(headItem.version), chunks: Number(headItem.chunks) };
+  const prefix = listViewChunkPrefix(kind);
+  const chunks: PackedChunk[] = [];
+  for (const item of items) {
+    const sk = String(item.sk);
+    if (!sk.startsWith(prefix)) continue;
+    const index = Number(sk.slice(prefix.length));
+    if (!(index < head.chunks)) continue;
+    chunks.push({ index, rows: parseRows(item) });
+  }
+  chunks.sort((a, b) => a.index - b.index);
+  return { head, chunks };
+}
+
+/** The head alone, strongly consistent. */
+export async function readViewHead(companyId: string, kind: string): Promise<ViewHead | undefined> {
+  const item = await getItem(listViewHeadKey(companyId, kind), true);
+  if (!item) return undefined;
+  return {
+    version: Number(item.version),
+    chunks: Number(item.chunks),
+    ...(item.counts ? { counts: item.counts as Record<string, number[]> } : {}),
+  };
+}
+
+/**
+ * Chunks by index, strongly consistent, in the order asked; a missing chunk reads as count -1 (never
+ * equal to a head's count, so the caller sees the mismatch).
+ */
+export async function readViewChunks(
+  companyId: string,
+  kind: string,
+  indexes: number[],
+): Promise<{ count: number; rows: unknown[][] }[]> {
+  const items = await batchGet(
+    indexes.map((i) => listViewChunkKey(companyId, kind, i)),
+    1,
+    true,
+  );
+  const bySk = new Map(items.map((item) => [String(item.sk), item]));
+  return indexes.map((i) => {
+    const item = bySk.get(listViewChunkKey(companyId, kind, i).sk);
+    return item ? { count: Number(item.count), rows: parseRows(item) } : { count: -1, rows: [] };
+  });
+}
+
+/**
+ * Writes a whole view outside a transaction: the chunks first (ten per BatchWrite keeps each request
+ * far below its 16 MB cap), the head last. Callers hold the workspace lock.
+ */
+export async function putWholeView(
+  companyId: string,
+  kind: string,
+  version: number,
+  chunks: PackedChunk[],
+  head: HeadFields,
+): Promise<void> {
+  for (let i = 0; i < chunks.length; i += 10) {
+    let requests = chunks
+      .slice(i, i + 10)
+      .map((chunk) => ({ PutRequest: { Item: chunkItem(companyId, kind, chunk, version) } }));
+    while (requests.length > 0) {
+      const result = await dynamoDb().send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
+      );
+      requests = (result.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+    }
+  }
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...listViewHeadKey(companyId, kind), type: 'listViewHead', version, ...head },
+    }),
+  );
+}
+
+/**
+ * Transaction writes that store a changed view: the head moves to version+1 only if nobody else moved
+ * it since the read (`current`: the version read, or undefined when there was no view), so two writers
+ * can never both rewrite the same rows; then the changed chunks.
+ */
+export function viewWrites(
+  companyId: string,
+  kind: string,
+  current: number | undefined,
+  head: HeadFields,
+  changed: PackedChunk[],
+): WorkspaceWrite[] {
+  const next = (current ?? 0) + 1;
+  const headWrite: WorkspaceWrite = {
+    Update: {
+      TableName: tableName(),
+      Key: listViewHeadKey(companyId, kind),
+      UpdateExpression:
+        'SET #version = :next, #chunks = :chunks, #rows = :rows, #type = :type, #counts = :counts',
+      ConditionExpression: current !== undefined ? '#version = :current' : 'attribute_not_exists(#version)',
+      ExpressionAttributeNames: {
+        '#version': 'version',
+        '#chunks': 'chunks',
+        '#rows': 'rows',
+        '#counts': 'counts',
+        '#type': 'type',
+      },
+      ExpressionAttributeValues: {
+        ':next': next,
+        ':chunks': head.chunks,
+        ':rows': head.rows,
+        ':type': 'listViewHead',
+        ':counts': head.counts,
+        ...(current !== undefined ? { ':current': current } : {}),
+      },
+    },
+  };
+  const puts: WorkspaceWrite[] = [...changed]
+    .sort((a, b) => a.index - b.index)
+    .map((chunk) => ({ Put: { TableName: tableName(), Item: chunkItem(companyId, kind, chunk, next) } }));
+  return [headWrite, ...puts];
+}
+
+/** Writes a view's first build (version 1) as one transaction; false when someone else built it first. */
+export function createView(
+  companyId: string,
+  kind: string,
+  head: HeadFields,
+  chunks: PackedChunk[],
+): Promise<boolean> {
+  const writes = viewWrites(companyId, kind, undefined, head, chunks);
+  return wroteIf(dynamoDb().send(new TransactWriteCommand({ TransactItems: writes })));
+}

@@ -1,0 +1,257 @@
+// Storage of the workspace items (connected mailboxes and domains with their reputation blocks, users
+// and invites, Safety Net mailboxes and sequences; keys in ./keys.ts): prefix queries of a company's
+// partition, id-index lookups, batched reads and writes, the workspace lock, and the one transaction
+// every API write commits through. The rules are in functions/domain/workspace/.
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../clients/dynamodb';
+import { queryAll, wroteIf, type Item } from './dynamodb';
+import { companyKey, mailboxesOfOwnerIndex, userKey, workspaceLockKey, type ItemKey } from './keys';
+
+export type { Item };
+
+/** One write of a workspace transaction (built here and in ./list-views.ts, ./invite-outbox.ts). */
+export type WorkspaceWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Every item of the company whose sort key starts with the prefix (all pages). */
+export async function queryPrefix(companyId: string, prefix: string, consistent = true): Promise<Item[]> {
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': companyKey(companyId).pk, ':sk': prefix },
+    ConsistentRead: consistent,
+  });
+}
+
+/** The one item of a gsi1 key (an id lookup), or undefined. The index copy may lag a write. */
+export async function getByIndex(index: { gsi1pk: string; gsi1sk: string }): Promise<Item | undefined> {
+  const page = await dynamoDb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+    }),
+  );
+  return page.Items?.[0];
+}
+
+/** One item by its key (`consistent`: strongly consistent). */
+export async function getItem(key: ItemKey, consistent = false): Promise<Item | undefined> {
+  const { Item } = await dynamoDb().send(
+    new GetCommand({ TableName: tableName(), Key: { pk: key.pk, sk: key.sk }, ConsistentRead: consistent }),
+  );
+  return Item;
+}
+
+/** The user item of this email (active user or invite), read strongly consistent. */
+export function getUserItem(companyId: string, email: string): Promise<Item | undefined> {
+  return getItem(userKey(companyId, email), true);
+}
+
+/** A person's connected mailboxes ({email, id}), from the owner index of the mailbox items. */
+export async function mailboxesOfOwnerItems(
+  companyId: string,
+  ownerEmail: string,
+): Promise<{ email: string; id: string }[]> {
+  const items = await queryAll({
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk',
+    ExpressionAttributeValues: { ':pk': mailboxesOfOwnerIndex(companyId, ownerEmail, '').gsi2pk },
+    ProjectionExpression: 'email, id',
+  });
+  return items.map((item) => ({ email: String(item.email), id: String(item.id) }));
+}
+
+export function backoff(attempt: number): Promise<void> {
+  const ms = Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Runs `work` over the groups, `concurrency` groups at a time. */
+async function eachGroup<T>(groups: T[], concurrency: number, work: (group: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < groups.length) await work(groups[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, worker));
+}
+
+function groupsOf<T>(values: T[], size: number): T[][] {
+  const groups: T[][] = [];
+  for (let i = 0; i < values.length; i += size) groups.push(values.slice(i, i + size));
+  return groups;
+}
+
+/** BatchGet of any number of keys, 100 per request, several requests at once; unprocessed keys retried. */
+export async function batchGet(keys: ItemKey[], concurrency = 8, consistent = false): Promise<Item[]> {
+  const out: Item[] = [];
+  await eachGroup(
+    groupsOf<Item>(
+      keys.map((k) => ({ pk: k.pk, sk: k.sk })),
+      100,
+    ),
+    concurrency,
+    async (group) => {
+      let pending = group;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        const result = await dynamoDb().send(
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) },
+            },
+          }),
+        );
+        out.push(...(result.Responses?.[tableName()] ?? []));
+        pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Item[];
+        if (pending.length > 0) await backoff(attempt);
+      }
+    },
+  );
+  return out;
+}
+
+/** Puts and deletes, 25 per BatchWrite, several requests at once; unprocessed items retried. */
+export async function writeItems(
+  { puts, deletes = [] }: { puts: Item[]; deletes?: ItemKey[] },
+  concurrency = 8,
+): Promise<void> {
+  const requests: ({ PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } })[] = [
+    ...puts.map((item) => ({ PutRequest: { Item: item } })),
+    ...deletes.map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })),
+  ];
+  await eachGroup(groupsOf(requests, 25), concurrency, async (group) => {
+    let pending = group;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const result = await dynamoDb().send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
+      );
+      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      if (pending.length > 0) await backoff(attempt);
+    }
+  });
+}
+
+// --- The workspace lock: a lease an import holds while it rewrites items and views ---------------
+
+/** Takes the lock unless an unexpired lease holds it; false when it does. */
+export function putWorkspaceLock(companyId: string, token: string, until: Date, now: Date): Promise<boolean> {
+  return wroteIf(
+    dynamoDb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...workspaceLockKey(companyId), type: 'workspaceLock', token, until: until.toISOString() },
+        ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
+        ExpressionAttributeNames: { '#until': 'until' },
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    ),
+  );
+}
+
+/** Deletes the lock if this token still holds it (a lease that ran out may be another import's now). */
+export async function deleteWorkspaceLock(companyId: string, token: string): Promise<void> {
+  await wroteIf(
+    dynamoDb().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: workspaceLockKey(companyId),
+        ConditionExpression: '#token = :token',
+        ExpressionAttributeNames: { '#token': 'token' },
+        ExpressionAttributeValues: { ':token': token },
+      }),
+    ),
+  );
+}
+
+/** A transaction item that fails while an import holds the lock. */
+function workspaceUnlocked(companyId: string, now: Date): WorkspaceWrite {
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: workspaceLockKey(companyId),
+      ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
+      ExpressionAttributeNames: { '#until': 'until' },
+      ExpressionAttributeValues: { ':now': now.toISOString() },
+    },
+  };
+}
+
+/**
+ * Commits an API write as one transaction behind the workspace lock: `committed`; `locked` when an
+ * import holds the lock; `conflict` when another condition failed or another transaction held an item
+ * (someone else wrote first: read again and retry). Any other error is thrown.
+ */
+export async function commitWorkspaceWrites(
+  companyId: string,
+  now: Date,
+  writes: WorkspaceWrite[],
+): Promise<'committed' | 'locked' | 'conflict'> {
+  try {
+    await dynamoDb().send(
+      new TransactWriteCommand({ TransactItems: [workspaceUnlocked(companyId, now), ...writes] }),
+    );
+    return 'committed';
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if ((error as Error).name !== 'TransactionCanceledException' || !reasons) throw error;
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'locked';
+    if (reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
+      return 'conflict';
+    throw error;
+  }
+}
+
+// --- Writes of a workspace transaction ------------------------------------------------------------
+
+/** Sets an existing item's `activated` switch (a Safety Net mailbox, a sequence's owner row). */
+export function setActivatedWrite(key: ItemKey, activated: boolean): WorkspaceWrite {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { pk: key.pk, sk: key.sk },
+      UpdateExpression: 'SET activated = :activated',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':activated': activated },
+    },
+  };
+}
+
+export interface InvitedUser {
+  companyId: string;
+  email: string;
+  name: string;
+  role: 'admin' | 'member';
+  inviteExpiresAt: string;
+  invitedAt: string;
+  invitedBy: string;
+}
+
+/**
+ * Writes an invited user. The seat rule itself is guarded by the users view's version; this condition
+ * guards the item against an active user appearing by another path in between.
+ */
+export function invitedUserWrite(user: InvitedUser): WorkspaceWrite {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...userKey(user.companyId, user.email),
+        type: 'user',
+        ...user,
+        status: 'invited',
+        permissions: { inviteUsers: user.role === 'admin', toggleSequences: user.role === 'admin' },
+      },
+      ConditionExpression: 'attribute_not_exists(pk) OR #status = :invited',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':invited': 'invited' },
+    },
+  };
+}
