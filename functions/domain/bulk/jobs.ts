@@ -12,6 +12,8 @@ import { deleteJobObjects } from './job-objects';
 import {
   claimSlot,
   companyJobsNewestFirst,
+  readCompanyJobCounts,
+  slotHoldingJobs,
   deleteJob as deleteJobItem,
   getJobItem,
   markCancelled,
@@ -32,10 +34,11 @@ import {
   type JobStatus,
   type JobView,
 } from './job-view';
+import { allJobs, jobTotals } from './job-totals';
 import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds } from './limits';
 import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
-import { releaseFailedJob } from '../usage';
+import { releaseFailedJob, settleDeletedJob } from '../usage';
 import { objectExists, produceVariant } from './results-variants';
 import { bulkStatuses } from './statuses';
 
@@ -234,8 +237,9 @@ export const jobListSchema = z.object({
 export type JobList = z.infer<typeof jobListSchema>;
 
 /**
- * The company's jobs, newest first. One Query over the company's creation-time index (gsi1) reads only
- * the listed attributes; rows up to offset + limit are viewed and the rest only counted.
+ * The company's jobs, newest first. `total` comes from the company's day counts (one Query of at most
+ * 39 small items) and the jobs holding its five slots (one Query, one BatchGet), never from the jobs
+ * themselves; the page reads the creation-time index (gsi1) up to offset + limit matching items.
  */
 export async function listJobs(
   companyId: string,
@@ -244,16 +248,25 @@ export async function listJobs(
 ): Promise<JobList> {
   const query = parseQuery(listJobsQuery, rawQuery);
   const nowMs = now.getTime();
+  const counts = await readCompanyJobCounts(companyId, nowMs);
+  const totals = jobTotals(counts.days, await slotHoldingJobs(companyId, nowMs), nowMs);
+  const total = query.status ? totals[query.status] : allJobs(totals);
   const jobs: JobList['jobs'] = [];
-  let total = 0;
-  for await (const job of companyJobsNewestFirst(
-    companyId,
-    query.status ? storedStatusesOf[query.status] : listedStatuses,
-  )) {
-    if (query.status && effectiveStatus(job, nowMs) !== query.status) continue;
-    if (total >= query.offset && jobs.length < query.limit)
-      jobs.push({ ...jobView(job, nowMs), fileName: job.fileName ?? null });
-    total++;
+  if (query.offset < total) {
+    let matched = 0;
+    const listed = companyJobsNewestFirst(
+      companyId,
+      query.status ? storedStatusesOf[query.status] : listedStatuses,
+      nowMs,
+      query.offset + query.limit,
+    );
+    for await (const job of listed) {
+      if (query.status && effectiveStatus(job, nowMs) !== query.status) continue;
+      matched++;
+      if (matched > query.offset) jobs.push({ ...jobView(job, nowMs), fileName: job.fileName ?? null });
+      // Knowing the total, the read stops at the last matching job rather than the end of the index.
+      if (jobs.length >= query.limit || matched >= total) break;
+    }
   }
   return { jobs, limit: query.limit, offset: query.offset, total };
 }
@@ -262,15 +275,16 @@ export async function listJobs(
 
 /**
  * Primary course: cancel the job (its chunks and probes stop counting and writing: acceptsWork() is
- * false and every worker write requires `processing`), free its slot, delete its objects, delete the
- * item. Usage already counted stays. A DELETE interrupted halfway leaves a cancelled job (404 to
- * readers) that the next DELETE finishes.
+ * false and every worker write requires `processing`), free its slot, settle its usage (what it
+ * counted stays counted, the unused reservation comes back), delete its objects, delete the item. A
+ * DELETE interrupted halfway leaves a cancelled job (404 to readers) that the next DELETE finishes.
  */
 export async function deleteJob(companyId: string, jobId: string, now = new Date()): Promise<void> {
   const job = await findJob(companyId, jobId);
   if (!job) throw new NotFoundError(jobNotFoundMessage);
-  await markCancelled(job, now.toISOString());
+  const left = (await markCancelled(job, now.toISOString())) ?? job.cancelledFrom;
   await releaseSlot(job.companyId, job.slot, job.jobId);
+  await settleDeletedJob(job, left, now);
   await deleteJobObjects(job.companyId, job.jobId);
   await deleteJobItem(job);
   countMetric('JobsDeleted');
