@@ -108,12 +108,13 @@ export type NewJob = Pick<
 const conditional = (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>
   wroteIf(send(command));
 
-/** A transition to failed that happened is counted for the dashboard. */
-async function countedFailure(write: Promise<boolean>): Promise<boolean> {
-  const failed = await write;
-  if (failed) countMetric('JobsFailed');
-  return failed;
+/** A transition that happened is counted for the dashboard's transitions widget. */
+async function countedMove(metric: 'JobsStarted' | 'JobsFailed', write: Promise<boolean>): Promise<boolean> {
+  const happened = await write;
+  if (happened) countMetric(metric);
+  return happened;
 }
+const countedFailure = (write: Promise<boolean>) => countedMove('JobsFailed', write);
 
 export async function getJobItem(
   companyId: string,
@@ -317,18 +318,21 @@ export function markProcessing(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   at: { now: string; deadlineAtMs: number; scanLeaseUntilMs: number },
 ): Promise<boolean> {
-  return moved(
-    moveJob(job, {
-      from: ['awaiting_upload'],
-      to: 'processing',
-      set: [
-        'startedAt = :now',
-        'lastProgressAt = :now',
-        'deadlineAtMs = :deadline',
-        'scanLeaseUntilMs = :lease',
-      ],
-      values: { ':now': at.now, ':deadline': at.deadlineAtMs, ':lease': at.scanLeaseUntilMs },
-    }),
+  return countedMove(
+    'JobsStarted',
+    moved(
+      moveJob(job, {
+        from: ['awaiting_upload'],
+        to: 'processing',
+        set: [
+          'startedAt = :now',
+          'lastProgressAt = :now',
+          'deadlineAtMs = :deadline',
+          'scanLeaseUntilMs = :lease',
+        ],
+        values: { ':now': at.now, ':deadline': at.deadlineAtMs, ':lease': at.scanLeaseUntilMs },
+      }),
+    ),
   );
 }
 
