@@ -39,7 +39,8 @@ import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds } from './lim
 import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
 import { releaseFailedJob, settleDeletedJob } from '../usage';
-import { objectExists, produceVariant } from './results-variants';
+import { produceVariant } from './results-variants';
+import { objectExists } from '../../store/objects';
 import { bulkStatuses } from './statuses';
 
 export const concurrentJobLimitMessage =
