@@ -134,7 +134,7 @@ export async function getJobItem(
  * after its creation day; a completed one 30 days after its completion day (results retention) plus
  * the days it is kept reading `expired`.
  */
-export function jobTtlSeconds(countDay: string, completed: boolean): number {
+function jobTtlSeconds(countDay: string, completed: boolean): number {
   const keptSeconds = completed ? resultsRetentionSeconds + expiredJobKeptSeconds : jobRetentionSeconds;
   return Math.floor(dayEndMs(countDay) / 1000) + keptSeconds;
 }
@@ -668,7 +668,7 @@ export async function* companyJobsNewestFirst(
 // --- Counts --------------------------------------------------------------------------------------
 
 /** The first day whose counts can still hold a listed job (completed jobs are kept longest). */
-export const firstCountedDay = (nowMs: number): string =>
+const firstCountedDay = (nowMs: number): string =>
   utcDay(nowMs - (resultsRetentionSeconds + expiredJobKeptSeconds + 86400) * 1000);
 
 /**
