@@ -8,6 +8,7 @@ import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
 import {
   claimSlot,
   holdSlot,
+  markCancelled,
   markCompleted,
   markFailed,
   markProcessing,
@@ -210,8 +211,10 @@ describe('GET /v1/email/validate-file: total', () => {
   it('adds jobs written before the counts existed once, on the first read', async () => {
     const companyId = `legacy-${randomUUID()}`;
     const createdAt = new Date(Date.now() - 3 * dayMs).toISOString();
-    for (const status of ['failed', 'completed', 'awaiting_upload'] as const) {
+    const legacy: Record<string, string> = {};
+    for (const status of ['failed', 'completed', 'awaiting_upload', 'processing'] as const) {
       const jobId = randomUUID();
+      legacy[status] = jobId;
       const item: Partial<JobItem> = {
         ...jobKey(companyId, jobId),
         ...jobsOfCompanyIndex(companyId, createdAt, jobId),
@@ -232,14 +235,22 @@ describe('GET /v1/email/validate-file: total', () => {
       };
       await dynamoDb().send(new PutCommand({ TableName: tableName(), Item: item }));
     }
+    // A job from before the counts changes state in a plain conditional write (there is no count yet).
+    const completedAt = new Date().toISOString();
+    const done = { completedAt, statistics: emptyStatistics(), totalEmails: 0, resultKey: 'k' };
+    expect(await markCompleted({ companyId, jobId: legacy.processing! }, done)).toBe(true);
     const first = await Promise.all([1, 2, 3].map(() => listJobs(companyId, {})));
-    expect(first.map((page) => page.total)).toEqual([3, 3, 3]);
+    expect(first.map((page) => page.total)).toEqual([4, 4, 4]);
     const totals = await totalsAndListed(companyId);
     expect(totals).toMatchObject({
-      all: { total: 3, listed: 3 },
-      completed: { total: 1, listed: 1 },
+      all: { total: 4, listed: 4 },
+      completed: { total: 2, listed: 2 },
       failed: { total: 1, listed: 1 },
       expired: { total: 1, listed: 1 },
     });
+    // Counted now: the next transition moves the counts too.
+    expect(await markCancelled({ companyId, jobId: legacy.failed! }, completedAt)).toBe('failed');
+    expect((await listJobs(companyId, { status: 'failed' })).total).toBe(0);
+    expect((await listJobs(companyId, {})).total).toBe(3);
   });
 });

@@ -1,5 +1,6 @@
 // Bulk job items and active-job slots in the single table. Every state change is one conditional
-// write, so duplicate events, redelivered messages and concurrent workers each change a job once.
+// write (a transaction with the job's day counts, store/job-counts.ts), so duplicate events,
+// redelivered messages and concurrent workers each change a job once.
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import type { JobProbeState } from './probe-store';
@@ -206,18 +207,18 @@ async function moveJob(
     const sets = ['#status = :to', ...(move.set ?? [])];
     const deltas: CountDelta[] = [];
     const day = current.countDay;
-    if (day !== undefined) {
-      const toDay = move.toDay ?? day;
+    const toDay = move.toDay ?? day;
+    if (move.ttl && toDay !== undefined) {
+      sets.push('#ttl = :ttl');
+      names['#ttl'] = ttlAttribute;
+      values[':ttl'] = move.ttl(toDay);
+    }
+    if (day !== undefined && toDay !== undefined) {
       conditions.push('countDay = :day');
       values[':day'] = day;
       if (toDay !== day) {
         sets.push('countDay = :toDay');
         values[':toDay'] = toDay;
-      }
-      if (move.ttl) {
-        sets.push('#ttl = :ttl');
-        names['#ttl'] = ttlAttribute;
-        values[':ttl'] = move.ttl(toDay);
       }
       if (isCounted(current.status)) deltas.push({ day, status: current.status, by: -1 });
       if (isCounted(move.to)) deltas.push({ day: toDay, status: move.to, by: 1 });
