@@ -67,6 +67,7 @@ export const validationRequestKey = (companyId: string, requestId: string): Item
 // --- Bulk jobs (functions/domain/bulk) -------------------------------------------------------------
 // job slot        COMPANY#<companyId>         JOBSLOT#<n>             n in 0..4: one per active job
 // job (listing)   (the job item above)                                gsi1 COMPANY#<c>#JOBS / <createdAt>#<jobId>
+//                                                                     gsi2 COMPANY#<c>#JOBSTATE#<state> / <createdAt>#<jobId>
 // idempotency     COMPANY#<companyId>         IDEMPOTENCY#<scope>#<sha256 of the key>   ttl 24 h
 // job counts      COMPANY#<companyId>         JOBCOUNT#<YYYY-MM-DD>   per stored status, ttl 38 days
 // counts backfill COMPANY#<companyId>         JOBCOUNT#BACKFILLED     older jobs were added
@@ -75,6 +76,20 @@ export const validationRequestKey = (companyId: string, requestId: string): Item
 export const jobsOfCompanyIndex = (companyId: string, createdAt?: string, jobId?: string) => ({
   gsi1pk: `COMPANY#${companyId}#JOBS`,
   gsi1sk: createdAt === undefined ? '' : `${createdAt}#${jobId ?? ''}`,
+});
+
+/**
+ * The job item's place among its company's jobs in one stored state, by creation time (gsi2, sparse: a
+ * cancelled job has none). Every state change moves it; the list filtered by `status` reads it.
+ */
+export const jobsOfCompanyInStateIndex = (
+  companyId: string,
+  state: string,
+  createdAt?: string,
+  jobId?: string,
+) => ({
+  gsi2pk: `COMPANY#${companyId}#JOBSTATE#${state}`,
+  gsi2sk: createdAt === undefined ? '' : `${createdAt}#${jobId ?? ''}`,
 });
 
 /**

@@ -124,15 +124,40 @@ describe('GET /v1/email/validate-file: total', () => {
           return newJob(companyId, createdAt, createdAt.getTime() + 300_000);
         }),
       );
+    // The oldest three completed (today): the filtered list must not walk the 3,000 to reach them.
+    const oldest = new Date(now - 25 * dayMs).toISOString();
+    const completed: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const job = await newJob(
+        companyId,
+        new Date(Date.parse(oldest) - n * 1000),
+        Date.parse(oldest) + 300_000,
+      );
+      await markProcessing(job, {
+        now: oldest,
+        deadlineAtMs: Date.parse(oldest) + 7200_000,
+        scanLeaseUntilMs: 0,
+      });
+      const done = {
+        completedAt: new Date(now).toISOString(),
+        statistics: emptyStatistics(),
+        totalEmails: 0,
+        resultKey: 'k',
+      };
+      expect(await markCompleted(job, done)).toBe(true);
+      completed.push(job.jobId);
+    }
     const recent = await slotJob(companyId, now - 1000);
     // The company's first count read adds any jobs from before the counts (a one-time read of the whole
     // index, docs/bulk.md); every read after it is bounded.
-    expect((await listJobs(companyId, { limit: '1' }, new Date(now))).total).toBe(count + 1);
+    expect((await listJobs(companyId, { limit: '1' }, new Date(now))).total).toBe(count + 4);
 
     const queries: Record<string, string>[] = [
       {},
       { status: 'expired' },
       { status: 'awaiting_upload' },
+      { status: 'completed' },
+      { status: 'failed' },
       { offset: '100' },
     ];
     for (const query of queries) {
@@ -142,13 +167,18 @@ describe('GET /v1/email/validate-file: total', () => {
       // The day counts (one Query, at most 39 items), the slots (one Query, one BatchGet of at most 5
       // jobs) and the page: index pages of offset + limit items, a second one when a filter skipped some.
       const pageItems = Number(query.offset ?? 0) + 50;
-      expect(calls.length).toBeLessThanOrEqual(6);
+      expect(calls.length).toBeLessThanOrEqual(8);
       expect(itemsRead).toBeLessThanOrEqual(40 + 10 + 2 * pageItems);
       if (query.status === 'awaiting_upload') {
         expect(result.total).toBe(1);
         expect(result.jobs.map((j) => j.jobId)).toEqual([recent.jobId]);
+      } else if (query.status === 'completed') {
+        expect(result.total).toBe(3);
+        expect(result.jobs.map((j) => j.jobId)).toEqual(completed);
+      } else if (query.status === 'failed') {
+        expect(result).toMatchObject({ total: 0, jobs: [] });
       } else {
-        expect(result.total).toBe(query.status === 'expired' ? count : count + 1);
+        expect(result.total).toBe(query.status === 'expired' ? count : count + 4);
         expect(result.jobs).toHaveLength(50);
       }
     }

@@ -4,7 +4,14 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import type { JobProbeState } from './probe-store';
-import { jobKey, jobsOfCompanyIndex, jobSlotKey, jobSlotPrefix, type ItemKey } from '../../store/keys';
+import {
+  jobKey,
+  jobsOfCompanyInStateIndex,
+  jobsOfCompanyIndex,
+  jobSlotKey,
+  jobSlotPrefix,
+  type ItemKey,
+} from '../../store/keys';
 import { epochSeconds, tableKeys, ttlAttribute } from '../../store/table';
 import type { Dialect } from './csv/dialect';
 import { jobRetentionSeconds, maxActiveJobs, resultsRetentionSeconds, expiredJobKeptSeconds } from './limits';
@@ -83,6 +90,8 @@ export interface JobItem extends ItemKey {
   ttl?: number;
   gsi1pk?: string;
   gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
 }
 
 /**
@@ -148,6 +157,7 @@ export async function putNewJob(job: NewJob): Promise<JobItem> {
   const item: JobItem = {
     ...jobKey(job.companyId, job.jobId),
     ...jobsOfCompanyIndex(job.companyId, job.createdAt, job.jobId),
+    ...jobsOfCompanyInStateIndex(job.companyId, 'awaiting_upload', job.createdAt, job.jobId),
     entity: 'job',
     ...job,
     status: 'awaiting_upload',
@@ -205,6 +215,15 @@ async function moveJob(
     const also = move.also?.(current.status);
     if (also) conditions.push(`(${also})`);
     const sets = ['#status = :to', ...(move.set ?? [])];
+    const removes = [...(move.remove ?? [])];
+    // The job's entry in the per-state index moves with it; a cancelled job leaves the index.
+    if (move.to === 'cancelled') removes.push('gsi2pk', 'gsi2sk');
+    else {
+      const state = jobsOfCompanyInStateIndex(job.companyId, move.to, current.createdAt, current.jobId);
+      sets.push('gsi2pk = :g2pk', 'gsi2sk = :g2sk');
+      values[':g2pk'] = state.gsi2pk;
+      values[':g2sk'] = state.gsi2sk;
+    }
     const deltas: CountDelta[] = [];
     const day = current.countDay;
     const toDay = move.toDay ?? day;
@@ -228,7 +247,7 @@ async function moveJob(
     const update = {
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: `SET ${sets.join(', ')}${move.remove?.length ? ` REMOVE ${move.remove.join(', ')}` : ''}`,
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
@@ -666,6 +685,72 @@ export async function* companyJobsNewestFirst(
   for await (const page of pages) for (const item of page) yield item as unknown as ListedJob;
 }
 
+/** One stored state to list from the per-state index, optionally only jobs created before `before`. */
+export interface StateRange {
+  state: StoredJobStatus;
+  /** An ISO instant: only jobs created before it. */
+  createdBefore?: string;
+}
+
+/**
+ * The company's jobs in the given stored states, newest first: one Query per state on its per-state
+ * index (gsi2), merged by creation time. Each state's read goes no further than the caller iterates,
+ * so a page filtered by `status` costs about the jobs shown plus the few that read otherwise (active
+ * jobs, results retention's boundary), not every job of the company.
+ */
+export async function* companyJobsInStatesNewestFirst(
+  companyId: string,
+  ranges: readonly StateRange[],
+  nowMs: number,
+  pageSize: number,
+): AsyncGenerator<ListedJob> {
+  const streams = ranges.map((range) => stateJobs(companyId, range, nowMs, pageSize));
+  const heads = await Promise.all(streams.map((stream) => stream.next()));
+  for (;;) {
+    let newest: number | undefined;
+    let newestKey = '';
+    heads.forEach((head, n) => {
+      if (head.done) return;
+      const key = head.value.gsi2sk ?? '';
+      if (newest === undefined || key > newestKey) [newest, newestKey] = [n, key];
+    });
+    if (newest === undefined) return;
+    const head = heads[newest]!;
+    if (!head.done) yield head.value;
+    heads[newest] = await streams[newest]!.next();
+  }
+}
+
+type IndexedJob = ListedJob & { gsi2sk?: string };
+
+async function* stateJobs(
+  companyId: string,
+  range: StateRange,
+  nowMs: number,
+  pageSize: number,
+): AsyncGenerator<IndexedJob> {
+  const values: Record<string, unknown> = {
+    ':pk': jobsOfCompanyInStateIndex(companyId, range.state).gsi2pk,
+    ':now': Math.floor(nowMs / 1000),
+  };
+  let keyCondition = 'gsi2pk = :pk';
+  if (range.createdBefore !== undefined) {
+    keyCondition += ' AND gsi2sk < :before';
+    values[':before'] = range.createdBefore;
+  }
+  const pages = queryPages({
+    IndexName: 'gsi2',
+    KeyConditionExpression: keyCondition,
+    ScanIndexForward: false,
+    Limit: pageSize,
+    ProjectionExpression: [...listedAttributes, 'gsi2sk'].join(', '),
+    FilterExpression: 'attribute_not_exists(#ttl) OR #ttl > :now',
+    ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#ttl': ttlAttribute },
+    ExpressionAttributeValues: values,
+  });
+  for await (const page of pages) for (const item of page) yield item as unknown as IndexedJob;
+}
+
 // --- Counts --------------------------------------------------------------------------------------
 
 /** The first day whose counts can still hold a listed job (completed jobs are kept longest). */
@@ -705,19 +790,22 @@ async function backfillJobCounts(companyId: string): Promise<void> {
       if (!job || job.countDay !== undefined) break;
       const completed = job.status === 'completed' && job.completedAt !== undefined;
       const day = utcDay(completed ? job.completedAt! : job.createdAt);
+      const state = jobsOfCompanyInStateIndex(companyId, job.status, job.createdAt, job.jobId);
+      const indexed = job.status !== 'cancelled';
       const counted = await writeCounted(
         companyId,
         {
           Update: {
             TableName: tableName(),
             Key: jobKey(companyId, job.jobId),
-            UpdateExpression: 'SET countDay = :day, #ttl = :ttl',
+            UpdateExpression: `SET countDay = :day, #ttl = :ttl${indexed ? ', gsi2pk = :g2pk, gsi2sk = :g2sk' : ''}`,
             ConditionExpression: '#status = :seen AND attribute_not_exists(countDay)',
             ExpressionAttributeNames: { '#status': 'status', '#ttl': ttlAttribute },
             ExpressionAttributeValues: {
               ':day': day,
               ':ttl': jobTtlSeconds(day, completed),
               ':seen': job.status,
+              ...(indexed ? { ':g2pk': state.gsi2pk, ':g2sk': state.gsi2sk } : {}),
             },
           },
         },

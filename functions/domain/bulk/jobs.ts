@@ -11,6 +11,7 @@ import { reasonColumnHeader } from './csv/row-index';
 import { deleteJobObjects } from './job-objects';
 import {
   claimSlot,
+  companyJobsInStatesNewestFirst,
   companyJobsNewestFirst,
   readCompanyJobCounts,
   slotHoldingJobs,
@@ -21,6 +22,7 @@ import {
   putNewJob,
   releaseSlot,
   type JobItem,
+  type StateRange,
   type StoredJobStatus,
 } from './job-store';
 import {
@@ -35,7 +37,7 @@ import {
   type JobView,
 } from './job-view';
 import { allJobs, jobTotals } from './job-totals';
-import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds } from './limits';
+import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds, resultsRetentionSeconds } from './limits';
 import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
 import { releaseFailedJob, settleDeletedJob } from '../usage';
@@ -216,14 +218,24 @@ export const listJobsQuery = listQuery({
   status: enumParam('status', jobStatuses).optional(),
 });
 
-/** Stored states a job with effective status `status` can have (job-view.ts effectiveStatus). */
-const storedStatusesOf: Record<JobStatus, StoredJobStatus[]> = {
-  awaiting_upload: ['awaiting_upload'],
-  processing: ['processing'],
-  completed: ['completed'],
-  failed: ['failed', 'processing'],
-  expired: ['awaiting_upload', 'completed'],
-};
+/**
+ * Where jobs with effective status `status` are stored (job-view.ts effectiveStatus): the stored states
+ * they can be in. A completed job reads `expired` only once it completed more than 30 days ago, so it
+ * was created before that.
+ */
+function storedRangesOf(status: JobStatus, nowMs: number): StateRange[] {
+  switch (status) {
+    case 'failed':
+      return [{ state: 'failed' }, { state: 'processing' }];
+    case 'expired':
+      return [
+        { state: 'awaiting_upload' },
+        { state: 'completed', createdBefore: new Date(nowMs - resultsRetentionSeconds * 1000).toISOString() },
+      ];
+    default:
+      return [{ state: status }];
+  }
+}
 const listedStatuses: StoredJobStatus[] = ['awaiting_upload', 'processing', 'completed', 'failed'];
 
 const jobListItemSchema = jobViewSchema.extend({
@@ -240,7 +252,8 @@ export type JobList = z.infer<typeof jobListSchema>;
 /**
  * The company's jobs, newest first. `total` comes from the company's day counts (one Query of at most
  * 39 small items) and the jobs holding its five slots (one Query, one BatchGet), never from the jobs
- * themselves; the page reads the creation-time index (gsi1) up to offset + limit matching items.
+ * themselves; the page reads the creation-time index (gsi1), or with `status` the per-state index
+ * (gsi2) of each stored state that can show as it, up to offset + limit matching items.
  */
 export async function listJobs(
   companyId: string,
@@ -255,12 +268,11 @@ export async function listJobs(
   const jobs: JobList['jobs'] = [];
   if (query.offset < total) {
     let matched = 0;
-    const listed = companyJobsNewestFirst(
-      companyId,
-      query.status ? storedStatusesOf[query.status] : listedStatuses,
-      nowMs,
-      query.offset + query.limit,
-    );
+    const pageSize = query.offset + query.limit;
+    // Unfiltered: the creation-time index; by status: the per-state index of each state it can be in.
+    const listed = query.status
+      ? companyJobsInStatesNewestFirst(companyId, storedRangesOf(query.status, nowMs), nowMs, pageSize)
+      : companyJobsNewestFirst(companyId, listedStatuses, nowMs, pageSize);
     for await (const job of listed) {
       if (query.status && effectiveStatus(job, nowMs) !== query.status) continue;
       matched++;
