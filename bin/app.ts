@@ -1,7 +1,7 @@
 // The CDK app (`npx cdk synth|deploy`): mailvet's stacks with cdk-nag's AwsSolutions checks applied.
 import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { contextList, createMailvet, featureFlags } from '../lib/mailvet';
+import { contextCount, contextList, createMailvet, featureFlags } from '../lib/mailvet';
 
 const app = new App({ context: featureFlags });
 // `cdk deploy -c mailvet:prefix=mailvet-dev -c mailvet:removalPolicy=destroy` for a throwaway stage.
@@ -17,6 +17,11 @@ createMailvet(app, {
   alarmEmail: (app.node.tryGetContext('alarmEmail') as string | undefined) || undefined,
   // `-c apiCorsOrigins=https://app.example.com,https://admin.example.com`: browsers there may call the API.
   apiCorsOrigins: contextList(app.node.tryGetContext('apiCorsOrigins')),
+  // `-c defaultMonthlyQuota=5000 -c defaultCredits=100`: the plan of companies without their own.
+  usageDefaults: {
+    monthlyQuota: contextCount('defaultMonthlyQuota', app.node.tryGetContext('defaultMonthlyQuota')),
+    credits: contextCount('defaultCredits', app.node.tryGetContext('defaultCredits')),
+  },
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

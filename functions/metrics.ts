@@ -8,6 +8,7 @@ export const metricsNamespace = 'mailvet';
 /** Every metric the code emits; lib/operations.ts graphs them. */
 export type MetricName =
   | 'JobsCreated'
+  | 'JobsStarted'
   | 'JobsCompleted'
   | 'JobsFailed'
   | 'JobsDeleted'

@@ -10,6 +10,9 @@ const bool = z
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 const optionalUrl = z.url().optional();
 
+/** The plan defaults, also written into every Lambda's environment by the CDK stack. */
+export const planSettingDefaults = { DEFAULT_MONTHLY_QUOTA: 1000, DEFAULT_CREDITS: 0 } as const;
+
 const schema = z.object({
   TABLE_NAME: z.string().min(1),
   BUCKET_NAME: z.string().min(1),
@@ -35,9 +38,9 @@ const schema = z.object({
    */
   AUTH_CACHE_SECONDS: int(5, 0),
   /** Validations per calendar month (UTC) of a company that has no quota of its own (`npm run admin`). */
-  DEFAULT_MONTHLY_QUOTA: int(1000, 0),
+  DEFAULT_MONTHLY_QUOTA: int(planSettingDefaults.DEFAULT_MONTHLY_QUOTA, 0),
   /** Prepaid credits a company created by `npm run admin -- company create` starts with. */
-  DEFAULT_CREDITS: int(0, 0),
+  DEFAULT_CREDITS: int(planSettingDefaults.DEFAULT_CREDITS, 0),
   /** Lifetime of a job's presigned upload URL. */
   UPLOAD_URL_TTL_SECONDS: int(300, 1),
   DOWNLOAD_URL_TTL_SECONDS: int(3600, 1),

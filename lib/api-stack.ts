@@ -13,6 +13,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { planSettingDefaults } from '../functions/settings';
 import { globalIndexes } from '../functions/store/table';
 import * as wiring from '../functions/wiring';
 import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions/wiring';
@@ -31,6 +32,15 @@ export interface ApiStackProps extends StackProps {
   throttle?: apigwv2.ThrottleSettings;
   /** Browser origins allowed to call the API (CORS, context `apiCorsOrigins`); none by default. */
   corsOrigins?: string[];
+  /** Plan defaults (contexts `defaultMonthlyQuota`, `defaultCredits`); unset: the settings' defaults. */
+  usageDefaults?: UsageDefaults;
+}
+
+export interface UsageDefaults {
+  /** DEFAULT_MONTHLY_QUOTA: validations per UTC month of a company without its own quota. */
+  monthlyQuota?: number;
+  /** DEFAULT_CREDITS: prepaid credits of a company onboarded without `credits`. */
+  credits?: number;
 }
 
 interface QueueRefs {
@@ -87,6 +97,11 @@ export class ApiStack extends Stack {
       BUCKET_NAME: refs.bucketName,
       // Counts for the dashboard, as CloudWatch embedded-metric log lines (functions/metrics.ts).
       EMF_METRICS: 'true',
+      // Every function gets the plan defaults, so none computes usage against another quota.
+      DEFAULT_MONTHLY_QUOTA: String(
+        props.usageDefaults?.monthlyQuota ?? planSettingDefaults.DEFAULT_MONTHLY_QUOTA,
+      ),
+      DEFAULT_CREDITS: String(props.usageDefaults?.credits ?? planSettingDefaults.DEFAULT_CREDITS),
     };
     for (const spec of wiring.queues)
       environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;

@@ -8,7 +8,7 @@
 // avoided that workaround, but then every deploy of a handler would also update the stack that owns the
 // data.
 import { RemovalPolicy, type App, type Environment } from 'aws-cdk-lib';
-import { ApiStack } from './api-stack';
+import { ApiStack, type UsageDefaults } from './api-stack';
 import { StatefulStack } from './stateful-stack';
 
 /**
@@ -29,6 +29,20 @@ export interface MailvetOptions {
   alarmEmail?: string;
   /** Browser origins allowed to call the API (context `apiCorsOrigins`, comma-separated); none by default. */
   apiCorsOrigins?: string[];
+  /** Plan defaults for the functions (contexts `defaultMonthlyQuota`, `defaultCredits`). */
+  usageDefaults?: UsageDefaults;
+}
+
+/**
+ * A context value as a whole number >= 0; unset: undefined. Anything else stops the synth with the
+ * context's name, rather than deploying functions that fail at their first settings() call.
+ */
+export function contextCount(name: string, value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isSafeInteger(number) || number < 0)
+    throw new Error(`${name} must be a whole number >= 0, not ${String(value)}`);
+  return number;
 }
 
 /** A context value as a list: an array as is, a string split on commas; unset: empty. */
@@ -56,6 +70,7 @@ export function createMailvet(app: App, options: MailvetOptions = {}): MailvetSt
     description: 'mailvet functions and HTTP API',
     refs: stateful.refs,
     corsOrigins: options.apiCorsOrigins,
+    usageDefaults: options.usageDefaults,
   });
   api.addStackDependency(stateful);
   return { stateful, api };

@@ -1,4 +1,4 @@
-// What an operator watches after `cdk deploy`: a CloudWatch dashboard (jobs by state, rows per minute,
+// What an operator watches after `cdk deploy`: a CloudWatch dashboard (job transitions, rows per minute,
 // probe rate, webhook outcomes, API 4xx/5xx) and the API's alarms, which notify the alarm topic
 // StatefulStack owns (with the queue alarms).
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -63,9 +63,12 @@ export class Operations extends Construct {
     });
     const graph = (title: string, left: cloudwatch.IMetric[]) =>
       new cloudwatch.GraphWidget({ title, left, width: 12, height: 6 });
+    // Counts of transitions (events), not of jobs in each state: the metrics are emitted when a job
+    // moves, and no process walks the jobs to report how many sit in a state.
     this.dashboard.addWidgets(
-      graph('Bulk jobs by state (per minute)', [
+      graph('Bulk job transitions per minute (jobs that entered each state, not jobs in it)', [
         count('JobsCreated', 'created'),
+        count('JobsStarted', 'started processing'),
         count('JobsCompleted', 'completed'),
         count('JobsFailed', 'failed'),
         count('JobsDeleted', 'deleted'),

@@ -65,12 +65,44 @@ export const validationRequestKey = (companyId: string, requestId: string): Item
 // --- Bulk jobs (functions/domain/bulk) -------------------------------------------------------------
 // job slot        COMPANY#<companyId>         JOBSLOT#<n>             n in 0..4: one per active job
 // job (listing)   (the job item above)                                gsi1 COMPANY#<c>#JOBS / <createdAt>#<jobId>
+//                                                                     gsi2 COMPANY#<c>#JOBSTATE#<state> / <createdAt>#<jobId>
 // idempotency     COMPANY#<companyId>         IDEMPOTENCY#<scope>#<sha256 of the key>   ttl 24 h
+// job counts      COMPANY#<companyId>         JOBCOUNT#<YYYY-MM-DD>   per stored status, ttl 38 days
+// counts backfill COMPANY#<companyId>         JOBCOUNT#BACKFILLED     older jobs were added
 
 /** The job item's place in its company's list of jobs, sorted by creation time (gsi1). */
 export const jobsOfCompanyIndex = (companyId: string, createdAt?: string, jobId?: string) => ({
   gsi1pk: `COMPANY#${companyId}#JOBS`,
   gsi1sk: createdAt === undefined ? '' : `${createdAt}#${jobId ?? ''}`,
+});
+
+/**
+ * The job item's place among its company's jobs in one stored state, by creation time (gsi2, sparse: a
+ * cancelled job has none). Every state change moves it; the list filtered by `status` reads it.
+ */
+export const jobsOfCompanyInStateIndex = (
+  companyId: string,
+  state: string,
+  createdAt?: string,
+  jobId?: string,
+) => ({
+  gsi2pk: `COMPANY#${companyId}#JOBSTATE#${state}`,
+  gsi2sk: createdAt === undefined ? '' : `${createdAt}#${jobId ?? ''}`,
+});
+
+/**
+ * A company's job counts by stored status for one UTC day (functions/store/job-counts.ts): a job counts
+ * in its creation day until it completes, then in its completion day. `JOBCOUNT#BACKFILLED` says the
+ * jobs created before the counts existed have been added. One Query on the prefix reads them all.
+ */
+export const jobCountKey = (companyId: string, day: string): ItemKey => ({
+  pk: `COMPANY#${companyId}`,
+  sk: `${jobCountPrefix}${day}`,
+});
+export const jobCountPrefix = 'JOBCOUNT#';
+export const jobCountBackfillKey = (companyId: string): ItemKey => ({
+  pk: `COMPANY#${companyId}`,
+  sk: `${jobCountPrefix}BACKFILLED`,
 });
 
 /** A stored answer to a request sent with an Idempotency-Key. */
@@ -85,8 +117,9 @@ export const idempotencyKey = (companyId: string, scope: string, keyHash: string
  */
 export const jobSlotKey = (companyId: string, slot: number): ItemKey => ({
   pk: `COMPANY#${companyId}`,
-  sk: `JOBSLOT#${slot}`,
+  sk: `${jobSlotPrefix}${slot}`,
 });
+export const jobSlotPrefix = 'JOBSLOT#';
 
 // --- Workspace data (functions/domain/workspace; design in docs/workspace.md) ----------------------
 // connected mailbox   COMPANY#<c>  CMBX#<email>                 gsi1 COMPANY#<c>#CMBX#<id> / CMBX

@@ -1,8 +1,15 @@
 // The operations items of the stacks: the alarm topic (and its optional email), every alarm notifying
-// it, startProcessing's on-failure destination, API CORS from context, and the dashboard.
+// it, startProcessing's on-failure destination, API CORS from context, the dashboard and the plan
+// defaults every function gets.
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { contextList, createMailvet, featureFlags, type MailvetOptions } from '../../lib/mailvet';
+import {
+  contextCount,
+  contextList,
+  createMailvet,
+  featureFlags,
+  type MailvetOptions,
+} from '../../lib/mailvet';
 
 type Json = Record<string, unknown>;
 
@@ -25,6 +32,7 @@ beforeAll(() => {
     prefix: 'ops',
     alarmEmail: 'ops@example.com',
     apiCorsOrigins: contextList('https://app.example.com, https://admin.example.com'),
+    usageDefaults: { monthlyQuota: contextCount('defaultMonthlyQuota', '5000'), credits: 250 },
   });
 });
 
@@ -99,13 +107,14 @@ describe('API CORS', () => {
 });
 
 describe('dashboard', () => {
-  it('graphs jobs by state, rows per minute, probes, webhook outcomes and API 4xx/5xx', () => {
+  it('graphs job transitions (saying they are not states), rows per minute, probes, webhook outcomes and API 4xx/5xx', () => {
     const dashboards = plain.api.findResources('AWS::CloudWatch::Dashboard');
     expect(Object.keys(dashboards)).toHaveLength(1);
     const body = JSON.stringify(Object.values(dashboards)[0]);
     for (const text of [
-      'Bulk jobs by state',
+      'Bulk job transitions per minute (jobs that entered each state, not jobs in it)',
       'JobsCreated',
+      'JobsStarted',
       'JobsCompleted',
       'JobsFailed',
       'RowsValidated',
@@ -116,6 +125,7 @@ describe('dashboard', () => {
       '5xx',
     ])
       expect(body).toContain(text);
+    expect(body).not.toContain('jobs by state');
   });
 
   it('the functions write the metrics it graphs (EMF_METRICS set)', () => {
@@ -126,6 +136,33 @@ describe('dashboard', () => {
     expect(ours.length).toBeGreaterThan(0);
     for (const fn of ours)
       expect(((fn.Properties as Json).Environment as { Variables: Json }).Variables.EMF_METRICS).toBe('true');
+  });
+});
+
+describe('plan defaults', () => {
+  /** The environment of every function of the API stack. */
+  const environments = (template: Template) =>
+    Object.values(template.findResources('AWS::Lambda::Function'))
+      .map((f) => ((f as Json).Properties as Json).Environment as { Variables?: Json } | undefined)
+      .filter((env) => env?.Variables?.TABLE_NAME !== undefined)
+      .map((env) => env!.Variables!);
+
+  it('every function gets DEFAULT_MONTHLY_QUOTA and DEFAULT_CREDITS: the contexts, else the settings defaults', () => {
+    expect(environments(configured.api).length).toBeGreaterThan(10);
+    for (const env of environments(configured.api))
+      expect(env).toMatchObject({ DEFAULT_MONTHLY_QUOTA: '5000', DEFAULT_CREDITS: '250' });
+    for (const env of environments(plain.api))
+      expect(env).toMatchObject({ DEFAULT_MONTHLY_QUOTA: '1000', DEFAULT_CREDITS: '0' });
+  });
+
+  it('contextCount reads a whole number >= 0 and stops the synth on anything else', () => {
+    expect(contextCount('defaultCredits', undefined)).toBeUndefined();
+    expect(contextCount('defaultCredits', ' 12 ')).toBe(12);
+    expect(contextCount('defaultCredits', 0)).toBe(0);
+    expect(() => contextCount('defaultMonthlyQuota', '-1')).toThrow(
+      'defaultMonthlyQuota must be a whole number >= 0, not -1',
+    );
+    expect(() => contextCount('defaultMonthlyQuota', '1.5')).toThrow('defaultMonthlyQuota');
   });
 });
 

@@ -1,48 +1,25 @@
 // End to end under faults: duplicate S3 events, every chunk delivered twice, validators crashing
 // mid-chunk, a chunk failing until the DLQ, second uploads, bad files, the active-job limit and expiry.
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { SendMessageBatchCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { S3Event } from 'aws-lambda';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
-import { BulkClient, buildCsv, startBulkDns, type CsvModel } from './bulk-client';
+import { resetSettings } from '../../functions/settings';
+import { BulkClient, buildCsv, type CsvModel } from './bulk-client';
+import { useBulkRuntime } from './bulk-runtime';
 
-jest.setTimeout(180_000);
+// Timing (issue #15): nothing here races a short clock. Upload URLs live two minutes, so a slow upload
+// on a loaded machine is never refused; the one test about expiry shortens the lifetime for its own
+// jobs and waits for the instant each URL says it expires. Chunk messages come back 5 s after a crash
+// (12 minutes in AWS), and every wait for a job's end is generous.
+jest.setTimeout(300_000);
+const jobEndTimeoutMs = 180_000;
 
-let dns: FixtureDns;
-let runtime: TestRuntime;
-let client: BulkClient;
-
-beforeAll(async () => {
-  dns = await startBulkDns();
-  runtime = await startTestRuntime({
-    ...fixtureDnsSettings(dns),
-    CHUNK_SIZE_BYTES: '64',
-    UPLOAD_URL_TTL_SECONDS: '4',
-    // The faults below log loudly by design.
-    LOG_LEVEL: 'silent',
-  });
-  client = new BulkClient(runtime.baseUrl, runtime.keys.admin);
-  // Redeliveries after a second instead of 12 minutes.
-  const sqs = new SQSClient({
-    region: 'us-east-1',
-    endpoint: runtime.runtime.endpoints.sqs,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  await sqs.send(
-    new SetQueueAttributesCommand({
-      QueueUrl: runtime.runtime.env.CHUNKS_QUEUE_URL!,
-      Attributes: { VisibilityTimeout: '1' },
-    }),
-  );
-  sqs.destroy();
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await dns?.close();
+const bulk = useBulkRuntime({
+  // The faults below log loudly by design.
+  env: { UPLOAD_URL_TTL_SECONDS: '120', LOG_LEVEL: 'silent' },
+  chunkVisibilitySeconds: 5,
 });
 
 afterEach(() => jest.restoreAllMocks());
@@ -58,7 +35,7 @@ function sample(rowsCount = 60): ReturnType<typeof buildCsv> {
 }
 
 async function expectCompletedAsExpected(jobId: string, csv: ReturnType<typeof buildCsv>) {
-  const seen = await client.waitForEnd(jobId);
+  const seen = await bulk.client.waitForEnd(jobId, jobEndTimeoutMs);
   const final = seen[seen.length - 1]!;
   expect(final).toMatchObject({
     status: 'completed',
@@ -66,7 +43,7 @@ async function expectCompletedAsExpected(jobId: string, csv: ReturnType<typeof b
     totalEmails: 60,
     processedEmails: 60,
   });
-  const { file } = await client.download(jobId);
+  const { file } = await bulk.client.download(jobId);
   expect(file.equals(csv.expected)).toBe(true);
 }
 
@@ -86,7 +63,7 @@ function objectCreated(key: string, size: number): S3Event {
           s3SchemaVersion: '1.0',
           configurationId: 'uploads',
           bucket: {
-            name: runtime.runtime.env.BUCKET_NAME!,
+            name: bulk.runtime.runtime.env.BUCKET_NAME!,
             ownerIdentity: { principalId: 'local' },
             arn: 'arn:aws:s3:::b',
           },
@@ -100,16 +77,18 @@ function objectCreated(key: string, size: number): S3Event {
 describe('bulk processing under faults', () => {
   it('processes a job once when its S3 event arrives several times', async () => {
     const csv = sample();
-    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
-    expect((await client.upload(uploadUrl, csv.input)).status).toBe(200);
-    const key = `uploads/${runtime.ids.acme}/${jobId}.csv`;
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1 });
+    expect((await bulk.client.upload(uploadUrl, csv.input)).status).toBe(200);
+    const key = `uploads/${bulk.runtime.ids.acme}/${jobId}.csv`;
     await Promise.all(
-      [1, 2, 3].map(() => runtime.runtime.invoke('startProcessing', objectCreated(key, csv.input.length))),
+      [1, 2, 3].map(() =>
+        bulk.runtime.runtime.invoke('startProcessing', objectCreated(key, csv.input.length)),
+      ),
     );
     await expectCompletedAsExpected(jobId, csv);
     // And once more after completion: ignored.
-    await runtime.runtime.invoke('startProcessing', objectCreated(key, csv.input.length));
-    expect((await client.status(jobId)).status).toBe('completed');
+    await bulk.runtime.runtime.invoke('startProcessing', objectCreated(key, csv.input.length));
+    expect((await bulk.client.status(jobId)).status).toBe('completed');
   });
 
   it('counts every chunk once when every chunk message is delivered twice', async () => {
@@ -121,15 +100,15 @@ describe('bulk processing under faults', () => {
       const send = original.bind(this) as (c: unknown) => Promise<unknown>;
       if (
         command instanceof SendMessageBatchCommand &&
-        command.input.QueueUrl === runtime.runtime.env.CHUNKS_QUEUE_URL
+        command.input.QueueUrl === bulk.runtime.runtime.env.CHUNKS_QUEUE_URL
       ) {
         await send(new SendMessageBatchCommand(command.input));
       }
       return send(command);
     } as never);
     const csv = sample();
-    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
-    await client.upload(uploadUrl, csv.input);
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1 });
+    await bulk.client.upload(uploadUrl, csv.input);
     await expectCompletedAsExpected(jobId, csv);
   });
 
@@ -169,8 +148,8 @@ describe('bulk processing under faults', () => {
       return (ddbSend.bind(this) as (c: unknown) => Promise<unknown>)(command);
     } as never);
     const csv = sample();
-    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
-    await client.upload(uploadUrl, csv.input);
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1 });
+    await bulk.client.upload(uploadUrl, csv.input);
     await expectCompletedAsExpected(jobId, csv);
     expect([...crashed].filter((c) => c.startsWith('part')).length).toBeGreaterThan(3);
     expect([...crashed].filter((c) => c.startsWith('count')).length).toBeGreaterThan(3);
@@ -187,13 +166,13 @@ describe('bulk processing under faults', () => {
       return (s3Send.bind(this) as (c: unknown) => Promise<unknown>)(command);
     } as never);
     const csv = sample();
-    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
-    await client.upload(uploadUrl, csv.input);
-    const seen = await client.waitForEnd(jobId, 60_000, 300);
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1 });
+    await bulk.client.upload(uploadUrl, csv.input);
+    const seen = await bulk.client.waitForEnd(jobId, jobEndTimeoutMs, 300);
     const final = seen[seen.length - 1]!;
     expect(final.status).toBe('failed');
     expect(final.error).toMatch(/could not be validated after several attempts\. Create a new job/);
-    const download = await client.request('GET', `/v1/email/validate-file/${jobId}/download`);
+    const download = await bulk.client.request('GET', `/v1/email/validate-file/${jobId}/download`);
     expect(download.status).toBe(409);
     expect(await download.text()).toBe('{"error":"Job is not completed"}');
   });
@@ -208,14 +187,14 @@ describe('bulk processing under faults', () => {
         ['y', 'b@nowhere.test'],
       ],
     });
-    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
-    await client.upload(uploadUrl, first.input);
-    await client.upload(uploadUrl, second.input);
-    const seen = await client.waitForEnd(jobId);
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1 });
+    await bulk.client.upload(uploadUrl, first.input);
+    await bulk.client.upload(uploadUrl, second.input);
+    const seen = await bulk.client.waitForEnd(jobId, jobEndTimeoutMs);
     const final = seen[seen.length - 1]!;
     // Whichever file the scan read is processed whole; a file replaced under running chunks fails the job.
     if (final.status === 'completed') {
-      const { file } = await client.download(jobId);
+      const { file } = await bulk.client.download(jobId);
       expect(file.equals(first.expected) || file.equals(second.expected)).toBe(true);
     } else {
       expect(final.error).toMatch(/replaced by a second upload/);
@@ -228,17 +207,28 @@ describe('bulk processing under faults', () => {
     ['only empty lines', Buffer.from('\n\r\n\n'), /no data rows/],
     ['a file over 100 MB', Buffer.alloc(104_857_601, 'a@ok.test\n'), /^File exceeds the 100 MB limit$/],
   ])('fails the job for %s', async (_name, file, error) => {
-    const { jobId, uploadUrl } = await client.create({ emailColumn: 1 });
-    expect((await client.upload(uploadUrl, file)).status).toBe(200);
-    const seen = await client.waitForEnd(jobId);
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1 });
+    expect((await bulk.client.upload(uploadUrl, file)).status).toBe(200);
+    const seen = await bulk.client.waitForEnd(jobId, jobEndTimeoutMs);
     expect(seen[seen.length - 1]).toMatchObject({ status: 'failed', error: expect.stringMatching(error) });
   });
 
   it('lets exactly 5 of 20 concurrent creations through, then frees expired slots at once', async () => {
-    const other = new BulkClient(runtime.baseUrl, runtime.keys.other);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => other.request('POST', '/v1/email/validate-file', { emailColumn: 0 })),
-    );
+    // Short-lived URLs for this test's jobs only (the handlers run in this process and read settings()).
+    process.env.UPLOAD_URL_TTL_SECONDS = '3';
+    resetSettings();
+    const other = new BulkClient(bulk.runtime.baseUrl, bulk.runtime.keys.other);
+    let results: Response[];
+    try {
+      results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          other.request('POST', '/v1/email/validate-file', { emailColumn: 0 }),
+        ),
+      );
+    } finally {
+      process.env.UPLOAD_URL_TTL_SECONDS = '120';
+      resetSettings();
+    }
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 202)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
@@ -252,11 +242,69 @@ describe('bulk processing under faults', () => {
       uploadUrl: string;
     }[];
 
-    await new Promise((resolve) => setTimeout(resolve, 4_200));
-    expect((await other.status(created[0]!.jobId)).status).toBe('expired');
-    const late = await other.upload(created[0]!.uploadUrl, Buffer.from('a@ok.test\n'));
+    // Wait for the job to read expired and for the instant its URL says it expires (signing time plus
+    // X-Amz-Expires), however long the machine took to get here.
+    const first = created[0]!;
+    await until(async () => (await other.status(first.jobId)).status === 'expired');
+    const url = new URL(first.uploadUrl);
+    const signedAt = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(
+      url.searchParams.get('X-Amz-Date')!,
+    )!;
+    const urlExpiresAt =
+      Date.UTC(+signedAt[1]!, +signedAt[2]! - 1, +signedAt[3]!, +signedAt[4]!, +signedAt[5]!, +signedAt[6]!) +
+      Number(url.searchParams.get('X-Amz-Expires')) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, urlExpiresAt + 1000 - Date.now())));
+    const late = await other.upload(first.uploadUrl, Buffer.from('a@ok.test\n'));
     expect(late.status).toBe(403);
     const again = await other.request('POST', '/v1/email/validate-file', { emailColumn: 0 });
     expect(again.status).toBe(202);
   });
+
+  it('fails a job whose start keeps failing through the on-failure destination, with a clear error', async () => {
+    // The scan's read of the upload (the one whole-object GET of an upload) fails every time: the S3
+    // event's invocation and its retry throw, then failStartProcessing gets the destination record.
+    const s3Send = S3Client.prototype.send;
+    const scanReads: string[] = [];
+    jest.spyOn(S3Client.prototype, 'send').mockImplementation(async function (
+      this: S3Client,
+      command: unknown,
+    ) {
+      if (
+        command instanceof GetObjectCommand &&
+        command.input.Key?.startsWith('uploads/') &&
+        command.input.Range === undefined
+      ) {
+        scanReads.push(command.input.Key);
+        throw new Error('injected: the upload cannot be read');
+      }
+      return (s3Send.bind(this) as (c: unknown) => Promise<unknown>)(command);
+    } as never);
+    const csv = sample();
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1, fileName: 'start-fails.csv' });
+    expect((await bulk.client.upload(uploadUrl, csv.input)).status).toBe(200);
+    const seen = await bulk.client.waitForEnd(jobId, jobEndTimeoutMs, 300);
+    expect(seen[seen.length - 1]).toMatchObject({
+      status: 'failed',
+      error:
+        'The uploaded file could not be read and split after several attempts. Create a new job and upload the file again; if it happens again, contact support with this job ID.',
+    });
+    // The invocation and its one retry (wiring.ts retryAttempts: 1), both on this job's upload.
+    expect(scanReads).toEqual([
+      `uploads/${bulk.runtime.ids.acme}/${jobId}.csv`,
+      `uploads/${bulk.runtime.ids.acme}/${jobId}.csv`,
+    ]);
+    // The job let go of its slot, and the list shows it failed.
+    const listed = await bulk.client.request('GET', '/v1/email/validate-file?status=failed&limit=1000');
+    const jobs = ((await listed.json()) as { jobs: { jobId: string }[] }).jobs;
+    expect(jobs.map((j) => j.jobId)).toContain(jobId);
+  });
 });
+
+/** Polls `check` until it holds (every 200 ms, up to two minutes). */
+async function until(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition still false after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

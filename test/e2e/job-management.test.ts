@@ -4,30 +4,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expectDocumented } from '../helpers/openapi-check';
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
-import { BulkClient, startBulkDns } from './bulk-client';
+import { useBulkRuntime } from './bulk-runtime';
 
 jest.setTimeout(180_000);
 
-let dns: FixtureDns;
-let runtime: TestRuntime;
-let client: BulkClient;
-
-beforeAll(async () => {
-  dns = await startBulkDns();
-  runtime = await startTestRuntime({
-    ...fixtureDnsSettings(dns),
-    CHUNK_SIZE_BYTES: '64',
-    RATE_LIMIT_PER_SECOND: '100000',
-    WEBHOOK_RETRY_BASE_SECONDS: '1',
-  });
-  client = new BulkClient(runtime.baseUrl, runtime.keys.admin);
-});
-
-afterAll(async () => {
-  await runtime?.stop();
-  await dns?.close();
+const bulk = useBulkRuntime({
+  env: { RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RETRY_BASE_SECONDS: '1' },
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -38,10 +20,10 @@ async function call(
   path: string,
   options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${runtime.baseUrl}${path}`, {
+  const response = await fetch(`${bulk.runtime.baseUrl}${path}`, {
     method,
     headers: {
-      'x-api-key': options.key ?? runtime.keys.admin,
+      'x-api-key': options.key ?? bulk.runtime.keys.admin,
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...options.headers,
     },
@@ -75,7 +57,7 @@ const csv = [
 ].join('\r\n');
 
 async function completedJob(body: Record<string, unknown> = { emailColumn: 1, fileName: 'people.csv' }) {
-  const result = await client.run(Buffer.from(`${csv}\r\n`), body);
+  const result = await bulk.client.run(Buffer.from(`${csv}\r\n`), body);
   expect(result.final.status).toBe('completed');
   return result;
 }
@@ -123,7 +105,7 @@ describe('GET /v1/email/validate-file', () => {
     expect((await call('GET', '/v1/email/validate-file?status=done')).body).toEqual({
       error: 'status must be one of awaiting_upload, processing, completed, failed, expired',
     });
-    const other = await call('GET', '/v1/email/validate-file', { key: runtime.keys.other });
+    const other = await call('GET', '/v1/email/validate-file', { key: bulk.runtime.keys.other });
     expect(other.body.jobs.map((j: Json) => j.jobId)).not.toContain(done.jobId);
 
     for (const jobId of waiting)
@@ -192,7 +174,7 @@ describe('download filters and the reason column', () => {
         'status must be a comma-separated list of safe, block_bounce_risk, some_risk, dead_email, do_not_mail_abuse',
     });
     expect((await call('GET', `${base}?columns=status,score`)).status).toBe(400);
-    expect((await call('GET', `${base}?status=safe`, { key: runtime.keys.other })).status).toBe(404);
+    expect((await call('GET', `${base}?status=safe`, { key: bulk.runtime.keys.other })).status).toBe(404);
   });
 });
 
@@ -233,7 +215,7 @@ describe('Idempotency-Key', () => {
     expect(changed).toEqual({ status: 422, body: { error: 'Idempotency-Key reused with a different body' } });
     // Another company's identical key is its own.
     const other = await call('POST', '/v1/email/validate-file', {
-      key: runtime.keys.other,
+      key: bulk.runtime.keys.other,
       body: { emailColumn: 0, fileName: 'once.csv' },
       headers: key,
     });
@@ -250,7 +232,7 @@ describe('Idempotency-Key', () => {
     for (const jobId of [first.body.jobId, ...more])
       expect((await call('DELETE', `/v1/email/validate-file/${jobId}`)).status).toBe(204);
     expect(
-      (await call('DELETE', `/v1/email/validate-file/${other.body.jobId}`, { key: runtime.keys.other }))
+      (await call('DELETE', `/v1/email/validate-file/${other.body.jobId}`, { key: bulk.runtime.keys.other }))
         .status,
     ).toBe(204);
   });
@@ -303,7 +285,7 @@ describe('GET /v1/email/validate-file/{jobId}/webhook-deliveries', () => {
         error: null,
         nextRetryAt: null,
       });
-      expect((await call('GET', path, { key: runtime.keys.other })).status).toBe(404);
+      expect((await call('GET', path, { key: bulk.runtime.keys.other })).status).toBe(404);
     } finally {
       receiver.closeAllConnections();
       receiver.close();
@@ -315,7 +297,7 @@ describe('DELETE /v1/email/validate-file/{jobId}', () => {
   it('deletes a completed job and its files; 404 afterwards and for another company', async () => {
     const { jobId, descriptor } = await completedJob();
     const path = `/v1/email/validate-file/${jobId}`;
-    expect((await call('DELETE', path, { key: runtime.keys.other })).status).toBe(404);
+    expect((await call('DELETE', path, { key: bulk.runtime.keys.other })).status).toBe(404);
     expect((await call('DELETE', path)).status).toBe(204);
     expect((await call('GET', path)).status).toBe(404);
     expect((await call('GET', `${path}/download`)).status).toBe(404);
@@ -330,8 +312,8 @@ describe('DELETE /v1/email/validate-file/{jobId}', () => {
   it('cancels an active job: its chunks stop counting, its slot is free, it stays gone', async () => {
     const rows = ['email'];
     for (let n = 0; n < 3000; n++) rows.push(`user${n}@ok.test`);
-    const created = await client.create({ emailColumn: 0 });
-    expect((await client.upload(created.uploadUrl, Buffer.from(rows.join('\n')))).status).toBe(200);
+    const created = await bulk.client.create({ emailColumn: 0 });
+    expect((await bulk.client.upload(created.uploadUrl, Buffer.from(rows.join('\n')))).status).toBe(200);
     const path = `/v1/email/validate-file/${created.jobId}`;
     await until('processing', async () => {
       const res = await call('GET', path);

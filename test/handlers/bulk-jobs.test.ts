@@ -4,6 +4,7 @@ import {
   GetCommand,
   PutCommand,
   UpdateCommand,
+  TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -42,6 +43,17 @@ beforeEach(() => {
       items.set(id(input.Item), input.Item);
       return {};
     });
+  // Job creation: the job's put and its day count in one transaction.
+  ddb
+    .on(TransactWriteCommand)
+    .callsFake(
+      async (input: {
+        TransactItems: { Put?: { Item: Record<string, unknown> & { pk: string; sk: string } } }[];
+      }) => {
+        for (const item of input.TransactItems) if (item.Put) items.set(id(item.Put.Item), item.Put.Item);
+        return {};
+      },
+    );
   ddb.on(DeleteCommand).resolves({});
   s3.reset();
   s3.on(HeadObjectCommand).resolves({});
@@ -177,9 +189,10 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
     expect(body).toMatchObject({ status: 'completed', percentComplete: 100, statistics, completedAt });
   });
 
-  it('reads expired 30 days after completion, with its statistics and a clear error; the download is 410', async () => {
+  it('reads expired 30 days after the day of its completion, with its statistics and a clear error; the download is 410', async () => {
     const statistics = { safe: 3, block_bounce_risk: 1, some_risk: 0, dead_email: 0, do_not_mail_abuse: 1 };
-    const completedAt = new Date(Date.now() - 30 * 86400_000 - 1000).toISOString();
+    // Retention counts whole UTC days: 30 days after the end of the completion day.
+    const completedAt = new Date(Date.now() - 31 * 86400_000).toISOString();
     stored({
       status: 'completed',
       totalEmails: 5,

@@ -193,6 +193,16 @@ async function processingJob(companyId: string) {
   return { companyId, jobId };
 }
 
+/** A job that reserved `reserved` rows and completed with `rows` of them (its count not yet taken). */
+async function completedJob(companyId: string, reserved: number, rows: number) {
+  const job = await processingJob(companyId);
+  expect(await reserveForJob(job, reserved)).toEqual({ ok: true });
+  const statistics = { ...emptyStatistics(), safe: rows };
+  const done = { completedAt: new Date().toISOString(), statistics, totalEmails: rows, resultKey: 'k' };
+  expect(await markCompleted(job, done)).toBe(true);
+  return { ...job, status: 'completed', totalEmails: rows };
+}
+
 describe('bulk reservations', () => {
   it('let only one of several jobs racing for the last credits through', async () => {
     for (let round = 0; round < 3; round++) {
@@ -246,6 +256,36 @@ describe('bulk reservations', () => {
       committed: 9,
     });
     expect(await readJobReservation(co.companyId, failed.jobId)).toBeUndefined();
+  });
+
+  it('DELETE of a running job gives its reservation back; a deleted completed job stays counted', async () => {
+    const co = await company(100);
+    const running = await processingJob(co.companyId);
+    expect(await reserveForJob(running, 30)).toEqual({ ok: true });
+    expect((await usageOf(co.apiKey)).remaining).toBe(70);
+    expect((await call('DELETE', `/v1/email/validate-file/${running.jobId}`, co.apiKey)).status).toBe(204);
+    expect(await usageOf(co.apiKey)).toMatchObject({ used: { bulk: 0, total: 0 }, remaining: 100 });
+    expect(await readJobReservation(co.companyId, running.jobId)).toBeUndefined();
+    expect((await readUsageRecords(co.companyId)).months.get(usageMonth())).toMatchObject({
+      reserved: 0,
+      committed: 0,
+    });
+
+    // Completed and counted: the DELETE leaves the count alone.
+    const counted = await completedJob(co.companyId, 10, 8);
+    expect(await countCompletedJob(counted)).toBe(true);
+    expect((await call('DELETE', `/v1/email/validate-file/${counted.jobId}`, co.apiKey)).status).toBe(204);
+    expect(await usageOf(co.apiKey)).toMatchObject({ used: { bulk: 8, total: 8 }, remaining: 92 });
+
+    // Completed, but deleted before its completion counted it: the DELETE counts it (once).
+    const uncounted = await completedJob(co.companyId, 10, 5);
+    expect((await call('DELETE', `/v1/email/validate-file/${uncounted.jobId}`, co.apiKey)).status).toBe(204);
+    expect(await countCompletedJob(uncounted)).toBe(false);
+    expect(await usageOf(co.apiKey)).toMatchObject({ used: { bulk: 13, total: 13 }, remaining: 87 });
+    expect((await readUsageRecords(co.companyId)).months.get(usageMonth())).toMatchObject({
+      reserved: 0,
+      committed: 13,
+    });
   });
 
   it('a new quota applies to the current month at once', async () => {

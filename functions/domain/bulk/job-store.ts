@@ -1,14 +1,34 @@
 // Bulk job items and active-job slots in the single table. Every state change is one conditional
-// write, so duplicate events, redelivered messages and concurrent workers each change a job once.
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// write (a transaction with the job's day counts, store/job-counts.ts), so duplicate events,
+// redelivered messages and concurrent workers each change a job once.
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import type { JobProbeState } from './probe-store';
-import { jobKey, jobsOfCompanyIndex, jobSlotKey, type ItemKey } from '../../store/keys';
-import { epochSeconds, tableKeys } from '../../store/table';
+import {
+  jobKey,
+  jobsOfCompanyInStateIndex,
+  jobsOfCompanyIndex,
+  jobSlotKey,
+  jobSlotPrefix,
+  type ItemKey,
+} from '../../store/keys';
+import { epochSeconds, tableKeys, ttlAttribute } from '../../store/table';
 import type { Dialect } from './csv/dialect';
 import { jobRetentionSeconds, maxActiveJobs, resultsRetentionSeconds, expiredJobKeptSeconds } from './limits';
 import { bulkStatuses, type Statistics } from './statuses';
-import { ifConditionHolds, queryPages, scanPages, send, wroteIf } from '../../store/dynamodb';
+import { ifConditionHolds, queryAll, queryPages, scanPages, send, wroteIf } from '../../store/dynamodb';
+import {
+  countedStatuses,
+  dayEndMs,
+  markJobCountsBackfilled,
+  readJobCounts,
+  utcDay,
+  writeCounted,
+  type CountDelta,
+  type CountedStatus,
+  type StoredJobCounts,
+} from '../../store/job-counts';
+import type { ViewedJob } from './job-view';
 import { countMetric } from '../../metrics';
 
 /**
@@ -60,9 +80,18 @@ export interface JobItem extends ItemKey {
   resultKey?: string;
   error?: string;
   webhookQueuedAt?: string;
+  /**
+   * The UTC day whose counts hold this job (store/job-counts.ts): its creation day, its completion day
+   * once completed. Absent on jobs created before the counts, until the backfill adds them.
+   */
+  countDay?: string;
+  /** The status a DELETE cancelled the job from (so a DELETE finishing an interrupted one knows it). */
+  cancelledFrom?: StoredJobStatus;
   ttl?: number;
   gsi1pk?: string;
   gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
 }
 
 /**
@@ -89,12 +118,13 @@ export type NewJob = Pick<
 const conditional = (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>
   wroteIf(send(command));
 
-/** A transition to failed that happened is counted for the dashboard. */
-async function countedFailure(write: Promise<boolean>): Promise<boolean> {
-  const failed = await write;
-  if (failed) countMetric('JobsFailed');
-  return failed;
+/** A transition that happened is counted for the dashboard's transitions widget. */
+async function countedMove(metric: 'JobsStarted' | 'JobsFailed', write: Promise<boolean>): Promise<boolean> {
+  const happened = await write;
+  if (happened) countMetric(metric);
+  return happened;
 }
+const countedFailure = (write: Promise<boolean>) => countedMove('JobsFailed', write);
 
 export async function getJobItem(
   companyId: string,
@@ -108,10 +138,26 @@ export async function getJobItem(
   return item && item.entity === 'job' ? (item as unknown as JobItem) : undefined;
 }
 
+/**
+ * When DynamoDB's TTL removes a job (and the list stops showing it): whole UTC days, so that the day
+ * counts of store/job-counts.ts drop a day's jobs at the same instant. An unfinished job goes 30 days
+ * after its creation day; a completed one 30 days after its completion day (results retention) plus
+ * the days it is kept reading `expired`.
+ */
+function jobTtlSeconds(countDay: string, completed: boolean): number {
+  const keptSeconds = completed ? resultsRetentionSeconds + expiredJobKeptSeconds : jobRetentionSeconds;
+  return Math.floor(dayEndMs(countDay) / 1000) + keptSeconds;
+}
+
+const isCounted = (status: StoredJobStatus): status is CountedStatus =>
+  (countedStatuses as readonly string[]).includes(status);
+
 export async function putNewJob(job: NewJob): Promise<JobItem> {
+  const countDay = utcDay(job.createdAt);
   const item: JobItem = {
     ...jobKey(job.companyId, job.jobId),
     ...jobsOfCompanyIndex(job.companyId, job.createdAt, job.jobId),
+    ...jobsOfCompanyInStateIndex(job.companyId, 'awaiting_upload', job.createdAt, job.jobId),
     entity: 'job',
     ...job,
     status: 'awaiting_upload',
@@ -120,13 +166,103 @@ export async function putNewJob(job: NewJob): Promise<JobItem> {
     counts: Object.fromEntries(bulkStatuses.map((s) => [s, 0])) as Statistics,
     partKeys: {},
     partBytes: {},
-    ttl: epochSeconds() + jobRetentionSeconds,
+    countDay,
+    ttl: jobTtlSeconds(countDay, false),
   };
-  await send(
-    new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+  const created = await writeCounted(
+    job.companyId,
+    { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+    [{ day: countDay, status: 'awaiting_upload', by: 1 }],
   );
+  if (!created) throw new Error(`Job ${job.jobId} exists already`);
   return item;
 }
+
+/** A job status change: the write `moveJob` makes once it knows the job's current status. */
+interface Move {
+  from: readonly StoredJobStatus[];
+  to: StoredJobStatus;
+  /** SET clauses besides the status (may use `names` and `values`). */
+  set?: string[];
+  remove?: string[];
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+  /** What must hold besides the status, given the status the job is in. */
+  also?: (from: StoredJobStatus) => string | undefined;
+  /** The day the job counts in afterwards (completion: its completion day); default where it is. */
+  toDay?: string;
+  /** The job's TTL afterwards, given that day. */
+  ttl?: (day: string) => number;
+}
+
+/**
+ * Moves a job from one of `move.from` to `move.to` in one transaction with its day counts (a job from
+ * before the counts, in one plain conditional write). The transaction is conditioned on the status the
+ * job was read in, so the count taken from is the right one; when another write moved the job first,
+ * it reads again and retries. Returns the status the job left, or undefined when it was in none of
+ * `move.from` (or the rest of the condition did not hold).
+ */
+async function moveJob(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  move: Move,
+): Promise<StoredJobStatus | undefined> {
+  let current = await getJobItem(job.companyId, job.jobId, true);
+  for (let attempt = 0; attempt < 10 && current; attempt++) {
+    if (!move.from.includes(current.status)) return undefined;
+    const names: Record<string, string> = { '#status': 'status', ...move.names };
+    const values: Record<string, unknown> = { ':to': move.to, ':seen': current.status, ...move.values };
+    const conditions = ['#status = :seen'];
+    const also = move.also?.(current.status);
+    if (also) conditions.push(`(${also})`);
+    const sets = ['#status = :to', ...(move.set ?? [])];
+    const removes = [...(move.remove ?? [])];
+    // The job's entry in the per-state index moves with it; a cancelled job leaves the index.
+    if (move.to === 'cancelled') removes.push('gsi2pk', 'gsi2sk');
+    else {
+      const state = jobsOfCompanyInStateIndex(job.companyId, move.to, current.createdAt, current.jobId);
+      sets.push('gsi2pk = :g2pk', 'gsi2sk = :g2sk');
+      values[':g2pk'] = state.gsi2pk;
+      values[':g2sk'] = state.gsi2sk;
+    }
+    const deltas: CountDelta[] = [];
+    const day = current.countDay;
+    const toDay = move.toDay ?? day;
+    if (move.ttl && toDay !== undefined) {
+      sets.push('#ttl = :ttl');
+      names['#ttl'] = ttlAttribute;
+      values[':ttl'] = move.ttl(toDay);
+    }
+    if (day !== undefined && toDay !== undefined) {
+      conditions.push('countDay = :day');
+      values[':day'] = day;
+      if (toDay !== day) {
+        sets.push('countDay = :toDay');
+        values[':toDay'] = toDay;
+      }
+      if (isCounted(current.status)) deltas.push({ day, status: current.status, by: -1 });
+      if (isCounted(move.to)) deltas.push({ day: toDay, status: move.to, by: 1 });
+    } else {
+      conditions.push('attribute_not_exists(countDay)');
+    }
+    const update = {
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    if (await writeCounted(job.companyId, { Update: update }, deltas)) return current.status;
+    const after = await getJobItem(job.companyId, job.jobId, true);
+    // Same status and day: the rest of the condition was what failed.
+    if (!after || (after.status === current.status && after.countDay === current.countDay)) return undefined;
+    current = after;
+  }
+  return undefined;
+}
+
+const moved = async (move: Promise<StoredJobStatus | undefined>): Promise<boolean> =>
+  (await move) !== undefined;
 
 // --- Active-job slots ----------------------------------------------------------------------------
 
@@ -202,22 +338,21 @@ export function markProcessing(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   at: { now: string; deadlineAtMs: number; scanLeaseUntilMs: number },
 ): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression:
-        'SET #status = :processing, startedAt = :now, lastProgressAt = :now, deadlineAtMs = :deadline, scanLeaseUntilMs = :lease',
-      ConditionExpression: '#status = :awaiting',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':processing': 'processing',
-        ':awaiting': 'awaiting_upload',
-        ':now': at.now,
-        ':deadline': at.deadlineAtMs,
-        ':lease': at.scanLeaseUntilMs,
-      },
-    }),
+  return countedMove(
+    'JobsStarted',
+    moved(
+      moveJob(job, {
+        from: ['awaiting_upload'],
+        to: 'processing',
+        set: [
+          'startedAt = :now',
+          'lastProgressAt = :now',
+          'deadlineAtMs = :deadline',
+          'scanLeaseUntilMs = :lease',
+        ],
+        values: { ':now': at.now, ':deadline': at.deadlineAtMs, ':lease': at.scanLeaseUntilMs },
+      }),
+    ),
   );
 }
 
@@ -403,23 +538,26 @@ export function markCompleted(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   done: { completedAt: string; statistics: Statistics; totalEmails: number; resultKey: string },
 ): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression:
-        'SET #status = :completed, completedAt = :at, statistics = :stats, totalEmails = :total, processedEmails = :total, resultKey = :key, #ttl = :ttl REMOVE assemblyLeaseUntilMs, scanLeaseUntilMs',
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-      ExpressionAttributeValues: {
-        ':ttl': epochSeconds(new Date(done.completedAt)) + resultsRetentionSeconds + expiredJobKeptSeconds,
-        ':completed': 'completed',
-        ':processing': 'processing',
+  return moved(
+    moveJob(job, {
+      from: ['processing'],
+      to: 'completed',
+      set: [
+        'completedAt = :at',
+        'statistics = :stats',
+        'totalEmails = :total',
+        'processedEmails = :total',
+        'resultKey = :key',
+      ],
+      remove: ['assemblyLeaseUntilMs', 'scanLeaseUntilMs'],
+      values: {
         ':at': done.completedAt,
         ':stats': done.statistics,
         ':total': done.totalEmails,
         ':key': done.resultKey,
       },
+      toDay: utcDay(done.completedAt),
+      ttl: (day) => jobTtlSeconds(day, true),
     }),
   );
 }
@@ -435,25 +573,17 @@ export function markFailed(
   at: string,
   deadlinePassedAtMs?: number,
 ): Promise<boolean> {
-  const values: Record<string, unknown> = { ':failed': 'failed', ':error': error, ':at': at };
-  const allowed = from.map((status, n) => {
-    values[`:from${n}`] = status;
-    return `:from${n}`;
-  });
-  let condition = `#status IN (${allowed.join(', ')})`;
-  if (deadlinePassedAtMs !== undefined) {
-    condition += ' AND deadlineAtMs <= :deadline';
-    values[':deadline'] = deadlinePassedAtMs;
-  }
+  const values: Record<string, unknown> = { ':error': error, ':at': at };
+  if (deadlinePassedAtMs !== undefined) values[':deadline'] = deadlinePassedAtMs;
   return countedFailure(
-    conditional(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: jobKey(job.companyId, job.jobId),
-        UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
-        ConditionExpression: condition,
-        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-        ExpressionAttributeValues: values,
+    moved(
+      moveJob(job, {
+        from,
+        to: 'failed',
+        set: ['#error = :error', 'failedAt = :at'],
+        names: { '#error': 'error' },
+        values,
+        also: () => (deadlinePassedAtMs === undefined ? undefined : 'deadlineAtMs <= :deadline'),
       }),
     ),
   );
@@ -469,21 +599,14 @@ export function markStartFailed(
   at: string,
 ): Promise<boolean> {
   return countedFailure(
-    conditional(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: jobKey(job.companyId, job.jobId),
-        UpdateExpression: 'SET #status = :failed, #error = :error, failedAt = :at',
-        ConditionExpression:
-          '#status = :awaiting OR (#status = :processing AND attribute_not_exists(chunkCount))',
-        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-        ExpressionAttributeValues: {
-          ':failed': 'failed',
-          ':error': error,
-          ':at': at,
-          ':awaiting': 'awaiting_upload',
-          ':processing': 'processing',
-        },
+    moved(
+      moveJob(job, {
+        from: ['awaiting_upload', 'processing'],
+        to: 'failed',
+        set: ['#error = :error', 'failedAt = :at'],
+        names: { '#error': 'error' },
+        values: { ':error': error, ':at': at },
+        also: (status) => (status === 'processing' ? 'attribute_not_exists(chunkCount)' : undefined),
       }),
     ),
   );
@@ -526,68 +649,217 @@ const listedAttributes = [
   'probedEmails',
 ];
 
-export type ListedJob = Pick<
-  JobItem,
-  | 'jobId'
-  | 'companyId'
-  | 'status'
-  | 'totalEmails'
-  | 'processedEmails'
-  | 'chunkCount'
-  | 'createdAt'
-  | 'completedAt'
-  | 'statistics'
-  | 'error'
-  | 'fileName'
-  | 'uploadExpiresAtMs'
-  | 'deadlineAtMs'
-  | 'dialect'
-> &
+/** What the job list reads of a job: what the status view needs, plus the file name and probe progress. */
+export type ListedJob = ViewedJob &
+  Pick<JobItem, 'companyId' | 'fileName'> &
   Pick<JobProbeState, 'probeEmails' | 'probedEmails'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the
- * caller stops iterating once it has what it needs, so a page costs the items up to offset + limit.
+ * caller stops iterating once it has what it needs. `pageSize` items are read per page, so a page of
+ * the list costs about the items up to offset + limit. A job past its TTL that DynamoDB has not removed
+ * yet is skipped, as the day counts have already dropped it.
  */
 export async function* companyJobsNewestFirst(
   companyId: string,
-  storedStatuses?: readonly StoredJobStatus[],
+  storedStatuses: readonly StoredJobStatus[],
+  nowMs: number,
+  pageSize: number,
 ): AsyncGenerator<ListedJob> {
-  const values: Record<string, unknown> = { ':pk': jobsOfCompanyIndex(companyId).gsi1pk };
-  let filter: string | undefined;
-  if (storedStatuses) {
-    filter = `#status IN (${storedStatuses.map((status, n) => {
-      values[`:s${n}`] = status;
-      return `:s${n}`;
-    })})`;
-  }
+  const values: Record<string, unknown> = {
+    ':pk': jobsOfCompanyIndex(companyId).gsi1pk,
+    ':now': Math.floor(nowMs / 1000),
+  };
+  const statuses = storedStatuses.map((status, n) => {
+    values[`:s${n}`] = status;
+    return `:s${n}`;
+  });
   const pages = queryPages({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
     ScanIndexForward: false,
+    Limit: pageSize,
     ProjectionExpression: listedAttributes.join(', '),
-    FilterExpression: filter,
-    ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+    FilterExpression: `#status IN (${statuses.join(', ')}) AND (attribute_not_exists(#ttl) OR #ttl > :now)`,
+    ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#ttl': ttlAttribute },
     ExpressionAttributeValues: values,
   });
   for await (const page of pages) for (const item of page) yield item as unknown as ListedJob;
 }
 
+/** One stored state to list from the per-state index, optionally only jobs created before `before`. */
+export interface StateRange {
+  state: StoredJobStatus;
+  /** An ISO instant: only jobs created before it. */
+  createdBefore?: string;
+}
+
 /**
- * The first step of a DELETE: any state -> cancelled. From here on acceptsWork() is false for the job
- * and every conditional write of the bulk workers (which all require `processing`) fails.
+ * The company's jobs in the given stored states, newest first: one Query per state on its per-state
+ * index (gsi2), merged by creation time. Each state's read goes no further than the caller iterates,
+ * so a page filtered by `status` costs about the jobs shown plus the few that read otherwise (active
+ * jobs, results retention's boundary), not every job of the company.
  */
-export async function markCancelled(job: Pick<JobItem, 'companyId' | 'jobId'>, at: string): Promise<boolean> {
-  return conditional(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET #status = :cancelled, cancelledAt = :at',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':at': at },
+export async function* companyJobsInStatesNewestFirst(
+  companyId: string,
+  ranges: readonly StateRange[],
+  nowMs: number,
+  pageSize: number,
+): AsyncGenerator<ListedJob> {
+  const streams = ranges.map((range) => stateJobs(companyId, range, nowMs, pageSize));
+  const heads = await Promise.all(streams.map((stream) => stream.next()));
+  for (;;) {
+    let newest: number | undefined;
+    let newestKey = '';
+    heads.forEach((head, n) => {
+      if (head.done) return;
+      const key = head.value.gsi2sk ?? '';
+      if (newest === undefined || key > newestKey) [newest, newestKey] = [n, key];
+    });
+    if (newest === undefined) return;
+    const head = heads[newest]!;
+    if (!head.done) yield head.value;
+    heads[newest] = await streams[newest]!.next();
+  }
+}
+
+type IndexedJob = ListedJob & { gsi2sk?: string };
+
+async function* stateJobs(
+  companyId: string,
+  range: StateRange,
+  nowMs: number,
+  pageSize: number,
+): AsyncGenerator<IndexedJob> {
+  const values: Record<string, unknown> = {
+    ':pk': jobsOfCompanyInStateIndex(companyId, range.state).gsi2pk,
+    ':now': Math.floor(nowMs / 1000),
+  };
+  let keyCondition = 'gsi2pk = :pk';
+  if (range.createdBefore !== undefined) {
+    keyCondition += ' AND gsi2sk < :before';
+    values[':before'] = range.createdBefore;
+  }
+  const pages = queryPages({
+    IndexName: 'gsi2',
+    KeyConditionExpression: keyCondition,
+    ScanIndexForward: false,
+    Limit: pageSize,
+    ProjectionExpression: [...listedAttributes, 'gsi2sk'].join(', '),
+    FilterExpression: 'attribute_not_exists(#ttl) OR #ttl > :now',
+    ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#ttl': ttlAttribute },
+    ExpressionAttributeValues: values,
+  });
+  for await (const page of pages) for (const item of page) yield item as unknown as IndexedJob;
+}
+
+// --- Counts --------------------------------------------------------------------------------------
+
+/** The first day whose counts can still hold a listed job (completed jobs are kept longest). */
+const firstCountedDay = (nowMs: number): string =>
+  utcDay(nowMs - (resultsRetentionSeconds + expiredJobKeptSeconds + 86400) * 1000);
+
+/**
+ * The company's day counts (one Query), after adding the jobs created before the counts existed the
+ * first time they are read.
+ */
+export async function readCompanyJobCounts(companyId: string, nowMs: number): Promise<StoredJobCounts> {
+  const counts = await readJobCounts(companyId, firstCountedDay(nowMs));
+  if (counts.backfilled) return counts;
+  await backfillJobCounts(companyId);
+  await markJobCountsBackfilled(companyId, new Date(nowMs).toISOString());
+  return readJobCounts(companyId, firstCountedDay(nowMs));
+}
+
+/**
+ * Adds every job without a count day to the counts (once per company, before its first count read):
+ * each job in one transaction with its day item, conditioned on its status and on having no count day,
+ * so a transition or another backfill running at the same time never counts it twice. Its TTL moves to
+ * the end of its day like every counted job's. Reads the whole index once; only jobs from before the
+ * counts are written.
+ */
+async function backfillJobCounts(companyId: string): Promise<void> {
+  const legacy = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    FilterExpression: 'attribute_not_exists(countDay)',
+    ProjectionExpression: 'jobId',
+    ExpressionAttributeValues: { ':pk': jobsOfCompanyIndex(companyId).gsi1pk },
+  });
+  for (const { jobId } of legacy) {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const job = await getJobItem(companyId, String(jobId), true);
+      if (!job || job.countDay !== undefined) break;
+      const completed = job.status === 'completed' && job.completedAt !== undefined;
+      const day = utcDay(completed ? job.completedAt! : job.createdAt);
+      const state = jobsOfCompanyInStateIndex(companyId, job.status, job.createdAt, job.jobId);
+      const indexed = job.status !== 'cancelled';
+      const counted = await writeCounted(
+        companyId,
+        {
+          Update: {
+            TableName: tableName(),
+            Key: jobKey(companyId, job.jobId),
+            UpdateExpression: `SET countDay = :day, #ttl = :ttl${indexed ? ', gsi2pk = :g2pk, gsi2sk = :g2sk' : ''}`,
+            ConditionExpression: '#status = :seen AND attribute_not_exists(countDay)',
+            ExpressionAttributeNames: { '#status': 'status', '#ttl': ttlAttribute },
+            ExpressionAttributeValues: {
+              ':day': day,
+              ':ttl': jobTtlSeconds(day, completed),
+              ':seen': job.status,
+              ...(indexed ? { ':g2pk': state.gsi2pk, ':g2sk': state.gsi2sk } : {}),
+            },
+          },
+        },
+        isCounted(job.status) ? [{ day, status: job.status, by: 1 }] : [],
+      );
+      if (counted) break;
+    }
+  }
+}
+
+/**
+ * The jobs that hold one of the company's active-job slots now (at most five): the only jobs whose
+ * status can still change by time alone before their counts' day ends (an upload URL expiring, a
+ * processing deadline passing). One Query of the slots and one BatchGet.
+ */
+export async function slotHoldingJobs(companyId: string, nowMs: number): Promise<ViewedJob[]> {
+  const slots = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': jobSlotKey(companyId, 0).pk, ':prefix': jobSlotPrefix },
+    ConsistentRead: true,
+  });
+  const held = slots.filter((slot) => Number(slot.holdUntilMs) > nowMs).map((slot) => String(slot.jobId));
+  if (held.length === 0) return [];
+  const out = await send<{ Responses?: Record<string, Record<string, unknown>[]> }>(
+    new BatchGetCommand({
+      RequestItems: {
+        [tableName()]: { Keys: held.map((jobId) => jobKey(companyId, jobId)), ConsistentRead: true },
+      },
     }),
   );
+  // Five small items never come back as UnprocessedKeys in practice; if they did, those jobs would be
+  // read as not active for this one response.
+  return (out.Responses?.[tableName()] ?? []).filter(
+    (item) => item.entity === 'job',
+  ) as unknown as ViewedJob[];
+}
+
+/**
+ * The first step of a DELETE: any state -> cancelled. From here on acceptsWork() is false for the job
+ * and every conditional write of the bulk workers (which all require `processing`) fails. Returns the
+ * status the job had (it leaves the counts), or undefined when it was already cancelled or is gone.
+ */
+export async function markCancelled(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  at: string,
+): Promise<StoredJobStatus | undefined> {
+  return moveJob(job, {
+    from: ['awaiting_upload', 'processing', 'completed', 'failed'],
+    to: 'cancelled',
+    set: ['cancelledAt = :at', 'cancelledFrom = :seen'],
+    values: { ':at': at },
+  });
 }
 
 /** The last step of a DELETE: the job item goes. */

@@ -5,6 +5,7 @@ import type { JobItem } from './job-store';
 import type { JobProbeState } from './probe-store';
 import { processingDeadlineSeconds, resultsRetentionSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
+import { dayEndMs, utcDay } from '../../store/job-counts';
 
 export const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
@@ -61,11 +62,14 @@ export const deadlineError = `Processing did not finish within ${processingDeadl
 export const resultsExpiredError = `The results were deleted ${resultsRetentionSeconds / 86400} days after the job completed. Create a new job to validate the file again.`;
 const cancelledError = 'The job was deleted.';
 
-/** The instant a completed job's results stop being handed out. */
+/**
+ * The instant a completed job's results stop being handed out: 30 days after the end of the UTC day it
+ * completed in (whole days, so the job list's day counts know when a job turns `expired`).
+ */
 export function resultsExpireAtMs(job: Pick<JobItem, 'completedAt'>): number {
   return job.completedAt === undefined
     ? Number.POSITIVE_INFINITY
-    : Date.parse(job.completedAt) + resultsRetentionSeconds * 1000;
+    : dayEndMs(utcDay(job.completedAt)) + resultsRetentionSeconds * 1000;
 }
 
 /** What the status views need of a job (the list reads only these attributes). */

@@ -11,7 +11,10 @@ import { reasonColumnHeader } from './csv/row-index';
 import { deleteJobObjects } from './job-objects';
 import {
   claimSlot,
+  companyJobsInStatesNewestFirst,
   companyJobsNewestFirst,
+  readCompanyJobCounts,
+  slotHoldingJobs,
   deleteJob as deleteJobItem,
   getJobItem,
   markCancelled,
@@ -19,6 +22,7 @@ import {
   putNewJob,
   releaseSlot,
   type JobItem,
+  type StateRange,
   type StoredJobStatus,
 } from './job-store';
 import {
@@ -32,11 +36,13 @@ import {
   type JobStatus,
   type JobView,
 } from './job-view';
-import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds } from './limits';
+import { allJobs, jobTotals } from './job-totals';
+import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds, resultsRetentionSeconds } from './limits';
 import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
-import { releaseFailedJob } from '../usage';
-import { objectExists, produceVariant } from './results-variants';
+import { releaseFailedJob, settleDeletedJob } from '../usage';
+import { produceVariant } from './results-variants';
+import { objectExists } from '../../store/objects';
 import { bulkStatuses } from './statuses';
 
 export const concurrentJobLimitMessage =
@@ -212,14 +218,24 @@ export const listJobsQuery = listQuery({
   status: enumParam('status', jobStatuses).optional(),
 });
 
-/** Stored states a job with effective status `status` can have (job-view.ts effectiveStatus). */
-const storedStatusesOf: Record<JobStatus, StoredJobStatus[]> = {
-  awaiting_upload: ['awaiting_upload'],
-  processing: ['processing'],
-  completed: ['completed'],
-  failed: ['failed', 'processing'],
-  expired: ['awaiting_upload', 'completed'],
-};
+/**
+ * Where jobs with effective status `status` are stored (job-view.ts effectiveStatus): the stored states
+ * they can be in. A completed job reads `expired` only once it completed more than 30 days ago, so it
+ * was created before that.
+ */
+function storedRangesOf(status: JobStatus, nowMs: number): StateRange[] {
+  switch (status) {
+    case 'failed':
+      return [{ state: 'failed' }, { state: 'processing' }];
+    case 'expired':
+      return [
+        { state: 'awaiting_upload' },
+        { state: 'completed', createdBefore: new Date(nowMs - resultsRetentionSeconds * 1000).toISOString() },
+      ];
+    default:
+      return [{ state: status }];
+  }
+}
 const listedStatuses: StoredJobStatus[] = ['awaiting_upload', 'processing', 'completed', 'failed'];
 
 const jobListItemSchema = jobViewSchema.extend({
@@ -234,8 +250,10 @@ export const jobListSchema = z.object({
 export type JobList = z.infer<typeof jobListSchema>;
 
 /**
- * The company's jobs, newest first. One Query over the company's creation-time index (gsi1) reads only
- * the listed attributes; rows up to offset + limit are viewed and the rest only counted.
+ * The company's jobs, newest first. `total` comes from the company's day counts (one Query of at most
+ * 39 small items) and the jobs holding its five slots (one Query, one BatchGet), never from the jobs
+ * themselves; the page reads the creation-time index (gsi1), or with `status` the per-state index
+ * (gsi2) of each stored state that can show as it, up to offset + limit matching items.
  */
 export async function listJobs(
   companyId: string,
@@ -244,16 +262,24 @@ export async function listJobs(
 ): Promise<JobList> {
   const query = parseQuery(listJobsQuery, rawQuery);
   const nowMs = now.getTime();
+  const counts = await readCompanyJobCounts(companyId, nowMs);
+  const totals = jobTotals(counts.days, await slotHoldingJobs(companyId, nowMs), nowMs);
+  const total = query.status ? totals[query.status] : allJobs(totals);
   const jobs: JobList['jobs'] = [];
-  let total = 0;
-  for await (const job of companyJobsNewestFirst(
-    companyId,
-    query.status ? storedStatusesOf[query.status] : listedStatuses,
-  )) {
-    if (query.status && effectiveStatus(job, nowMs) !== query.status) continue;
-    if (total >= query.offset && jobs.length < query.limit)
-      jobs.push({ ...jobView(job, nowMs), fileName: job.fileName ?? null });
-    total++;
+  if (query.offset < total) {
+    let matched = 0;
+    const pageSize = query.offset + query.limit;
+    // Unfiltered: the creation-time index; by status: the per-state index of each state it can be in.
+    const listed = query.status
+      ? companyJobsInStatesNewestFirst(companyId, storedRangesOf(query.status, nowMs), nowMs, pageSize)
+      : companyJobsNewestFirst(companyId, listedStatuses, nowMs, pageSize);
+    for await (const job of listed) {
+      if (query.status && effectiveStatus(job, nowMs) !== query.status) continue;
+      matched++;
+      if (matched > query.offset) jobs.push({ ...jobView(job, nowMs), fileName: job.fileName ?? null });
+      // Knowing the total, the read stops at the last matching job rather than the end of the index.
+      if (jobs.length >= query.limit || matched >= total) break;
+    }
   }
   return { jobs, limit: query.limit, offset: query.offset, total };
 }
@@ -262,15 +288,16 @@ export async function listJobs(
 
 /**
  * Primary course: cancel the job (its chunks and probes stop counting and writing: acceptsWork() is
- * false and every worker write requires `processing`), free its slot, delete its objects, delete the
- * item. Usage already counted stays. A DELETE interrupted halfway leaves a cancelled job (404 to
- * readers) that the next DELETE finishes.
+ * false and every worker write requires `processing`), free its slot, settle its usage (what it
+ * counted stays counted, the unused reservation comes back), delete its objects, delete the item. A
+ * DELETE interrupted halfway leaves a cancelled job (404 to readers) that the next DELETE finishes.
  */
 export async function deleteJob(companyId: string, jobId: string, now = new Date()): Promise<void> {
   const job = await findJob(companyId, jobId);
   if (!job) throw new NotFoundError(jobNotFoundMessage);
-  await markCancelled(job, now.toISOString());
+  const left = (await markCancelled(job, now.toISOString())) ?? job.cancelledFrom;
   await releaseSlot(job.companyId, job.slot, job.jobId);
+  await settleDeletedJob(job, left, now);
   await deleteJobObjects(job.companyId, job.jobId);
   await deleteJobItem(job);
   countMetric('JobsDeleted');

@@ -21,8 +21,8 @@ export const processingDeadlineSeconds = 2 * 3600;
 export const scanLeaseSeconds = 330;
 export const assemblyLeaseSeconds = 150;
 
-/** S3's smallest multipart part (every part but the last). */
-export const minMultipartPartBytes = 5 * 1024 * 1024;
+/** S3's smallest multipart part (every part but the last); the storage module owns it. */
+export { minMultipartPartBytes } from '../../store/objects';
 
 /**
  * Job items and their slots are kept this long after the job is created (then DynamoDB's TTL removes

@@ -1,11 +1,8 @@
 // An upload arrived: move its job to processing exactly once, scan the file in one streaming pass and
 // fan its chunks out to the chunks queue.
-import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { Readable } from 'node:stream';
-import { bucketName, s3 } from '../../clients/s3';
-import { queueUrl, sqs } from '../../clients/sqs';
 import { logger, type Logger } from '../../log';
+import { readObject } from '../../store/objects';
+import { sendMessage, sendMessageBatch } from '../../store/queues';
 import { settings } from '../../settings';
 import type { ChunkMessage } from './chunk-messages';
 import type { Dialect } from './csv/dialect';
@@ -126,29 +123,29 @@ async function failDuringScan(job: JobItem, error: string, log: Logger): Promise
 }
 
 async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<void> {
-  const object = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+  const object = await readObject(key);
   // The version (or ETag) read here is the one every chunk reads: a second PUT cannot mix two files.
   const pin: ObjectPin = {
     key,
-    etag: object.ETag ?? '',
-    size: object.ContentLength ?? 0,
-    ...(object.VersionId && object.VersionId !== 'null' ? { versionId: object.VersionId } : {}),
+    etag: object.etag,
+    size: object.size,
+    ...(object.versionId ? { versionId: object.versionId } : {}),
   };
   if (pin.size > maxFileBytes) {
-    (object.Body as Readable | undefined)?.destroy();
+    object.body.destroy();
     return failDuringScan(job, tooLargeError, log);
   }
   const sender = new ChunkSender(job, pin);
   let scan: ScanResult;
   try {
-    scan = await scanCsv(object.Body as AsyncIterable<Uint8Array>, {
+    scan = await scanCsv(object.body as AsyncIterable<Uint8Array>, {
       emailColumn: job.emailColumn,
       chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
       onChunks: (chunks, dialect) => sender.add(chunks, dialect),
     });
   } catch (error) {
     if (!(error instanceof NotCsvError)) throw error;
-    (object.Body as Readable | undefined)?.destroy();
+    object.body.destroy();
     // Chunks already sent (a NUL byte found late) find the job failed and are dropped; the job never
     // records a chunk count, so it cannot complete.
     return failDuringScan(job, error.message, log);
@@ -176,11 +173,9 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   if (recorded && allChunksDone(recorded)) await sendFinalize(job);
 }
 
-function sendFinalize(job: JobItem): Promise<unknown> {
+function sendFinalize(job: JobItem): Promise<void> {
   const message: ChunkMessage = { kind: 'finalize', companyId: job.companyId, jobId: job.jobId };
-  return sqs().send(
-    new SendMessageCommand({ QueueUrl: queueUrl('chunks'), MessageBody: JSON.stringify(message) }),
-  );
+  return sendMessage('chunks', message);
 }
 
 /** Most SendMessageBatch calls in flight while the scan goes on. */
@@ -256,19 +251,9 @@ class ChunkSender {
   }
 }
 
-async function sendBatchWithRetry(batch: ChunkMessage[]): Promise<void> {
-  let entries = batch.map((message) => ({
-    Id: `c${(message as { index: number }).index}`,
-    MessageBody: JSON.stringify(message),
-  }));
-  for (let attempt = 1; entries.length > 0; attempt++) {
-    const out = await sqs().send(
-      new SendMessageBatchCommand({ QueueUrl: queueUrl('chunks'), Entries: entries }),
-    );
-    const failed = new Set((out.Failed ?? []).map((f) => f.Id));
-    entries = entries.filter((e) => failed.has(e.Id));
-    if (entries.length > 0 && attempt >= 5)
-      throw new Error(`SendMessageBatch kept failing for ${entries.length} chunks`);
-    if (entries.length > 0) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-  }
+function sendBatchWithRetry(batch: ChunkMessage[]): Promise<void> {
+  return sendMessageBatch(
+    'chunks',
+    batch.map((message) => ({ id: `c${(message as { index: number }).index}`, message })),
+  );
 }

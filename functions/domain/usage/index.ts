@@ -165,6 +165,24 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
   return withConflictRetry(() => endJobReservation(reservation, undefined));
 }
 
+/**
+ * A deleted job (issue #12): what it counted stays counted and the rest of its reservation comes back.
+ * Bulk rows count only when a job completes, so a job deleted while it awaited its upload, processed or
+ * after it failed gives its whole reservation back; a completed one counts its rows (once: if its
+ * completion had not counted them yet). `leftStatus` is the status the DELETE cancelled it from.
+ * True when this call changed usage.
+ */
+export async function settleDeletedJob(
+  job: Omit<EndedJob, 'status'> & { totalEmails: number },
+  leftStatus: string | undefined,
+  now = new Date(),
+): Promise<boolean> {
+  if (leftStatus === 'completed') return countCompletedJob({ ...job, status: 'completed' }, now);
+  const reservation = await readJobReservation(job.companyId, job.jobId);
+  if (!reservation) return false;
+  return withConflictRetry(() => endJobReservation(reservation, undefined));
+}
+
 // --- Operator (npm run admin) ---------------------------------------------------------------------
 
 const nonNegativeInteger = (name: string, value: number) => {

@@ -5,26 +5,31 @@ import { readChunkRows, annotateChunk } from '../../../functions/domain/bulk/csv
 import {
   indexChunk,
   parseIndexLine,
-  variantRow,
   type ResultsVariant,
 } from '../../../functions/domain/bulk/csv/row-index';
+import { walkVariant } from '../../../functions/domain/bulk/results-variants';
 import { presignUpload } from '../../../functions/domain/bulk/presign';
 import { countMetric } from '../../../functions/metrics';
 import { resetSettings } from '../../../functions/settings';
 
-/** Applies a variant to an annotated chunk through its row index, as results-variants.ts does. */
-function applyVariant(part: Buffer, index: Buffer, variant: ResultsVariant): string {
-  let at = 0;
+/** A buffer as a stream of small pieces, so rows straddle the pieces as they do in S3 bodies. */
+async function* pieces(bytes: Buffer, size = 7): AsyncGenerator<Buffer> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+/**
+ * Applies a variant to an annotated chunk through its row index with results-variants.ts's own row
+ * walk, checking the index covered every byte of the part.
+ */
+const text = (bytes: Buffer) => bytes.toString('utf8');
+
+async function applyVariant(part: Buffer, index: Buffer, variant: ResultsVariant): Promise<Buffer> {
   const out: Buffer[] = [];
-  for (const line of index.toString('latin1').split('\n').filter(Boolean)) {
-    const row = parseIndexLine(line);
-    const bytes = part.subarray(at, at + row.contentBytes + row.eolBytes);
-    at += bytes.length;
-    const kept = variantRow(row, bytes, variant);
-    if (kept) out.push(kept);
-  }
-  expect(at).toBe(part.length);
-  return Buffer.concat(out).toString('utf8');
+  const covered = await walkVariant(pieces(part), pieces(index, 5), variant, (bytes) => {
+    out.push(bytes);
+  });
+  expect(covered).toBe(part.length);
+  return Buffer.concat(out);
 }
 
 describe('row index of a results part', () => {
@@ -51,31 +56,33 @@ describe('row index of a results part', () => {
   );
   const index = indexChunk(rows, verdicts);
 
-  it('covers every byte of the part, quoted line breaks and a last row without a line ending included', () => {
-    expect(applyVariant(part, index, { reason: false, delimiter: ';', encoding: 'utf-8' })).toBe(
+  it('covers every byte of the part, quoted line breaks and a last row without a line ending included', async () => {
+    expect(text(await applyVariant(part, index, { reason: false, delimiter: ';', encoding: 'utf-8' }))).toBe(
       part.toString('utf8'),
     );
   });
 
-  it('filters data rows by status, keeping the header and empty lines byte for byte', () => {
+  it('filters data rows by status, keeping the header and empty lines byte for byte', async () => {
     expect(
-      applyVariant(part, index, {
-        statuses: new Set(['safe']),
-        reason: false,
-        delimiter: ';',
-        encoding: 'utf-8',
-      }),
+      text(
+        await applyVariant(part, index, {
+          statuses: new Set(['safe']),
+          reason: false,
+          delimiter: ';',
+          encoding: 'utf-8',
+        }),
+      ),
     ).toBe('name;email;mailvet_status\r\n"A;\r\nx";a@x.test;safe\r\n\r\n');
   });
 
-  it('appends the reason after the status, before each line ending', () => {
-    expect(applyVariant(part, index, { reason: true, delimiter: ';', encoding: 'utf-8' })).toBe(
+  it('appends the reason after the status, before each line ending', async () => {
+    expect(text(await applyVariant(part, index, { reason: true, delimiter: ';', encoding: 'utf-8' }))).toBe(
       'name;email;mailvet_status;mailvet_reason\r\n"A;\r\nx";a@x.test;safe;domain_ok\r\n\r\n' +
         'B;;block_bounce_risk;blank\r\nC;c@y.test;dead_email;no_such_domain',
     );
   });
 
-  it('counts UTF-16 bytes and writes the reason in UTF-16, so a UTF-16 file stays decodable', () => {
+  it('counts UTF-16 bytes and writes the reason in UTF-16, so a UTF-16 file stays decodable', async () => {
     const text = '\ufeffname\temail\r\nA\ta@x.test\r\n';
     const utf16 = Buffer.from(text, 'utf16le');
     const wide = { ...layout, delimiter: '\t' as const, encoding: 'utf-16le' as const, dataStart: 24 };
@@ -83,16 +90,7 @@ describe('row index of a results part', () => {
     const widePart = annotateChunk(utf16, wideRows, wide, ['safe']);
     const wideIndex = indexChunk(wideRows, [{ status: 'safe', reason: 'domain_ok' }], 'utf-16le');
     const variant = { reason: true, delimiter: '\t', encoding: 'utf-16le' as const };
-    let at = 0;
-    const out: Buffer[] = [];
-    for (const line of wideIndex.toString('latin1').split('\n').filter(Boolean)) {
-      const row = parseIndexLine(line);
-      const bytes = widePart.subarray(at, at + row.contentBytes + row.eolBytes);
-      at += bytes.length;
-      out.push(variantRow(row, bytes, variant)!);
-    }
-    expect(at).toBe(widePart.length);
-    expect(Buffer.concat(out).toString('utf16le')).toBe(
+    expect((await applyVariant(widePart, wideIndex, variant)).toString('utf16le')).toBe(
       '\ufeffname\temail\tmailvet_status\tmailvet_reason\r\nA\ta@x.test\tsafe\tdomain_ok\r\n',
     );
   });

@@ -1,0 +1,43 @@
+// How many of a company's jobs the list shows in each status, from the stored day counts and the few
+// jobs that hold an active-job slot, without reading the jobs themselves.
+import { dayEndMs, type DayCounts } from '../../store/job-counts';
+import { effectiveStatus, jobStatuses, type JobStatus, type ViewedJob } from './job-view';
+import { expiredJobKeptSeconds, jobRetentionSeconds, resultsRetentionSeconds } from './limits';
+
+export type JobTotals = Record<JobStatus, number>;
+
+/**
+ * Counts by effective status (job-view.ts effectiveStatus) at `nowMs`:
+ * - a day's unfinished jobs are listed until their TTL, the end of the day + 30 days, its completed
+ *   ones until the end of the day + 37 days, and those read `expired` from the end of the day + 30
+ *   days (results retention is counted in whole days for this reason);
+ * - of the stored `awaiting_upload` and `processing` jobs, only those holding a slot can still be
+ *   active (`active`, at most five): the others' upload URL has expired or their deadline has passed,
+ *   so they read `expired` and `failed`.
+ */
+export function jobTotals(days: Map<string, DayCounts>, active: ViewedJob[], nowMs: number): JobTotals {
+  const totals = Object.fromEntries(jobStatuses.map((s) => [s, 0])) as JobTotals;
+  let storedAwaiting = 0;
+  let storedProcessing = 0;
+  for (const [day, counts] of days) {
+    const end = dayEndMs(day);
+    if (nowMs < end + jobRetentionSeconds * 1000) {
+      storedAwaiting += counts.awaiting_upload;
+      storedProcessing += counts.processing;
+      totals.failed += counts.failed;
+    }
+    if (nowMs < end + resultsRetentionSeconds * 1000) totals.completed += counts.completed;
+    else if (nowMs < end + (resultsRetentionSeconds + expiredJobKeptSeconds) * 1000)
+      totals.expired += counts.completed;
+  }
+  for (const job of active) {
+    const status = effectiveStatus(job, nowMs);
+    if (job.status === 'awaiting_upload' && status === 'awaiting_upload') totals.awaiting_upload++;
+    if (job.status === 'processing' && status === 'processing') totals.processing++;
+  }
+  totals.expired += Math.max(0, storedAwaiting - totals.awaiting_upload);
+  totals.failed += Math.max(0, storedProcessing - totals.processing);
+  return totals;
+}
+
+export const allJobs = (totals: JobTotals): number => jobStatuses.reduce((sum, s) => sum + totals[s], 0);

@@ -1,0 +1,139 @@
+// A company's bulk jobs counted by stored status, one small item per UTC day (keys.ts jobCountKey), so
+// the job list's `total` is one Query however many jobs the company has. Every write that creates a job
+// or moves it between statuses is one transaction with its day item(s) (writeCounted), so the counts
+// move exactly when the job items do.
+import {
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { isTransactionConditionFailure } from './conditions';
+import { queryAll, send, wroteIf } from './dynamodb';
+import { jobCountBackfillKey, jobCountKey, jobCountPrefix } from './keys';
+import { ttlAttribute } from './table';
+import { isTransactionConflict } from './usage';
+
+/** The stored statuses the list shows (a cancelled job is on its way out and counts nowhere). */
+export const countedStatuses = ['awaiting_upload', 'processing', 'completed', 'failed'] as const;
+export type CountedStatus = (typeof countedStatuses)[number];
+export type DayCounts = Record<CountedStatus, number>;
+
+/** One job entering (+1) or leaving (-1) a status in a day's counts. */
+export interface CountDelta {
+  day: string;
+  status: CountedStatus;
+  by: 1 | -1;
+}
+
+/** A day item outlives every job it counts (a completed job is kept 37 days after its day ends). */
+const DAY_ITEM_KEPT_SECONDS = 38 * 86400;
+const WRITE_ATTEMPTS = 8;
+
+/** The UTC day (YYYY-MM-DD) of an instant. */
+export const utcDay = (at: string | number | Date): string => new Date(at).toISOString().slice(0, 10);
+/** The instant (epoch ms) a UTC day ends. */
+export const dayEndMs = (day: string): number => Date.parse(`${day}T00:00:00.000Z`) + 86_400_000;
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type TransactUpdate = NonNullable<TransactItem['Update']>;
+
+function dayUpdates(companyId: string, deltas: CountDelta[]): TransactUpdate[] {
+  const byDay = new Map<string, Map<CountedStatus, number>>();
+  for (const { day, status, by } of deltas) {
+    const counts = byDay.get(day) ?? new Map<CountedStatus, number>();
+    counts.set(status, (counts.get(status) ?? 0) + by);
+    byDay.set(day, counts);
+  }
+  return [...byDay].map(([day, counts]) => {
+    const names: Record<string, string> = { '#ttl': ttlAttribute };
+    const values: Record<string, unknown> = {
+      ':entity': 'jobCount',
+      ':ttl': Math.floor(dayEndMs(day) / 1000) + DAY_ITEM_KEPT_SECONDS,
+    };
+    const adds = [...counts].map(([status, by], n) => {
+      names[`#s${n}`] = status;
+      values[`:v${n}`] = by;
+      return `#s${n} :v${n}`;
+    });
+    return {
+      TableName: tableName(),
+      Key: jobCountKey(companyId, day),
+      UpdateExpression: `SET entity = :entity, #ttl = :ttl ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+  });
+}
+
+/** A conditional write of a job item. */
+export type JobWrite = { Put: NonNullable<TransactItem['Put']> } | { Update: TransactUpdate };
+
+/**
+ * One job write and the count changes it makes, in one transaction (a plain conditional write when it
+ * changes no count). False when a condition did not hold; a transaction that met another one on a day
+ * item (two jobs of a company moving at once) is tried again.
+ */
+export async function writeCounted(
+  companyId: string,
+  write: JobWrite,
+  deltas: CountDelta[],
+): Promise<boolean> {
+  if (deltas.length === 0)
+    return wroteIf(send('Put' in write ? new PutCommand(write.Put) : new UpdateCommand(write.Update)));
+  const TransactItems = [write, ...dayUpdates(companyId, deltas).map((Update) => ({ Update }))];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await send(new TransactWriteCommand({ TransactItems }));
+      return true;
+    } catch (error) {
+      if (isTransactionConditionFailure(error)) return false;
+      if (attempt >= WRITE_ATTEMPTS || !isTransactionConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
+    }
+  }
+}
+
+export interface StoredJobCounts {
+  /** Day -> counts, for the days from `fromDay` on. */
+  days: Map<string, DayCounts>;
+  /** Whether the company's jobs from before the counts existed have been added. */
+  backfilled: boolean;
+}
+
+/** The company's day items from `fromDay` on and the backfill marker: one Query of a few small items. */
+export async function readJobCounts(companyId: string, fromDay: string): Promise<StoredJobCounts> {
+  const backfillSk = jobCountBackfillKey(companyId).sk;
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': jobCountKey(companyId, fromDay).pk,
+      ':from': jobCountKey(companyId, fromDay).sk,
+      // Day items sort before the marker ('2...' < 'B...'), so one range holds both.
+      ':to': backfillSk,
+    },
+    ConsistentRead: true,
+  });
+  const days = new Map<string, DayCounts>();
+  let backfilled = false;
+  for (const item of items) {
+    if (item.sk === backfillSk) backfilled = true;
+    else
+      days.set(
+        String(item.sk).slice(jobCountPrefix.length),
+        Object.fromEntries(countedStatuses.map((s) => [s, Number(item[s] ?? 0)])) as DayCounts,
+      );
+  }
+  return { days, backfilled };
+}
+
+/** Records that every job of the company is counted. */
+export async function markJobCountsBackfilled(companyId: string, at: string): Promise<void> {
+  await send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...jobCountBackfillKey(companyId), entity: 'jobCountBackfill', at },
+    }),
+  );
+}
