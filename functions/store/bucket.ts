@@ -1,5 +1,7 @@
-// Storage of the bucket's objects: whole reads, joining objects into one with a multipart upload,
-// deleting everything under prefixes, and presigned addresses. Which objects a job has (their keys) and
+// Storage of the bucket's objects: whether one exists, whole reads (as bytes, or as a stream that says
+// which version it read), a streaming write that becomes a multipart upload once it is large enough,
+// joining objects into one with a multipart upload, deleting everything under prefixes, and presigned
+// addresses. Which objects a job has (their keys) and
 // how they are grouped are the use cases' (functions/domain/bulk/).
 import {
   AbortMultipartUploadCommand,
@@ -7,15 +9,17 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   PutObjectCommand,
   UploadPartCommand,
   paginateListObjectsV2,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Readable } from 'node:stream';
 import { bucketName, presigningS3, s3 } from '../clients/s3';
 
 /** An object's bytes, whole. */
-async function readObject(key: string): Promise<Buffer> {
+async function readObjectBytes(key: string): Promise<Buffer> {
   const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
   return Buffer.from(await out.Body!.transformToByteArray());
 }
@@ -40,7 +44,7 @@ export async function joinObjects(groups: { key: string }[][], key: string): Pro
     const worker = async () => {
       while (next < groups.length) {
         const n = next++;
-        const body = Buffer.concat(await Promise.all(groups[n]!.map((part) => readObject(part.key))));
+        const body = Buffer.concat(await Promise.all(groups[n]!.map((part) => readObjectBytes(part.key))));
         const out = await s3().send(
           new UploadPartCommand({
             Bucket: bucket,
@@ -125,4 +129,113 @@ export function presignGet(
     }),
     { expiresIn: expiresInSeconds },
   );
+}
+
+/** S3's smallest multipart part (every part but the last). */
+export const minMultipartPartBytes = 5 * 1024 * 1024;
+
+/** true when the object exists; false when S3 answers 404 (any other error is thrown). */
+export async function objectExists(key: string): Promise<boolean> {
+  try {
+    await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: key }));
+    return true;
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey')
+      return false;
+    throw error;
+  }
+}
+
+/** An object being read: its body and the version the read got. */
+export interface ObjectRead {
+  body: Readable;
+  etag: string;
+  size: number;
+  /** The S3 version id, when the bucket keeps versions. */
+  versionId?: string;
+}
+
+/** Reads a whole object (the caller consumes or destroys `body`). */
+export async function readObject(key: string): Promise<ObjectRead> {
+  const object = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+  return {
+    body: object.Body as Readable,
+    etag: object.ETag ?? '',
+    size: object.ContentLength ?? 0,
+    ...(object.VersionId && object.VersionId !== 'null' ? { versionId: object.VersionId } : {}),
+  };
+}
+
+/** Collects output and sends it as multipart parts of at least S3's minimum size. */
+export class ObjectWriter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private readonly parts: { ETag: string; PartNumber: number }[] = [];
+  private constructor(
+    private readonly key: string,
+    private readonly contentType: string,
+    private readonly uploadId: string,
+  ) {}
+
+  static async open(key: string, contentType: string): Promise<ObjectWriter> {
+    const created = await s3().send(
+      new CreateMultipartUploadCommand({ Bucket: bucketName(), Key: key, ContentType: contentType }),
+    );
+    return new ObjectWriter(key, contentType, created.UploadId!);
+  }
+
+  async write(bytes: Buffer): Promise<void> {
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes >= minMultipartPartBytes) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const PartNumber = this.parts.length + 1;
+    const out = await s3().send(
+      new UploadPartCommand({
+        Bucket: bucketName(),
+        Key: this.key,
+        UploadId: this.uploadId,
+        PartNumber,
+        Body: Buffer.concat(this.pending),
+      }),
+    );
+    this.parts.push({ ETag: out.ETag!, PartNumber });
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.parts.length === 0) {
+      // Smaller than one part (or empty): a plain put.
+      await this.abort();
+      await s3().send(
+        new PutObjectCommand({
+          Bucket: bucketName(),
+          Key: this.key,
+          Body: Buffer.concat(this.pending),
+          ContentType: this.contentType,
+        }),
+      );
+      return;
+    }
+    // The last part may be short.
+    if (this.pendingBytes > 0) await this.flush();
+    await s3().send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucketName(),
+        Key: this.key,
+        UploadId: this.uploadId,
+        MultipartUpload: { Parts: this.parts },
+      }),
+    );
+  }
+
+  async abort(): Promise<void> {
+    await s3()
+      .send(new AbortMultipartUploadCommand({ Bucket: bucketName(), Key: this.key, UploadId: this.uploadId }))
+      .catch(() => undefined);
+  }
 }

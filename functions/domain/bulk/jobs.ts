@@ -42,7 +42,7 @@ import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } fro
 import { presignDownload, presignUpload } from './presign';
 import { releaseFailedJob, settleDeletedJob } from '../usage';
 import { produceVariant } from './results-variants';
-import { objectExists } from '../../store/objects';
+import { objectExists } from '../../store/bucket';
 import { bulkStatuses } from './statuses';
 
 export const concurrentJobLimitMessage =

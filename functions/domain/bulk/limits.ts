@@ -22,7 +22,7 @@ export const scanLeaseSeconds = 330;
 export const assemblyLeaseSeconds = 150;
 
 /** S3's smallest multipart part (every part but the last); the storage module owns it. */
-export { minMultipartPartBytes } from '../../store/objects';
+export { minMultipartPartBytes } from '../../store/bucket';
 
 /**
  * Job items and their slots are kept this long after the job is created (then DynamoDB's TTL removes

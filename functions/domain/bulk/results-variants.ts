@@ -1,8 +1,8 @@
 // Filtered and reason-column copies of a job's results file. A copy is made on the first download
 // that asks for it, in one streaming pass over the results file and its row index (no CSV parsing),
 // and kept beside the results (same prefix, same lifecycle), so each filter set is made once. The row
-// walk (walkVariant) is pure; the object reads and writes are store/objects.ts's.
-import { ObjectWriter, readObject } from '../../store/objects';
+// walk (walkVariant) is pure; the object reads and writes are store/bucket.ts's.
+import { ObjectWriter, readObject } from '../../store/bucket';
 import { parseIndexLine, variantRow, type ResultsVariant } from './csv/row-index';
 
 /** Pulls exact byte counts from a stream of buffers. */

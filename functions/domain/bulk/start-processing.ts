@@ -1,7 +1,7 @@
 // An upload arrived: move its job to processing exactly once, scan the file in one streaming pass and
 // fan its chunks out to the chunks queue.
 import { logger, type Logger } from '../../log';
-import { readObject } from '../../store/objects';
+import { readObject } from '../../store/bucket';
 import { sendMessage, sendMessageBatch } from '../../store/queues';
 import { settings } from '../../settings';
 import type { ChunkMessage } from './chunk-messages';
