@@ -1,29 +1,9 @@
 // `npm run lint:exports`: fails on exports nothing imports (ts-unused-exports over tsconfig.json, types
-// allowed). Two kinds of finding are expected and dropped here, each for its reason:
-// - `handler` of a file in functions/handlers/: the Lambda entry point, which functions/wiring.ts names
-//   by file and the CDK stack and the local runtime load by name, never by an import;
-// - the files in `notYetTriaged` below: findings in code other branches own, reported to the lead for
-//   their owners to delete. Shrink that list; never grow it.
+// allowed). One kind of finding is expected and dropped here: `handler` of a file in functions/handlers/,
+// the Lambda entry point, which functions/wiring.ts names by file and the CDK stack and the local runtime
+// load by name, never by an import.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-
-const notYetTriaged = [
-  'functions/domain/bulk/csv/dialect.ts',
-  'functions/domain/bulk/csv/encoding.ts',
-  'functions/domain/bulk/csv/row-tokenizer.ts',
-  'functions/domain/validation/classify.ts',
-  'functions/domain/validation/dns-lookup.ts',
-  'functions/domain/validation/flight-cache.ts',
-  'functions/domain/validation/lists.ts',
-  'functions/domain/validation/smtp-probe.ts',
-  'functions/domain/validation/typos.ts',
-  'functions/domain/validation/verdicts.ts',
-  'local/api-gateway.ts',
-  'local/docs-site.ts',
-  'local/dynamodb.ts',
-  'local/s3/local-s3.ts',
-  'local/sqs/poller.ts',
-];
 
 const root = path.resolve(__dirname, '..');
 const bin = path.join(root, 'node_modules', '.bin', 'ts-unused-exports');
@@ -50,7 +30,7 @@ if (findings.length === 0 && run.status !== 0) {
 
 const entryPoint = (f: { file: string; name?: string }) =>
   /^functions\/handlers\/[^/]+\.ts$/.test(f.file) && f.name === 'handler';
-const reported = findings.filter((f) => !entryPoint(f) && !notYetTriaged.includes(f.file));
+const reported = findings.filter((f) => !entryPoint(f));
 for (const f of reported)
   process.stdout.write(`${f.file}:${f.line}: ${f.name} is exported but never imported\n`);
 process.exit(reported.length === 0 ? 0 : 1);

@@ -19,7 +19,7 @@ interface CompiledRoute {
   names: string[];
 }
 
-export function compileRoutes(routes: RouteSpec[]): CompiledRoute[] {
+function compileRoutes(routes: RouteSpec[]): CompiledRoute[] {
   return routes.map((spec) => {
     const names: string[] = [];
     const source = spec.path
@@ -41,7 +41,7 @@ export interface RouteMatch {
 }
 
 /** The route for a method and path, or undefined (the $default route answers those). */
-export function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch | undefined {
+function matchRoute(routes: CompiledRoute[], method: string, path: string): RouteMatch | undefined {
   for (const route of routes) {
     if (route.spec.method !== method) continue;
     const match = route.pattern.exec(path);
@@ -62,7 +62,7 @@ export function matchRoute(routes: CompiledRoute[], method: string, path: string
 
 const textTypes = /^(text\/|application\/(json|xml|x-www-form-urlencoded|javascript)|[^;]*\+json)/i;
 
-export function buildApiEvent(
+function buildApiEvent(
   request: http.IncomingMessage,
   body: Buffer,
   match: RouteMatch | undefined,

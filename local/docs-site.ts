@@ -60,7 +60,7 @@ interface Page {
 }
 
 /** The page for a GET or HEAD of `pathname`, or undefined when the path is the API's. */
-export async function docsPageFor(pathname: string, host: string | undefined): Promise<Page | undefined> {
+async function docsPageFor(pathname: string, host: string | undefined): Promise<Page | undefined> {
   if (pathname === '/') return { status: 200, type: 'text/html; charset=utf-8', body: homePage };
   if (pathname === '/docs' || pathname === '/docs/')
     return { status: 200, type: 'text/html; charset=utf-8', body: docsPage };

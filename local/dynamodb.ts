@@ -332,7 +332,7 @@ async function waitUntilReady(endpoint: string, timeoutMs: number, gone: () => b
   }
 }
 
-export function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
+function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);

@@ -261,7 +261,7 @@ const AUTHORIZATION_PATTERN =
  * received, with the payload hash the client declared in x-amz-content-sha256; when that is a hex
  * digest, the body must hash to it too (checked while it streams through: digestCheck).
  */
-export function verifyHeaderV4(
+function verifyHeaderV4(
   request: PresignedRequest,
   keys: { accessKeyId: string; secretAccessKey: string },
   now: Date,
@@ -500,7 +500,7 @@ interface PresignedRequest {
  * values this request carries, UNSIGNED-PAYLOAD), signed with the configured secret for the credential's
  * date and region. Agrees with @smithy/signature-v4's presign byte for byte.
  */
-export function verifyPresignedV4(
+function verifyPresignedV4(
   request: PresignedRequest,
   keys: { accessKeyId: string; secretAccessKey: string },
   now: Date,

@@ -102,7 +102,7 @@ export function sqsRecord(message: Message, queueArn: string): SQSRecord {
  * the handler threw; all but the listed ones otherwise; none if a listed identifier is empty or not in the
  * batch (Lambda treats such a response as a failure of the whole batch).
  */
-export function messagesToDelete(records: SQSRecord[], response: unknown): SQSRecord[] {
+function messagesToDelete(records: SQSRecord[], response: unknown): SQSRecord[] {
   const failures = (response as Partial<SQSBatchResponse> | undefined | null)?.batchItemFailures;
   if (failures === undefined || failures === null) return records;
   if (!Array.isArray(failures)) return [];

@@ -23,8 +23,6 @@ const notYetCleaned = new Set([
   'domain/bulk/job-store.ts',
   'domain/bulk/probe-stage.ts',
   'domain/bulk/probe-store.ts',
-  'domain/bulk/results-variants.ts',
-  'domain/bulk/start-processing.ts',
   'domain/bulk/validate-chunk.ts',
   'domain/probe/politeness.ts',
   'domain/probe/verdict-cache.ts',

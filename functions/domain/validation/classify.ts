@@ -61,7 +61,7 @@ function needsTrim(s: string): boolean {
   return a <= 0x20 || b <= 0x20 || a >= 0x80 || b >= 0x80;
 }
 
-export function trimForClassify(address: string): string {
+function trimForClassify(address: string): string {
   return address.length > 0 && needsTrim(address) ? address.trim() : address;
 }
 

@@ -42,7 +42,7 @@ function errorCode(e: unknown): string {
 }
 
 /** Public unicast addresses only, unless private and loopback ones are allowed (local runtime, tests). */
-export function isRoutable(address: string, allowPrivate: boolean): boolean {
+function isRoutable(address: string, allowPrivate: boolean): boolean {
   if (!ipaddr.isValid(address)) return false;
   const range = ipaddr.process(address).range();
   if (range === 'unicast') return true;

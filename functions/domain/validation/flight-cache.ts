@@ -6,7 +6,7 @@ interface Entry<V> {
   expiresAt: number;
 }
 
-export class Semaphore {
+class Semaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 

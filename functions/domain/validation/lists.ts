@@ -32,7 +32,7 @@ export function registrableDomainOf(domain: string): string | null {
  * RFC 2142 names abuse, noc, security (network operations) and postmaster, hostmaster (infrastructure);
  * the rest are the spam-report and feedback-loop boxes that role lists carry. Our own decision, kept short.
  */
-export const ABUSE_ROLES: ReadonlySet<string> = new Set([
+const ABUSE_ROLES: ReadonlySet<string> = new Set([
   'abuse',
   'arin-abuse',
   'ripe-abuse',

@@ -35,7 +35,7 @@ type Session =
   | { kind: 'proxy_failed'; detail: string };
 
 export class Timeout extends Error {}
-export class Closed extends Error {}
+class Closed extends Error {}
 
 /** Collects multi-line replies ("250-..." continues, "250 ..." ends) from a socket. */
 export class ReplyReader {
@@ -101,7 +101,7 @@ export class ReplyReader {
   }
 }
 
-export function parseReply(lines: string[]): SmtpReply {
+function parseReply(lines: string[]): SmtpReply {
   const last = lines[lines.length - 1] ?? '';
   const code = Number.parseInt(last.slice(0, 3), 10);
   const text = lines.map((l) => l.slice(4)).join(' ');

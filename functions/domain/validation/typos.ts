@@ -4,7 +4,7 @@ import commonProviders from 'email-providers/common.json';
 import { getDomainWithoutSuffix, getPublicSuffix } from 'tldts';
 
 /** The providers people misspell most; a short list on purpose (more targets, more false hits). */
-export const POPULAR_PROVIDERS: readonly string[] = [
+const POPULAR_PROVIDERS: readonly string[] = [
   'gmail.com',
   'googlemail.com',
   'yahoo.com',

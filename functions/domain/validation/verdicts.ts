@@ -2,7 +2,7 @@
 // allocates, and the reason -> status mapping lives in this one table.
 import type { Reason, Status, Verdict } from './types';
 
-export const STATUS_OF_REASON: Readonly<Record<Reason, Status>> = {
+const STATUS_OF_REASON: Readonly<Record<Reason, Status>> = {
   blank: 'block_bounce_risk',
   invalid_syntax: 'block_bounce_risk',
   no_such_domain: 'block_bounce_risk',

@@ -100,7 +100,7 @@ const emailTitles = new Set([
 ]);
 
 /** A cell that reads like the title of an email column ("Email", "E-mail Address", "Courriel", "Work email"). */
-export function isEmailTitle(cell: string | undefined): boolean {
+function isEmailTitle(cell: string | undefined): boolean {
   if (cell === undefined || cell.length > 40) return false;
   const key = cell
     .normalize('NFKD')

@@ -12,7 +12,7 @@ import iconv from 'iconv-lite';
 /** `utf-8`, `utf-16le`, `utf-16be`, or an iconv-lite name (`windows-1252`, `shift_jis`, ...). */
 export type TextEncoding = string;
 
-export const fallbackEncoding = 'windows-1252';
+const fallbackEncoding = 'windows-1252';
 
 /** Bytes that hold one character of the tokenizer's view: 2 for UTF-16, else 1. */
 export function unitBytes(encoding: TextEncoding): 1 | 2 {
@@ -101,7 +101,7 @@ export function detectEncoding(sample: Buffer, wholeFile: boolean): TextEncoding
 }
 
 /** UTF-16 -> one byte per unit: ASCII units as themselves, every other unit as 0x80 (not special). */
-export function narrowUtf16(bytes: Uint8Array, bigEndian: boolean): Buffer {
+function narrowUtf16(bytes: Uint8Array, bigEndian: boolean): Buffer {
   const units = bytes.length >> 1;
   const out = Buffer.allocUnsafe(units + (bytes.length & 1));
   const hi = bigEndian ? 0 : 1;

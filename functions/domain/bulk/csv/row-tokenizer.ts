@@ -9,7 +9,7 @@
 // (every byte the rules look at is ASCII, which those encodings keep as is), UTF-16 as the narrowed view
 // of encoding.ts (one byte per 16-bit unit).
 
-export const QUOTE = 0x22;
+const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
@@ -42,7 +42,7 @@ const enum State {
   AfterCr,
 }
 
-export function hasBom(buffer: Buffer): boolean {
+function hasBom(buffer: Buffer): boolean {
   return buffer.length >= 3 && buffer.subarray(0, 3).equals(BOM);
 }
 
@@ -226,11 +226,6 @@ function hasContent(buffer: Buffer, from: number, to: number): boolean {
     if (b !== SPACE && b !== TAB && b !== CR && b !== LF) return true;
   }
   return false;
-}
-
-/** The text of a raw UTF-8 field: outer quotes removed, `""` unescaped, surrounding whitespace trimmed. */
-export function fieldText(raw: Buffer): string {
-  return cellText(raw.toString('utf8'));
 }
 
 /** The text of a decoded field: outer quotes removed, `""` unescaped, surrounding whitespace trimmed. */
