@@ -520,8 +520,8 @@ const listedAttributes = [
   'uploadExpiresAtMs',
   'deadlineAtMs',
   'dialect',
-  'probeEmails',
-  'probedEmails',
+  'doneChunks',
+  'probeUnits',
 ];
 
 export type ListedJob = Pick<
@@ -541,7 +541,8 @@ export type ListedJob = Pick<
   | 'deadlineAtMs'
   | 'dialect'
 > &
-  Pick<JobProbeState, 'probeEmails' | 'probedEmails'>;
+  Pick<JobItem, 'doneChunks'> &
+  Pick<JobProbeState, 'probeUnits'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the

@@ -90,11 +90,16 @@ export function planProbeBatches(targets: readonly ProbeTarget[], batchSize: num
   return batches;
 }
 
-/** A chunk with rows to probe: count them for progress (once) and queue its probe batches. */
-export async function handOffToProbes(work: ChunkWork, targets: ProbeTarget[], log: Logger): Promise<void> {
+/** A chunk of `rows` data rows with rows to probe: count them for progress (once), queue its batches. */
+export async function handOffToProbes(
+  work: ChunkWork,
+  rows: number,
+  targets: ProbeTarget[],
+  log: Logger,
+): Promise<void> {
   const batches = planProbeBatches(targets, settings().PROBE_BATCH_SIZE);
   const emails = batches.reduce((n, b) => n + b.length, 0);
-  await recordProbeHandoff(work, work.index, emails);
+  await recordProbeHandoff(work, work.index, rows, emails);
   const messages = batches.map((batch, n): ProbeMessage => {
     const emailsOf = batch.map((t) => t.email.toLowerCase());
     return {
@@ -250,7 +255,7 @@ async function settle(
   log: Logger,
 ): Promise<void> {
   await putBatchVerdicts(job, message.chunk.index, message.batch, done);
-  const after = await settleProbeBatch(job, probeBatchId(message), message.size);
+  const after = await settleProbeBatch(job, probeBatchId(message), message.chunk.index, message.size);
   if (after) log.info('probe batch settled', { verdicts: Object.keys(done).length });
   const current =
     after ?? ((await getJobItem(job.companyId, job.jobId, true)) as (JobItem & JobProbeState) | undefined);
