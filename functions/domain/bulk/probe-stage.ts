@@ -6,12 +6,11 @@
 //   last batch of a chunk settled -> the chunk message again (probed) -> part written, chunk counted
 // Counts change only in the two conditional writes (settleProbeBatch, recordChunk), so redelivered and
 // handed-back messages never count twice.
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { queueUrl, sqs } from '../../clients/sqs';
 import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
 import { settings, type Settings } from '../../settings';
+import { sendDelayed, sendProbeBatches } from '../../store/probe-queue';
 import type { QueueName } from '../../wiring';
 import { DynamoPoliteness, type Politeness } from '../probe/politeness';
 import { proxyPoolFor } from '../probe/proxy-pool';
@@ -66,11 +65,7 @@ export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
     },
     greylistRetries: s.PROBE_GREYLIST_RETRIES,
     greylistDelaySeconds: s.PROBE_GREYLIST_DELAY_SECONDS,
-    send: async (queue, body, delaySeconds = 0) => {
-      await sqs().send(
-        new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: body, DelaySeconds: delaySeconds }),
-      );
-    },
+    send: sendDelayed,
   };
 }
 
@@ -117,15 +112,7 @@ export async function handOffToProbes(
     };
   });
   // re-sent in full on a redelivered chunk: settling is per batch id, so duplicates count nothing
-  for (let i = 0; i < messages.length; i += 10) {
-    const out = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl('probes'),
-        Entries: messages.slice(i, i + 10).map((m, j) => ({ Id: String(j), MessageBody: sortedJson(m) })),
-      }),
-    );
-    if ((out.Failed ?? []).length > 0) throw new Error(`${out.Failed!.length} probe batches not queued`);
-  }
+  await sendProbeBatches(messages.map((m) => sortedJson(m)));
   log.info('chunk handed to the probe stage', { batches: batches.length, emails });
 }
 
