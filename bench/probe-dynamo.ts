@@ -3,7 +3,14 @@
 // `npm run bench:probe` on one machine.
 //
 //   npm run bench:probe-dynamo [-- --concurrency 50 --calls 400]
-import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../functions/clients/dynamodb';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 
@@ -65,6 +72,25 @@ async function main() {
               PutRequest: { Item: { pk: `V#${n}#${i}`, sk: 'V', probe: 'accepted', email: `a${i}` } },
             })),
           },
+        }),
+      ),
+    );
+    await measure('BatchGetItem (100 keys, missing items)', 100, (n) =>
+      doc.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [TableName]: { Keys: Array.from({ length: 100 }, (_, i) => ({ pk: `M#${n}#${i}`, sk: 'V' })) },
+          },
+        }),
+      ),
+    );
+    // the same 25 puts in one transaction: does DynamoDB Local pay per item or per request?
+    await measure('TransactWriteItems (25 puts)', 25, (n) =>
+      doc.send(
+        new TransactWriteCommand({
+          TransactItems: Array.from({ length: 25 }, (_, i) => ({
+            Put: { TableName, Item: { pk: `T#${n}#${i}`, sk: 'V', probe: 'accepted', email: `a${i}` } },
+          })),
         }),
       ),
     );

@@ -3,12 +3,7 @@
 // bucket per host); MemoryPoliteness keeps one process's limits in memory.
 import type { Politeness, PolitenessLimits, SessionLease } from '../../store/mx-politeness';
 
-export {
-  DynamoPoliteness,
-  type Politeness,
-  type PolitenessLimits,
-  type SessionLease,
-} from '../../store/mx-politeness';
+export { DynamoPoliteness, type Politeness } from '../../store/mx-politeness';
 
 /** One process's limits in memory (the engine's single probes, unit tests). */
 export class MemoryPoliteness implements Politeness {
