@@ -6,7 +6,10 @@
 //
 //   npm run bench:probe                      100,000 addresses over 1,000 domains
 //   npm run bench:probe -- --addresses 20000 --domains 200   a smaller run on a loaded machine
+//   add --no-cache to run with PROBE_CACHE_DAYS=0 (what the verdict cache's writes cost)
 import { createHash } from 'node:crypto';
+import { dynamoDb } from '../functions/clients/dynamodb';
+import { sqs } from '../functions/clients/sqs';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
 import { replies, startBatchSmtp, type BatchSmtp } from '../test/unit/validation/fixtures/batch-smtp';
@@ -25,6 +28,8 @@ const DELAY_MS = flag('delay-ms', 50);
 /** Greylisting delay of the run (the product default, 300 s, would make the benchmark wait 5 minutes). */
 const GREYLIST_DELAY_SECONDS = flag('greylist-delay', 1);
 const MAX_SESSIONS_PER_HOST = 2;
+/** PROBE_CACHE_DAYS of the run: 0 shows what the per-address verdict cache writes cost (a diagnostic). */
+const CACHE_DAYS = process.argv.includes('--no-cache') ? '0' : '7';
 
 const hostAddress = (n: number) => `127.0.${1 + Math.floor(n / 250)}.${1 + (n % 250)}`;
 
@@ -80,7 +85,7 @@ async function main(): Promise<void> {
   }
   const file = Buffer.from(`${lines.join('\n')}\n`);
   console.log(
-    `${ADDRESSES} addresses over ${DOMAINS} domains (one fixture MX each, ${DELAY_MS} ms per command), greylist delay ${GREYLIST_DELAY_SECONDS} s`,
+    `${ADDRESSES} addresses over ${DOMAINS} domains (one fixture MX each, ${DELAY_MS} ms per command), greylist delay ${GREYLIST_DELAY_SECONDS} s, PROBE_CACHE_DAYS=${CACHE_DAYS}`,
   );
 
   const runtime = await startTestRuntime({
@@ -93,8 +98,10 @@ async function main(): Promise<void> {
     SMTP_TIMEOUT_MS: '5000',
     SMTP_MAX_SESSIONS_PER_HOST: String(MAX_SESSIONS_PER_HOST),
     PROBE_GREYLIST_DELAY_SECONDS: String(GREYLIST_DELAY_SECONDS),
+    PROBE_CACHE_DAYS: CACHE_DAYS,
     RATE_LIMIT_PER_SECOND: '1000',
   });
+  const calls = traceCalls();
   try {
     const headers = { 'x-api-key': runtime.keys.admin, 'content-type': 'application/json' };
     const created = (await (
@@ -113,6 +120,15 @@ async function main(): Promise<void> {
     if (put.status !== 200) throw new Error(`PUT ${put.status}`);
     let job: { status: string; percentComplete: number; statistics: Record<string, number> | null };
     let lastPercent = -1;
+    // a run too long for the machine still says how fast the probe stage went while it ran
+    const ticker = setInterval(() => {
+      if (!firstRcptAt) return;
+      const s = (Date.now() - firstRcptAt) / 1000;
+      console.log(
+        `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${probeRcpts} probe RCPT so far, ${(probeRcpts / s).toFixed(0)} RCPT/s since the first`,
+      );
+    }, 60_000);
+    ticker.unref();
     for (;;) {
       const asked = performance.now();
       const res = await fetch(`${runtime.baseUrl}/v1/email/validate-file/${created.jobId}`, { headers });
@@ -134,6 +150,7 @@ async function main(): Promise<void> {
       if (job.status !== 'processing' && job.status !== 'awaiting_upload') break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    clearInterval(ticker);
     const seconds = (performance.now() - t0) / 1000;
     if (job.status !== 'completed') throw new Error(`job ended: ${JSON.stringify(job)}`);
     const download = (await (
@@ -157,6 +174,11 @@ async function main(): Promise<void> {
       `end to end (PUT -> completed): ${seconds.toFixed(1)} s, ${(ADDRESSES / seconds).toFixed(0)} addresses/s`,
     );
     console.log(`probe stage (first to last RCPT): ${stageSeconds.toFixed(1)} s, ${probeRcpts} RCPT`);
+    console.log(`service calls (count, mean ms) during the run, per probed address:`);
+    for (const [name, c] of [...calls].sort((a, b) => b[1].n - a[1].n))
+      console.log(
+        `  ${name}: ${c.n} (${(c.ms / c.n).toFixed(1)} ms), ${(c.n / probeRcpts).toFixed(3)} per RCPT`,
+      );
     if (maxOpen > MAX_SESSIONS_PER_HOST) throw new Error(`a host saw ${maxOpen} sessions at once`);
     console.log(
       `probe_addresses_per_second=${(ADDRESSES / stageSeconds).toFixed(0)} max_sessions_per_host=${maxOpen} rcpt_per_session_avg=${(probeRcpts / probeSessions.size).toFixed(1)}`,
@@ -166,6 +188,32 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((s) => s.close()));
     await dns.close();
   }
+}
+
+/** Counts the handlers' DynamoDB and SQS calls by command, with their mean latency. */
+function traceCalls(): Map<string, { n: number; ms: number }> {
+  const calls = new Map<string, { n: number; ms: number }>();
+  async function timed<T>(name: string, call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      const c = calls.get(name) ?? { n: 0, ms: 0 };
+      c.n++;
+      c.ms += performance.now() - started;
+      calls.set(name, c);
+    }
+  }
+  const options = { step: 'initialize', name: 'benchTrace' } as const;
+  dynamoDb().middlewareStack.add(
+    (next, context) => (args) => timed(`dynamodb ${context.commandName}`, () => next(args)),
+    options,
+  );
+  sqs().middlewareStack.add(
+    (next, context) => (args) => timed(`sqs ${context.commandName}`, () => next(args)),
+    options,
+  );
+  return calls;
 }
 
 main().catch((error) => {

@@ -152,4 +152,20 @@ describe('bulk probe stage', () => {
         });
     }
   });
+
+  it('never steps progress back while chunks hand rows to probing, and moves it during probing', async () => {
+    // many small chunks (CHUNK_SIZE_BYTES above): the first ones need no probe and finish at once, the
+    // later ones hand rows to the probe stage afterwards (the old bar stepped back then)
+    const decided = Array.from({ length: 200 }, (_, i) => `nobody${i}@nowhere.test`);
+    const csv = `email\n${[...decided, ...addresses].join('\n')}\n`;
+    const { jobId, uploadUrl } = await client.create({ emailColumn: 0 });
+    expect((await client.upload(uploadUrl, Buffer.from(csv))).status).toBe(200);
+    const seen = await client.waitForEnd(jobId, 120_000, 40);
+    expect(seen[seen.length - 1]!.status).toBe('completed');
+    const percents = seen.map((b) => b.percentComplete);
+    const stepBack = percents.findIndex((p, i) => i > 0 && p < percents[i - 1]!);
+    expect({ stepBack, percents }).toEqual({ stepBack: -1, percents });
+    // greylisted rows wait at least a second in the probe stage: the bar shows values in between
+    expect(new Set(percents.filter((p) => p > 0 && p < 100)).size).toBeGreaterThan(1);
+  });
 });

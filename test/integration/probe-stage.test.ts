@@ -3,7 +3,14 @@
 // the batch back untouched, a host with every session slot taken gets the batch back later, and
 // greylisted addresses come back after the greylist delay, then settle.
 import { resetServiceClients } from '../../functions/clients/reset';
-import { getJobItem, markProcessing, putNewJob } from '../../functions/domain/bulk/job-store';
+import {
+  getJobItem,
+  markProcessing,
+  putNewJob,
+  recordChunk,
+  recordScan,
+} from '../../functions/domain/bulk/job-store';
+import { jobView } from '../../functions/domain/bulk/job-view';
 import type { ProbeMessage } from '../../functions/domain/bulk/probe-messages';
 import {
   busyHostDelaySeconds,
@@ -11,7 +18,12 @@ import {
   processProbeMessage,
   type ProbeStageDeps,
 } from '../../functions/domain/bulk/probe-stage';
-import { loadChunkVerdicts, type JobProbeState } from '../../functions/domain/bulk/probe-store';
+import {
+  loadChunkVerdicts,
+  recordProbeHandoff,
+  type JobProbeState,
+} from '../../functions/domain/bulk/probe-store';
+import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { MemoryPoliteness } from '../../functions/domain/probe/politeness';
 import { defaultBatchSessionOptions } from '../../functions/domain/probe/smtp-session';
 import { MemoryProbeVerdictCache } from '../../functions/domain/probe/verdict-cache';
@@ -193,6 +205,51 @@ describe('processProbeMessage', () => {
     expect(Object.fromEntries(await loadChunkVerdicts({ companyId, jobId: 'j-cache' }, 0))).toEqual({
       'ivy@x.test': 'not_found',
     });
+  });
+});
+
+describe('progress of a probed job', () => {
+  it('never steps back when a chunk hands rows to probing after other chunks were counted', async () => {
+    await processingJob('j-progress');
+    const job = { companyId, jobId: 'j-progress' };
+    const percents: number[] = [];
+    const poll = async () => {
+      const item = (await getJobItem(companyId, 'j-progress', true))!;
+      percents.push(jobView(item, Date.now()).percentComplete);
+    };
+    await recordScan(job, {
+      pin: { key: 'uploads/x.csv', etag: 'e', size: 10 },
+      dialect: { delimiter: ',', encoding: 'utf-8', hasHeader: false, dataStart: 0 },
+      chunkCount: 2,
+      totalEmails: 20,
+    });
+    await poll();
+    // chunk 0: 10 rows decided without a probe, counted at once
+    const counted = { ...emptyStatistics(), safe: 10 };
+    const now = new Date().toISOString();
+    await recordChunk(job, { index: 0, counts: counted, partKey: 'p0', partBytes: 1 }, now);
+    await poll();
+    // chunk 1: 10 rows, 6 distinct addresses handed to probing in two batches of 3
+    await recordProbeHandoff(job, 1, 10, 6);
+    await poll();
+    // a redelivered chunk credits nothing twice
+    await recordProbeHandoff(job, 1, 10, 6);
+    await poll();
+    const batch = (n: number, todo: string[]) =>
+      message('j-progress', todo, {
+        chunk: { ...message('j-progress', []).chunk, index: 1 },
+        batch: n,
+        batches: 2,
+      });
+    const sent: Sent[] = [];
+    await processProbeMessage(batch(0, ['ann@x.test', 'bob@x.test', 'cat@x.test']), deps(sent), plenty, log);
+    await poll();
+    await processProbeMessage(batch(1, ['dan@x.test', 'eve@x.test', 'fay@x.test']), deps(sent), plenty, log);
+    await poll();
+    await recordChunk(job, { index: 1, counts: counted, partKey: 'p1', partBytes: 1 }, now);
+    await poll();
+    // 0 after the scan, 50 with chunk 0, then up while probing (the old bar fell to 38 here)
+    expect(percents).toEqual([0, 50, 85, 85, 92, 99, 99]);
   });
 });
 

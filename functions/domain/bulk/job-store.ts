@@ -645,14 +645,12 @@ const listedAttributes = [
   'uploadExpiresAtMs',
   'deadlineAtMs',
   'dialect',
-  'probeEmails',
-  'probedEmails',
+  'doneChunks',
+  'probeUnits',
 ];
 
-/** What the job list reads of a job: what the status view needs, plus the file name and probe progress. */
-export type ListedJob = ViewedJob &
-  Pick<JobItem, 'companyId' | 'fileName'> &
-  Pick<JobProbeState, 'probeEmails' | 'probedEmails'>;
+/** What the job list reads of a job: what the status view needs, plus the owner and the file name. */
+export type ListedJob = ViewedJob & Pick<JobItem, 'companyId' | 'fileName'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the

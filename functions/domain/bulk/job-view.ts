@@ -87,7 +87,9 @@ export type ViewedJob = Pick<
   | 'uploadExpiresAtMs'
   | 'deadlineAtMs'
   | 'dialect'
->;
+  | 'doneChunks'
+> &
+  Pick<JobProbeState, 'probeUnits'>;
 
 /**
  * The status a job has now: an unused upload URL past its lifetime is `expired`, a job past its
@@ -102,6 +104,14 @@ export function effectiveStatus(job: ViewedJob, nowMs: number): JobStatus {
   return job.status;
 }
 
+/** Units of work done: 2 per counted row, plus the credit of chunks still in the probe stage. */
+function progressUnits(job: ViewedJob, processed: number): number {
+  let units = 2 * processed;
+  for (const [chunk, credit] of Object.entries(job.probeUnits ?? {}))
+    if (!job.doneChunks?.has(Number(chunk))) units += credit;
+  return units;
+}
+
 export function jobView(job: ViewedJob, nowMs: number): JobView {
   const status = effectiveStatus(job, nowMs);
   // Until the scan has counted the rows, totalEmails is not known; never show processed > total.
@@ -110,11 +120,9 @@ export function jobView(job: ViewedJob, nowMs: number): JobView {
   let percent = 0;
   if (status === 'completed') percent = 100;
   else if (job.chunkCount !== undefined && total > 0) {
-    // rows handed to the probe stage count twice: classified, then probed (so probing moves the bar)
-    const probe = job as JobItem & JobProbeState;
-    const work = total + (probe.probeEmails ?? 0);
-    const done = processed + (probe.probedEmails ?? 0);
-    percent = Math.min(99, Math.floor((done * 100) / work));
+    // two units per row; chunks in the probe stage hold their credit (probe-store.ts), so the bar
+    // moves while probing and never steps back
+    percent = Math.min(99, Math.floor((progressUnits(job, processed) * 100) / (2 * total)));
   }
   const view: JobView = {
     jobId: job.jobId,

@@ -6,12 +6,11 @@
 //   last batch of a chunk settled -> the chunk message again (probed) -> part written, chunk counted
 // Counts change only in the two conditional writes (settleProbeBatch, recordChunk), so redelivered and
 // handed-back messages never count twice.
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { queueUrl, sqs } from '../../clients/sqs';
 import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
 import { settings, type Settings } from '../../settings';
+import { sendDelayed, sendProbeBatches } from '../../store/probe-queue';
 import type { QueueName } from '../../wiring';
 import { DynamoPoliteness, type Politeness } from '../probe/politeness';
 import { proxyPoolFor } from '../probe/proxy-pool';
@@ -66,11 +65,7 @@ export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
     },
     greylistRetries: s.PROBE_GREYLIST_RETRIES,
     greylistDelaySeconds: s.PROBE_GREYLIST_DELAY_SECONDS,
-    send: async (queue, body, delaySeconds = 0) => {
-      await sqs().send(
-        new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: body, DelaySeconds: delaySeconds }),
-      );
-    },
+    send: sendDelayed,
   };
 }
 
@@ -90,11 +85,16 @@ export function planProbeBatches(targets: readonly ProbeTarget[], batchSize: num
   return batches;
 }
 
-/** A chunk with rows to probe: count them for progress (once) and queue its probe batches. */
-export async function handOffToProbes(work: ChunkWork, targets: ProbeTarget[], log: Logger): Promise<void> {
+/** A chunk of `rows` data rows with rows to probe: count them for progress (once), queue its batches. */
+export async function handOffToProbes(
+  work: ChunkWork,
+  rows: number,
+  targets: ProbeTarget[],
+  log: Logger,
+): Promise<void> {
   const batches = planProbeBatches(targets, settings().PROBE_BATCH_SIZE);
   const emails = batches.reduce((n, b) => n + b.length, 0);
-  await recordProbeHandoff(work, work.index, emails);
+  await recordProbeHandoff(work, work.index, rows, emails);
   const messages = batches.map((batch, n): ProbeMessage => {
     const emailsOf = batch.map((t) => t.email.toLowerCase());
     return {
@@ -112,15 +112,7 @@ export async function handOffToProbes(work: ChunkWork, targets: ProbeTarget[], l
     };
   });
   // re-sent in full on a redelivered chunk: settling is per batch id, so duplicates count nothing
-  for (let i = 0; i < messages.length; i += 10) {
-    const out = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl('probes'),
-        Entries: messages.slice(i, i + 10).map((m, j) => ({ Id: String(j), MessageBody: sortedJson(m) })),
-      }),
-    );
-    if ((out.Failed ?? []).length > 0) throw new Error(`${out.Failed!.length} probe batches not queued`);
-  }
+  await sendProbeBatches(messages.map((m) => sortedJson(m)));
   log.info('chunk handed to the probe stage', { batches: batches.length, emails });
 }
 
@@ -250,7 +242,7 @@ async function settle(
   log: Logger,
 ): Promise<void> {
   await putBatchVerdicts(job, message.chunk.index, message.batch, done);
-  const after = await settleProbeBatch(job, probeBatchId(message), message.size);
+  const after = await settleProbeBatch(job, probeBatchId(message), message.chunk.index, message.size);
   if (after) log.info('probe batch settled', { verdicts: Object.keys(done).length });
   const current =
     after ?? ((await getJobItem(job.companyId, job.jobId, true)) as (JobItem & JobProbeState) | undefined);

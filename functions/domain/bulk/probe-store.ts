@@ -1,6 +1,12 @@
 // The probe stage's state in the single table: per job, which chunks handed rows to probing and how
 // many (progress), which probe batches are settled (exactly once, by a conditional set add), and the
 // verdicts of each settled batch, read back when the chunk writes its part.
+//
+// Progress (job-view.ts) counts two units per row: a row a chunk decides without a probe is worth 2 when
+// its chunk is counted; a chunk that hands rows to probing is credited 2 per row it decided and 1 per
+// address it handed over (probeUnits[chunk]), and each settled batch adds 1 per address, so the chunk
+// holds 2 per row when its part is counted and its credit is replaced by the same 2 per row. Every step
+// adds, none takes away: the bar never steps back.
 import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { isConditionFailure } from '../../store/conditions';
@@ -17,6 +23,8 @@ export interface JobProbeState {
   /** Addresses handed to probing, and addresses whose batch settled: the progress of the stage. */
   probeEmails?: number;
   probedEmails?: number;
+  /** Progress units credited per chunk that handed rows to probing (see above). */
+  probeUnits?: Record<string, number>;
   /** Settled batch ids ("<chunk>-<batch>"). */
   settledProbes?: Set<string>;
 }
@@ -33,22 +41,47 @@ async function conditionalUpdate(command: UpdateCommand): Promise<(JobItem & Job
   }
 }
 
-/** Counts the chunk's probe rows once (a redelivered chunk adds nothing). */
-export function recordProbeHandoff(job: Job, chunkIndex: number, emails: number) {
+/** The job's probeUnits map, created empty when missing (a map entry can only be set in an existing map). */
+async function ensureProbeUnits(job: Job): Promise<void> {
+  await conditionalUpdate(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      UpdateExpression: 'SET probeUnits = if_not_exists(probeUnits, :empty)',
+      ConditionExpression: '#status = :processing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':empty': {}, ':processing': 'processing' },
+    }),
+  );
+}
+
+/** DynamoDB's answer to a SET on an entry of a map that does not exist. */
+const isMissingMap = (error: unknown) =>
+  error instanceof Error &&
+  error.name === 'ValidationException' &&
+  /document path provided in the update expression is invalid/i.test(error.message);
+
+/**
+ * Counts the chunk's probe rows once (a redelivered chunk adds nothing): `rows` data rows, of which
+ * `emails` distinct addresses go to probing.
+ */
+export async function recordProbeHandoff(job: Job, chunkIndex: number, rows: number, emails: number) {
+  await ensureProbeUnits(job);
   return conditionalUpdate(
     new UpdateCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'ADD probeChunks :set, probeEmails :n',
+      UpdateExpression: 'SET probeUnits.#i = :units ADD probeChunks :set, probeEmails :n',
       ConditionExpression: '#status = :processing AND NOT contains(probeChunks, :idx)',
-      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeNames: { '#status': 'status', '#i': String(chunkIndex) },
       ExpressionAttributeValues: {
         ':set': new Set([chunkIndex]),
         ':n': emails,
+        ':units': 2 * rows - emails,
         ':idx': chunkIndex,
         ':processing': 'processing',
       },
-      ReturnValues: 'ALL_NEW',
+      ReturnValues: 'NONE',
     }),
   );
 }
@@ -57,23 +90,34 @@ export function recordProbeHandoff(job: Job, chunkIndex: number, emails: number)
  * Marks one batch settled and counts its addresses, at most once per batch id.
  * @returns the job after the update, or undefined when already settled (or the job moved on)
  */
-export function settleProbeBatch(job: Job, batchId: string, emails: number) {
-  return conditionalUpdate(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'ADD settledProbes :set, probedEmails :n',
-      ConditionExpression: '#status = :processing AND NOT contains(settledProbes, :id)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':set': new Set([batchId]),
-        ':n': emails,
-        ':id': batchId,
-        ':processing': 'processing',
-      },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
+export async function settleProbeBatch(job: Job, batchId: string, chunkIndex: number, emails: number) {
+  const settle = () =>
+    conditionalUpdate(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression:
+          'SET probeUnits.#i = if_not_exists(probeUnits.#i, :zero) + :n ADD settledProbes :set, probedEmails :n',
+        ConditionExpression: '#status = :processing AND NOT contains(settledProbes, :id)',
+        ExpressionAttributeNames: { '#status': 'status', '#i': String(chunkIndex) },
+        ExpressionAttributeValues: {
+          ':set': new Set([batchId]),
+          ':n': emails,
+          ':zero': 0,
+          ':id': batchId,
+          ':processing': 'processing',
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+  try {
+    return await settle();
+  } catch (error) {
+    // a job whose hand-off predates progress units: its map is created, then the batch settles
+    if (!isMissingMap(error)) throw error;
+    await ensureProbeUnits(job);
+    return settle();
+  }
 }
 
 /** True when `batches` batches of the chunk are settled on the job. */

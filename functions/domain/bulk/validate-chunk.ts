@@ -111,7 +111,7 @@ export async function processChunkMessage(
   const { verdicts, probes } = await classifyRows(emails, classify, work.companyId, probed);
   if (probes.length > 0) {
     // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
-    return handOffToProbes(work, probes, chunkLog);
+    return handOffToProbes(work, verdicts.length, probes, chunkLog);
   }
   const statuses = verdicts.map((verdict) => verdict.status);
   const part = annotateChunk(chunk, rows, work, statuses);

@@ -1,16 +1,9 @@
 // The probe verdict of each address, kept PROBE_CACHE_DAYS (DynamoDB TTL): re-validating a list or an
 // address inside that window reads the verdict instead of probing again. Only conclusive outcomes are
 // kept (a greylisting, timeout or proxy failure is probed again next time).
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  type BatchGetCommandOutput,
-  type BatchWriteCommandOutput,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ProbeVerdictItems } from '../../store/probe-verdicts';
 import type { MailboxProbe } from '../validation/types';
-import { probeVerdictKey } from '../../store/keys';
-import { ttlAttribute } from '../../store/table';
 
 export interface ProbeVerdictCache {
   /** Cached outcomes of the addresses that have one (lower-cased keys). */
@@ -23,64 +16,30 @@ function isCacheable(probe: MailboxProbe): boolean {
   return probe === 'accepted' || probe === 'not_found' || probe === 'full' || probe === 'unverifiable';
 }
 
-const batchGetSize = 100;
-const batchWriteSize = 25;
-const maxUnprocessedRounds = 8;
-
+/** The cache in the single table (store/probe-verdicts.ts), shared by every invocation. */
 export class DynamoProbeVerdictCache implements ProbeVerdictCache {
+  private readonly items: ProbeVerdictItems;
   constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly table: string,
+    doc: DynamoDBDocumentClient,
+    table: string,
     private readonly ttlDays: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.items = new ProbeVerdictItems(doc, table);
+  }
 
   async get(emails: readonly string[]): Promise<Map<string, MailboxProbe>> {
-    const out = new Map<string, MailboxProbe>();
-    if (this.ttlDays <= 0) return out;
-    const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
-    const nowSeconds = Math.floor(this.now() / 1000);
-    for (let i = 0; i < unique.length; i += batchGetSize) {
-      let keys: Record<string, unknown>[] | undefined = unique
-        .slice(i, i + batchGetSize)
-        .map((e) => ({ ...probeVerdictKey(e) }));
-      for (let round = 0; keys && keys.length > 0 && round < maxUnprocessedRounds; round++) {
-        const res: BatchGetCommandOutput = await this.doc.send(
-          new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys } } }),
-        );
-        for (const item of res.Responses?.[this.table] ?? []) {
-          // TTL deletion is lazy (up to days late): an expired item is a miss
-          if (typeof item.email === 'string' && Number(item[ttlAttribute]) > nowSeconds)
-            out.set(item.email, item.probe as MailboxProbe);
-        }
-        keys = res.UnprocessedKeys?.[this.table]?.Keys;
-      }
-    }
-    return out;
+    if (this.ttlDays <= 0) return new Map();
+    return (await this.items.get(emails, Math.floor(this.now() / 1000))) as Map<string, MailboxProbe>;
   }
 
   async put(verdicts: ReadonlyMap<string, MailboxProbe>): Promise<void> {
     if (this.ttlDays <= 0) return;
     const ttl = Math.floor(this.now() / 1000) + Math.round(this.ttlDays * 86400);
-    const items = [...verdicts]
-      .filter(([, probe]) => isCacheable(probe))
-      .map(([email, probe]) => ({
-        ...probeVerdictKey(email),
-        email: email.toLowerCase(),
-        probe,
-        [ttlAttribute]: ttl,
-      }));
-    for (let i = 0; i < items.length; i += batchWriteSize) {
-      let requests: Record<string, unknown>[] | undefined = items
-        .slice(i, i + batchWriteSize)
-        .map((Item) => ({ PutRequest: { Item } }));
-      for (let round = 0; requests && requests.length > 0 && round < maxUnprocessedRounds; round++) {
-        const res: BatchWriteCommandOutput = await this.doc.send(
-          new BatchWriteCommand({ RequestItems: { [this.table]: requests } }),
-        );
-        requests = res.UnprocessedItems?.[this.table] as Record<string, unknown>[] | undefined;
-      }
-    }
+    await this.items.put(
+      [...verdicts].filter(([, probe]) => isCacheable(probe)),
+      ttl,
+    );
   }
 }
 
