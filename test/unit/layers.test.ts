@@ -24,7 +24,6 @@ const notYetCleaned = new Set([
   'domain/bulk/probe-stage.ts',
   'domain/bulk/probe-store.ts',
   'domain/bulk/validate-chunk.ts',
-  'domain/probe/politeness.ts',
   'domain/probe/verdict-cache.ts',
   // builds the probe verdict cache (domain/probe/verdict-cache.ts) on the process's client
   'domain/single-validation/engine.ts',
