@@ -239,3 +239,49 @@ export class ObjectWriter {
       .catch(() => undefined);
   }
 }
+
+/** The object a range read expected is gone or was replaced by another version. */
+export class ObjectChangedError extends Error {}
+
+const stripQuotes = (etag: string) => etag.replace(/"/g, '');
+
+/**
+ * Bytes [start, end) of the exact object version `object` names (If-Match on its ETag, and its version
+ * id when the bucket keeps versions); ObjectChangedError when that version is no longer there.
+ */
+export async function readPinnedRange(
+  object: { key: string; etag: string; versionId?: string },
+  start: number,
+  end: number,
+): Promise<Buffer> {
+  try {
+    const out = await s3().send(
+      new GetObjectCommand({
+        Bucket: bucketName(),
+        Key: object.key,
+        Range: `bytes=${start}-${end - 1}`,
+        IfMatch: object.etag,
+        ...(object.versionId ? { VersionId: object.versionId } : {}),
+      }),
+    );
+    // Checked here too: not every S3 implementation honours If-Match.
+    if (out.ETag && stripQuotes(out.ETag) !== stripQuotes(object.etag)) {
+      (out.Body as Readable | undefined)?.destroy();
+      throw new ObjectChangedError();
+    }
+    const body = Buffer.from(await out.Body!.transformToByteArray());
+    if (body.length !== end - start) throw new ObjectChangedError();
+    return body;
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name === 'PreconditionFailed' || name === 'InvalidRange') throw new ObjectChangedError();
+    throw error;
+  }
+}
+
+/** Writes a whole object. */
+export async function putObject(key: string, body: Buffer, contentType: string): Promise<void> {
+  await s3().send(
+    new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: body, ContentType: contentType }),
+  );
+}

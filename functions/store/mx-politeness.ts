@@ -12,6 +12,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
 import { mxRcptBucketKey, mxSessionLeaseKey } from './keys';
 import { ttlAttribute } from './table';
@@ -122,4 +123,9 @@ export class DynamoPoliteness implements Politeness {
     }
     return 0;
   }
+}
+
+/** The politeness state in the service's table, on the process's client. */
+export function tablePoliteness(limits: PolitenessLimits): DynamoPoliteness {
+  return new DynamoPoliteness(dynamoDb(), tableName(), limits);
 }

@@ -8,6 +8,7 @@ import {
   type BatchWriteCommandOutput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../clients/dynamodb';
 import { probeVerdictKey } from './keys';
 import { ttlAttribute } from './table';
 
@@ -64,4 +65,9 @@ export class ProbeVerdictItems {
       }
     }
   }
+}
+
+/** The verdict items in the service's table, on the process's client. */
+export function tableProbeVerdicts(): ProbeVerdictItems {
+  return new ProbeVerdictItems(dynamoDb(), tableName());
 }

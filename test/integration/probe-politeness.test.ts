@@ -4,6 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoPoliteness } from '../../functions/domain/probe/politeness';
 import { DynamoProbeVerdictCache } from '../../functions/domain/probe/verdict-cache';
+import { ProbeVerdictItems } from '../../functions/store/probe-verdicts';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 
 let dynamo: DynamoDbLocal;
@@ -86,7 +87,7 @@ describe('DynamoPoliteness', () => {
 describe('DynamoProbeVerdictCache', () => {
   it('keeps conclusive verdicts for the configured days and forgets them after', async () => {
     let now = Date.UTC(2026, 10, 22);
-    const cache = new DynamoProbeVerdictCache(doc, table, 7, () => now);
+    const cache = new DynamoProbeVerdictCache(new ProbeVerdictItems(doc, table), 7, () => now);
     await cache.put(
       new Map([
         ['Ann@Cache.test', 'accepted'],
@@ -111,7 +112,7 @@ describe('DynamoProbeVerdictCache', () => {
   });
 
   it('reads more than one BatchGet worth of addresses', async () => {
-    const cache = new DynamoProbeVerdictCache(doc, table, 7);
+    const cache = new DynamoProbeVerdictCache(new ProbeVerdictItems(doc, table), 7);
     const emails = Array.from({ length: 130 }, (_, i) => `u${i}@many.test`);
     await cache.put(new Map(emails.map((e) => [e, 'accepted'] as const)));
     expect((await cache.get(emails)).size).toBe(130);

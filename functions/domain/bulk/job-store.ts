@@ -3,7 +3,6 @@
 // redelivered messages and concurrent workers each change a job once.
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
-import type { JobProbeState } from './probe-store';
 import {
   jobKey,
   jobsOfCompanyInStateIndex,

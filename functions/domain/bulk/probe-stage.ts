@@ -6,13 +6,14 @@
 //   last batch of a chunk settled -> the chunk message again (probed) -> part written, chunk counted
 // Counts change only in the two conditional writes (settleProbeBatch, recordChunk), so redelivered and
 // handed-back messages never count twice.
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
 import { settings, type Settings } from '../../settings';
+import { tablePoliteness } from '../../store/mx-politeness';
+import { tableProbeVerdicts } from '../../store/probe-verdicts';
 import { sendDelayed, sendProbeBatches } from '../../store/probe-queue';
 import type { QueueName } from '../../wiring';
-import { DynamoPoliteness, type Politeness } from '../probe/politeness';
+import type { Politeness } from '../probe/politeness';
 import { proxyPoolFor } from '../probe/proxy-pool';
 import { probeBatch, type BatchSessionOptions, defaultBatchSessionOptions } from '../probe/smtp-session';
 import { DynamoProbeVerdictCache, type ProbeVerdictCache } from '../probe/verdict-cache';
@@ -47,13 +48,13 @@ export const busyHostDelaySeconds = 2;
 /** The dependencies from the settings; cheap, built per invocation so they follow the current clients. */
 export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
   return {
-    politeness: new DynamoPoliteness(dynamoDb(), tableName(), {
+    politeness: tablePoliteness({
       maxSessionsPerHost: s.SMTP_MAX_SESSIONS_PER_HOST,
       rcptPerSecondPerHost: s.SMTP_RCPT_PER_SECOND_PER_HOST,
       // a session lasts at most the function's time budget
       leaseMs: 150_000,
     }),
-    cache: new DynamoProbeVerdictCache(dynamoDb(), tableName(), s.PROBE_CACHE_DAYS),
+    cache: new DynamoProbeVerdictCache(tableProbeVerdicts(), s.PROBE_CACHE_DAYS),
     session: {
       ...defaultBatchSessionOptions,
       port: s.SMTP_PORT,

@@ -1,11 +1,9 @@
 // One chunk of an upload: read its byte range of the pinned object, classify each row's email cell,
 // write the chunk's part of the results file, and add its counts to the job exactly once.
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { bucketName, s3 } from '../../clients/s3';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
+import { ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
@@ -28,34 +26,9 @@ function chunkFailedError(chunk: Pick<ChunkWork, 'start' | 'end'>): string {
   return `Part of the file (bytes ${chunk.start}-${chunk.end - 1}) could not be validated after several attempts. Create a new job and upload the file again; if it fails again, contact support with this job ID.`;
 }
 
-class ObjectReplacedError extends Error {}
-
-const stripQuotes = (etag: string) => etag.replace(/"/g, '');
-
-async function readRange(work: ChunkWork): Promise<Buffer> {
-  try {
-    const out = await s3().send(
-      new GetObjectCommand({
-        Bucket: bucketName(),
-        Key: work.object.key,
-        Range: `bytes=${work.start}-${work.end - 1}`,
-        IfMatch: work.object.etag,
-        ...(work.object.versionId ? { VersionId: work.object.versionId } : {}),
-      }),
-    );
-    // Checked here too: not every S3 implementation honours If-Match.
-    if (out.ETag && stripQuotes(out.ETag) !== stripQuotes(work.object.etag)) {
-      (out.Body as Readable | undefined)?.destroy();
-      throw new ObjectReplacedError();
-    }
-    const body = Buffer.from(await out.Body!.transformToByteArray());
-    if (body.length !== work.end - work.start) throw new ObjectReplacedError();
-    return body;
-  } catch (error) {
-    const name = (error as { name?: string }).name;
-    if (name === 'PreconditionFailed' || name === 'InvalidRange') throw new ObjectReplacedError();
-    throw error;
-  }
+/** The chunk's byte range, read from the exact object version the scan saw. */
+function readRange(work: ChunkWork): Promise<Buffer> {
+  return readPinnedRange(work.object, work.start, work.end);
 }
 
 /** A row without an email cell (blank, or too few columns). */
@@ -101,7 +74,7 @@ export async function processChunkMessage(
   try {
     chunk = await readRange(work);
   } catch (error) {
-    if (!(error instanceof ObjectReplacedError)) throw error;
+    if (!(error instanceof ObjectChangedError)) throw error;
     return failJob(job, replacedFileError, chunkLog);
   }
   const rows = readChunkRows(chunk, { ...work, chunkStart: work.start });
@@ -120,17 +93,8 @@ export async function processChunkMessage(
   if (!acceptsWork(await getJobItem(work.companyId, work.jobId, true)))
     return chunkLog.info('job cancelled while its chunk was validated; dropped');
   await Promise.all([
-    s3().send(
-      new PutObjectCommand({ Bucket: bucketName(), Key: partKey, Body: part, ContentType: 'text/csv' }),
-    ),
-    s3().send(
-      new PutObjectCommand({
-        Bucket: bucketName(),
-        Key: partIndexKey(partKey),
-        Body: indexChunk(rows, verdicts, work.encoding as TextEncoding),
-        ContentType: 'text/plain',
-      }),
-    ),
+    putObject(partKey, part, 'text/csv'),
+    putObject(partIndexKey(partKey), indexChunk(rows, verdicts, work.encoding as TextEncoding), 'text/plain'),
   ]);
 
   const counted = await recordChunk(

@@ -1,8 +1,7 @@
 // The probe verdict of each address, kept PROBE_CACHE_DAYS (DynamoDB TTL): re-validating a list or an
 // address inside that window reads the verdict instead of probing again. Only conclusive outcomes are
 // kept (a greylisting, timeout or proxy failure is probed again next time).
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ProbeVerdictItems } from '../../store/probe-verdicts';
+import type { ProbeVerdictItems } from '../../store/probe-verdicts';
 import type { MailboxProbe } from '../validation/types';
 
 export interface ProbeVerdictCache {
@@ -18,15 +17,11 @@ function isCacheable(probe: MailboxProbe): boolean {
 
 /** The cache in the single table (store/probe-verdicts.ts), shared by every invocation. */
 export class DynamoProbeVerdictCache implements ProbeVerdictCache {
-  private readonly items: ProbeVerdictItems;
   constructor(
-    doc: DynamoDBDocumentClient,
-    table: string,
+    private readonly items: ProbeVerdictItems,
     private readonly ttlDays: number,
     private readonly now: () => number = Date.now,
-  ) {
-    this.items = new ProbeVerdictItems(doc, table);
-  }
+  ) {}
 
   async get(emails: readonly string[]): Promise<Map<string, MailboxProbe>> {
     if (this.ttlDays <= 0) return new Map();

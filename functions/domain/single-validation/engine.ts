@@ -1,9 +1,9 @@
 // The validation engine of the single-email functions: one per process (Lambda container or local
 // runtime), built on first use so its domain cache is shared by every request the process serves.
-import { dynamoDb, tableName } from '../../clients/dynamodb';
 import { settings } from '../../settings';
 import { DynamoProbeVerdictCache } from '../probe/verdict-cache';
 import { dynamoKnownLists } from '../../store/known-lists';
+import { tableProbeVerdicts } from '../../store/probe-verdicts';
 import { ValidationEngine, engineOptionsFromSettings } from '../validation';
 
 /** What the use cases need of the engine (tests hand in an engine pointed at fixture servers). */
@@ -17,7 +17,7 @@ export function singleEngine(): Validator {
     engineOptionsFromSettings(s, {
       knownLists: dynamoKnownLists(),
       // the verdicts the bulk probe stage found, and the other way round (PROBE_CACHE_DAYS)
-      probeCache: new DynamoProbeVerdictCache(dynamoDb(), tableName(), s.PROBE_CACHE_DAYS),
+      probeCache: new DynamoProbeVerdictCache(tableProbeVerdicts(), s.PROBE_CACHE_DAYS),
     }),
   );
   return engine;
