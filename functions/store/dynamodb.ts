@@ -1,6 +1,12 @@
-// The storage layer's two DynamoDB idioms, each written once: reading every page of a Query, and a
-// conditional write whose failed condition is an answer rather than an error.
+// The storage layer's DynamoDB idioms, each written once: reading every page of a Query, a conditional
+// write whose failed condition is an answer rather than an error, and batched reads and writes of any
+// size with DynamoDB's unprocessed keys and items sent again.
 import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type BatchGetCommandOutput,
+  type BatchWriteCommandOutput,
+  type DynamoDBDocumentClient,
   paginateQuery,
   paginateScan,
   type QueryCommandInput,
@@ -56,4 +62,97 @@ export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefi
 /** true when the conditional write happened, false when its condition did not hold. */
 export async function wroteIf(write: Promise<unknown>): Promise<boolean> {
   return (await ifConditionHolds(write.then(() => true))) ?? false;
+}
+
+/** Waits before round `attempt` + 1 of a retry: 25 ms doubling to 1 s, with jitter. */
+export function backoff(attempt: number): Promise<void> {
+  const ms = Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Rounds of a batch request whose unprocessed part keeps coming back before it is an error. */
+const maxBatchRounds = 10;
+
+/** Where a batch request goes: the service's table on the process's client unless a test says otherwise. */
+export interface BatchTarget {
+  doc?: DynamoDBDocumentClient;
+  table?: string;
+  /** Batch requests in flight at once (default 8). */
+  concurrency?: number;
+}
+
+/** Runs `work` over `values` in groups of `size`, `concurrency` groups at a time. */
+async function inGroups<T>(
+  values: T[],
+  size: number,
+  concurrency: number,
+  work: (group: T[]) => Promise<void>,
+): Promise<void> {
+  const groups: T[][] = [];
+  for (let i = 0; i < values.length; i += size) groups.push(values.slice(i, i + size));
+  let next = 0;
+  const worker = async () => {
+    while (next < groups.length) await work(groups[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, worker));
+}
+
+/**
+ * The items of any number of keys: BatchGetItem, 100 keys a request, unprocessed keys sent again with
+ * backoff (an error after 10 rounds). Missing items are simply absent; the order is not the keys'.
+ */
+export async function batchGetAll(
+  keys: Item[],
+  options: BatchTarget & { consistent?: boolean; projection?: string } = {},
+): Promise<Item[]> {
+  const doc = options.doc ?? dynamoDb();
+  const table = options.table ?? tableName();
+  const out: Item[] = [];
+  await inGroups(keys, 100, options.concurrency ?? 8, async (group) => {
+    let pending = group;
+    for (let round = 0; pending.length > 0; round++) {
+      if (round >= maxBatchRounds) throw new Error('BatchGetItem kept returning unprocessed keys');
+      if (round > 0) await backoff(round);
+      const result: BatchGetCommandOutput = await doc.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [table]: {
+              Keys: pending,
+              ...(options.consistent ? { ConsistentRead: true } : {}),
+              ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+            },
+          },
+        }),
+      );
+      out.push(...(result.Responses?.[table] ?? []));
+      pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Item[];
+    }
+  });
+  return out;
+}
+
+/** One request of a BatchWriteItem. */
+export type BatchWrite = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } };
+
+/**
+ * Any number of puts and deletes: BatchWriteItem, `groupSize` (at most 25, the default) a request,
+ * unprocessed items sent again with backoff (an error after 10 rounds).
+ */
+export async function batchWriteAll(
+  requests: BatchWrite[],
+  options: BatchTarget & { groupSize?: number } = {},
+): Promise<void> {
+  const doc = options.doc ?? dynamoDb();
+  const table = options.table ?? tableName();
+  await inGroups(requests, options.groupSize ?? 25, options.concurrency ?? 8, async (group) => {
+    let pending = group;
+    for (let round = 0; pending.length > 0; round++) {
+      if (round >= maxBatchRounds) throw new Error('BatchWriteItem kept returning unprocessed items');
+      if (round > 0) await backoff(round);
+      const result: BatchWriteCommandOutput = await doc.send(
+        new BatchWriteCommand({ RequestItems: { [table]: pending } }),
+      );
+      pending = (result.UnprocessedItems?.[table] ?? []) as BatchWrite[];
+    }
+  });
 }

@@ -1,13 +1,8 @@
 // Storage of the known-dead and known-complainer address lists (keys in ./keys.ts): BatchGet lookups,
 // the import's batched writes, and whether a list holds anything at all.
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  QueryCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
+import { batchGetAll, batchWriteAll } from './dynamodb';
 import {
   GLOBAL_SCOPE,
   LIST_KINDS,
@@ -27,10 +22,6 @@ interface Flags {
 
 const scopesOf = (companyId: string | undefined): string[] =>
   companyId ? [GLOBAL_SCOPE, companyId] : [GLOBAL_SCOPE];
-
-const BATCH_GET_LIMIT = 100;
-const BATCH_WRITE_LIMIT = 25;
-const MAX_UNPROCESSED_ROUNDS = 8;
 
 /** The lists in the single table, read with BatchGet (the engine's KnownAddressLists). */
 export class DynamoKnownLists {
@@ -56,28 +47,19 @@ export class DynamoKnownLists {
       for (const scope of scopesOf(companyId))
         for (const kind of LIST_KINDS) keys.push({ ...knownAddressKey(scope, kind, email) });
     const flags = new Map<string, Flags>();
-    for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
-      let request: Array<Record<string, string>> = keys.slice(i, i + BATCH_GET_LIMIT);
-      for (let round = 0; request.length > 0; round++) {
-        if (round >= MAX_UNPROCESSED_ROUNDS)
-          throw new Error('Known-address lists: BatchGet kept returning unprocessed keys');
-        if (round > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** round));
-        const out: BatchGetCommandOutput = await this.client.send(
-          new BatchGetCommand({
-            RequestItems: { [this.table]: { Keys: request, ProjectionExpression: 'pk, sk, email' } },
-          }),
-        );
-        for (const item of out.Responses?.[this.table] ?? []) {
-          const kind = kindOfSortKey(String(item.sk));
-          if (kind && typeof item.email === 'string') {
-            const f = flags.get(item.email) ?? { dead: false, complainer: false };
-            if (kind === 'dead') f.dead = true;
-            else f.complainer = true;
-            flags.set(item.email, f);
-          }
-        }
-        request =
-          (out.UnprocessedKeys?.[this.table]?.Keys as Array<Record<string, string>> | undefined) ?? [];
+    const items = await batchGetAll(keys, {
+      doc: this.client,
+      table: this.table,
+      concurrency: 1,
+      projection: 'pk, sk, email',
+    });
+    for (const item of items) {
+      const kind = kindOfSortKey(String(item.sk));
+      if (kind && typeof item.email === 'string') {
+        const f = flags.get(item.email) ?? { dead: false, complainer: false };
+        if (kind === 'dead') f.dead = true;
+        else f.complainer = true;
+        flags.set(item.email, f);
       }
     }
     return flags;
@@ -122,16 +104,10 @@ async function putKnownAddresses(
     scope: input.scope,
     importedAt: input.importedAt,
   }));
-  for (let i = 0; i < items.length; i += BATCH_WRITE_LIMIT) {
-    let requests = items.slice(i, i + BATCH_WRITE_LIMIT).map((Item) => ({ PutRequest: { Item } }));
-    for (let round = 0; requests.length > 0; round++) {
-      if (round >= MAX_UNPROCESSED_ROUNDS)
-        throw new Error('Known-address import: BatchWrite kept returning unprocessed items');
-      if (round > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** round));
-      const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
-      requests = (out.UnprocessedItems?.[table] ?? []) as typeof requests;
-    }
-  }
+  await batchWriteAll(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    { doc: client, table, concurrency: 1 },
+  );
 }
 
 /** Whether any list of the scope (dead or complainer) holds an address: one Query per kind, Limit 1. */

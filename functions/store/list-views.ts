@@ -1,9 +1,9 @@
 // Storage of the packed list views (functions/domain/workspace/views.ts says what they are): a head item
 // per list (version, chunk count, row counts per facet) and chunk items holding rows as JSON arrays.
 // Rows arrive here already encoded as arrays of values; this module only stores and reads them.
-import { BatchWriteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
-import { queryAll, wroteIf } from './dynamodb';
+import { batchWriteAll, queryAll, wroteIf } from './dynamodb';
 import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from './keys';
 import { batchGet, getItem, type WorkspaceWrite } from './workspace';
 
@@ -112,17 +112,10 @@ export async function putWholeView(
   chunks: PackedChunk[],
   head: HeadFields,
 ): Promise<void> {
-  for (let i = 0; i < chunks.length; i += 10) {
-    let requests = chunks
-      .slice(i, i + 10)
-      .map((chunk) => ({ PutRequest: { Item: chunkItem(companyId, kind, chunk, version) } }));
-    while (requests.length > 0) {
-      const result = await dynamoDb().send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
-      );
-      requests = (result.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-    }
-  }
+  await batchWriteAll(
+    chunks.map((chunk) => ({ PutRequest: { Item: chunkItem(companyId, kind, chunk, version) } })),
+    { groupSize: 10, concurrency: 1 },
+  );
   await dynamoDb().send(
     new PutCommand({
       TableName: tableName(),

@@ -3,8 +3,6 @@
 // partition, id-index lookups, batched reads and writes, the workspace lock, and the one transaction
 // every API write commits through. The rules are in functions/domain/workspace/.
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -13,7 +11,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
-import { queryAll, wroteIf, type Item } from './dynamodb';
+import { batchGetAll, batchWriteAll, queryAll, wroteIf, type Item } from './dynamodb';
 import { companyKey, mailboxesOfOwnerIndex, userKey, workspaceLockKey, type ItemKey } from './keys';
 
 export type { Item };
@@ -70,73 +68,26 @@ export async function mailboxesOfOwnerItems(
   return items.map((item) => ({ email: String(item.email), id: String(item.id) }));
 }
 
-export function backoff(attempt: number): Promise<void> {
-  const ms = Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2);
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Runs `work` over the groups, `concurrency` groups at a time. */
-async function eachGroup<T>(groups: T[], concurrency: number, work: (group: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < groups.length) await work(groups[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, worker));
-}
-
-function groupsOf<T>(values: T[], size: number): T[][] {
-  const groups: T[][] = [];
-  for (let i = 0; i < values.length; i += size) groups.push(values.slice(i, i + size));
-  return groups;
-}
-
 /** BatchGet of any number of keys, 100 per request, several requests at once; unprocessed keys retried. */
-export async function batchGet(keys: ItemKey[], concurrency = 8, consistent = false): Promise<Item[]> {
-  const out: Item[] = [];
-  await eachGroup(
-    groupsOf<Item>(
-      keys.map((k) => ({ pk: k.pk, sk: k.sk })),
-      100,
-    ),
-    concurrency,
-    async (group) => {
-      let pending = group;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        const result = await dynamoDb().send(
-          new BatchGetCommand({
-            RequestItems: {
-              [tableName()]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) },
-            },
-          }),
-        );
-        out.push(...(result.Responses?.[tableName()] ?? []));
-        pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Item[];
-        if (pending.length > 0) await backoff(attempt);
-      }
-    },
+export function batchGet(keys: ItemKey[], concurrency = 8, consistent = false): Promise<Item[]> {
+  return batchGetAll(
+    keys.map((k) => ({ pk: k.pk, sk: k.sk })),
+    { concurrency, consistent },
   );
-  return out;
 }
 
 /** Puts and deletes, 25 per BatchWrite, several requests at once; unprocessed items retried. */
-export async function writeItems(
+export function writeItems(
   { puts, deletes = [] }: { puts: Item[]; deletes?: ItemKey[] },
   concurrency = 8,
 ): Promise<void> {
-  const requests: ({ PutRequest: { Item: Item } } | { DeleteRequest: { Key: Item } })[] = [
-    ...puts.map((item) => ({ PutRequest: { Item: item } })),
-    ...deletes.map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })),
-  ];
-  await eachGroup(groupsOf(requests, 25), concurrency, async (group) => {
-    let pending = group;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      const result = await dynamoDb().send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
-      );
-      pending = (result.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-      if (pending.length > 0) await backoff(attempt);
-    }
-  });
+  return batchWriteAll(
+    [
+      ...puts.map((item) => ({ PutRequest: { Item: item } })),
+      ...deletes.map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })),
+    ],
+    { concurrency },
+  );
 }
 
 // --- The workspace lock: a lease an import holds while it rewrites items and views ---------------

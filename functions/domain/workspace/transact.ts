@@ -1,7 +1,8 @@
 // Commits an API write (item changes plus the list view) as one transaction behind the workspace lock,
 // and tells a lost race (retry with fresh reads) from a running import (503, try later).
 import { ServiceUnavailableError } from '../../errors';
-import { backoff, commitWorkspaceWrites, type WorkspaceWrite } from '../../store/workspace';
+import { backoff } from '../../store/dynamodb';
+import { commitWorkspaceWrites, type WorkspaceWrite } from '../../store/workspace';
 
 const maxWriteAttempts = 8;
 
