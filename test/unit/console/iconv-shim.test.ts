@@ -2,27 +2,10 @@
 // for every encoding the service detects, both read the same bytes as the same text.
 import iconv from 'iconv-lite';
 import shim from '../../../console/src/iconv-shim';
+import { trustedEncodings } from '../../../functions/domain/bulk/csv/encoding';
 
-const detected = [
-  'utf-8',
-  'utf-16le',
-  'utf-16be',
-  'windows-1252',
-  'shift_jis',
-  'euc-jp',
-  'euc-kr',
-  'gb18030',
-  'big5',
-  'windows-1251',
-  'koi8-r',
-  'iso-8859-5',
-  'iso-8859-6',
-  'iso-8859-7',
-  'iso-8859-8',
-  'windows-1253',
-  'windows-1255',
-  'windows-1256',
-];
+// the fixed ones (BOMs, UTF-8, the Windows-1252 fallback), then those chardet is trusted for
+const detected = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', ...trustedEncodings];
 
 describe('iconv-lite shim for the console bundle', () => {
   it.each(detected)('decodes %s as iconv-lite does', (encoding) => {

@@ -20,7 +20,7 @@ export function unitBytes(encoding: TextEncoding): 1 | 2 {
 }
 
 /** Encodings chardet names that we take its word for (lower-cased iconv-lite names). */
-const trusted = new Set([
+export const trustedEncodings: ReadonlySet<string> = new Set([
   'shift_jis',
   'euc-jp',
   'euc-kr',
@@ -95,7 +95,13 @@ export function detectEncoding(sample: Buffer, wholeFile: boolean): TextEncoding
   if (isUtf8Sample(sample, wholeFile)) return 'utf-8';
   const best = chardet.analyse(sample)[0];
   const name = best?.name.toLowerCase();
-  if (best && name && best.confidence >= minConfidence && trusted.has(name) && iconv.encodingExists(name))
+  if (
+    best &&
+    name &&
+    best.confidence >= minConfidence &&
+    trustedEncodings.has(name) &&
+    iconv.encodingExists(name)
+  )
     return name;
   return fallbackEncoding;
 }
