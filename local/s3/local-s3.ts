@@ -656,7 +656,7 @@ function iso(time: number): string {
 // ---------------------------------------------------------------------------------------------------
 // The proxy: streams both ways, never buffers a body (uploads reach 100 MB).
 
-function forward(
+export function forward(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   backendPort: number,
@@ -682,10 +682,8 @@ function forward(
     // A client that goes away mid-download tears the upstream response down with it.
     pipeline(upstreamRes, res).catch(() => undefined);
   });
-  // A client that goes away mid-upload aborts the upstream request; s3rver then stores nothing.
-  const body =
-    bodyDigest === undefined ? pipeline(req, upstream) : pipeline(req, digestCheck(bodyDigest), upstream);
-  body.catch((error: unknown) => {
+  /** Every way the exchange with s3rver can fail ends here, once: the client always gets an answer. */
+  const fail = (error: unknown) => {
     // Once the response has started, its own pipeline decides how it ends.
     if (res.headersSent) return;
     if (error instanceof PayloadDigestMismatch) {
@@ -696,14 +694,22 @@ function forward(
         detail: { ClientComputedContentSHA256: error.declared, S3ComputedContentSHA256: error.computed },
       });
     }
-    // Either s3rver is unreachable or the client left (then nobody reads this answer).
+    // s3rver is unreachable, dropped a kept-alive connection just as it was reused, or the client left
+    // (then nobody reads this answer). A 503 is retried by the SDK.
     logger.debug('local S3: request to s3rver failed', { method: req.method, error: String(error) });
     sendError(res, {
       status: 503,
       code: 'ServiceUnavailable',
       message: 'The local S3 backend did not answer.',
     });
-  });
+  };
+  // A failure after the request was sent (the body pipeline has already resolved, and its dangling
+  // listeners would swallow the error) must still answer the client, or its request hangs forever.
+  upstream.on('error', fail);
+  // A client that goes away mid-upload aborts the upstream request; s3rver then stores nothing.
+  const body =
+    bodyDigest === undefined ? pipeline(req, upstream) : pipeline(req, digestCheck(bodyDigest), upstream);
+  body.catch(fail);
 }
 
 function sendError(res: http.ServerResponse, error: S3ErrorReply, allowOrigin?: string): void {
