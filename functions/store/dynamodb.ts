@@ -17,9 +17,26 @@ import { isConditionFailure, isTransactionConditionFailure } from './conditions'
 
 export type Item = Record<string, unknown>;
 
-/** Sends any lib-dynamodb command (their union does not fit the client's overloads). */
-export const send = <T = unknown>(command: object): Promise<T> =>
-  (dynamoDb() as unknown as { send(c: object): Promise<T> }).send(command);
+/** Tries of a plain write that keeps meeting a transaction on its item. */
+const conflictAttempts = 5;
+
+/**
+ * Sends any lib-dynamodb command (their union does not fit the client's overloads). A plain write that
+ * meets a transaction in flight on the same item fails with TransactionConflictException, which the
+ * SDK does not retry: it is sent again here after a short backoff (the write had no effect).
+ */
+export async function send<T = unknown>(command: object): Promise<T> {
+  const client = dynamoDb() as unknown as { send(c: object): Promise<T> };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await client.send(command);
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionConflictException' || attempt + 1 >= conflictAttempts)
+        throw error;
+      await backoff(attempt);
+    }
+  }
+}
 
 /** The pages of a Query on the table (lib-dynamodb's paginator), for callers that may stop early. */
 export async function* queryPages(
