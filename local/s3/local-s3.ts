@@ -275,29 +275,17 @@ function verifyHeaderV4(
     );
   }
   const [, credential, signedHeaders, signature] = match as unknown as [string, string, string, string];
-  const [accessKeyId, scopeDate, scopeRegion, scopeService, terminator, ...extra] = credential.split('/');
-  if (
-    !accessKeyId ||
-    !scopeDate ||
-    !scopeRegion ||
-    scopeService !== 's3' ||
-    terminator !== 'aws4_request' ||
-    extra.length
-  ) {
+  const parsed = credentialScope(credential);
+  if (!parsed) {
     return {
       status: 400,
       code: 'AuthorizationHeaderMalformed',
       message: 'The authorization header is malformed; the Credential is mal-formed.',
     };
   }
-  if (accessKeyId !== keys.accessKeyId) {
-    return {
-      status: 403,
-      code: 'InvalidAccessKeyId',
-      message: 'The AWS Access Key Id you provided does not exist in our records.',
-      detail: { AWSAccessKeyId: accessKeyId },
-    };
-  }
+  const { accessKeyId, scopeDate, scopeRegion } = parsed;
+  const foreign = foreignKey(accessKeyId, keys);
+  if (foreign) return foreign;
   const amzDate = String(request.headers['x-amz-date'] ?? '');
   const signedAt = parseAmzDate(amzDate);
   if (signedAt === undefined || scopeDate !== amzDate.slice(0, 8)) {
@@ -526,27 +514,15 @@ function verifyPresignedV4(
     );
   }
 
-  const [accessKeyId, scopeDate, scopeRegion, scopeService, terminator, ...extra] = credential.split('/');
-  if (
-    !accessKeyId ||
-    !scopeDate ||
-    !scopeRegion ||
-    scopeService !== 's3' ||
-    terminator !== 'aws4_request' ||
-    extra.length
-  ) {
+  const parsed = credentialScope(credential);
+  if (!parsed) {
     return authError(
       `Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".`,
     );
   }
-  if (accessKeyId !== keys.accessKeyId) {
-    return {
-      status: 403,
-      code: 'InvalidAccessKeyId',
-      message: 'The AWS Access Key Id you provided does not exist in our records.',
-      detail: { AWSAccessKeyId: accessKeyId },
-    };
-  }
+  const { accessKeyId, scopeDate, scopeRegion } = parsed;
+  const foreign = foreignKey(accessKeyId, keys);
+  if (foreign) return foreign;
   const signedAt = parseAmzDate(amzDate);
   if (signedAt === undefined) {
     return authError(`X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd'T'HHmmss'Z'"`);
@@ -637,6 +613,27 @@ function parseAmzDate(value: string): number | undefined {
   const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
   const time = Date.UTC(y, mo - 1, d, h, mi, s);
   return Number.isNaN(time) ? undefined : time;
+}
+
+/** The parts of a SigV4 credential `<key id>/<YYYYMMDD>/<region>/s3/aws4_request`; undefined when malformed. */
+function credentialScope(
+  credential: string,
+): { accessKeyId: string; scopeDate: string; scopeRegion: string } | undefined {
+  const [accessKeyId, scopeDate, scopeRegion, scopeService, terminator, ...extra] = credential.split('/');
+  if (!accessKeyId || !scopeDate || !scopeRegion) return undefined;
+  if (scopeService !== 's3' || terminator !== 'aws4_request' || extra.length) return undefined;
+  return { accessKeyId, scopeDate, scopeRegion };
+}
+
+/** 403 InvalidAccessKeyId unless the key id is the runtime's own. */
+function foreignKey(accessKeyId: string, keys: { accessKeyId: string }): S3ErrorReply | undefined {
+  if (accessKeyId === keys.accessKeyId) return undefined;
+  return {
+    status: 403,
+    code: 'InvalidAccessKeyId',
+    message: 'The AWS Access Key Id you provided does not exist in our records.',
+    detail: { AWSAccessKeyId: accessKeyId },
+  };
 }
 
 function hmac(key: string | Buffer, data: string): Buffer {
