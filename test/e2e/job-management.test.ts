@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expectDocumented } from '../helpers/openapi-check';
 import { useBulkRuntime } from './bulk-runtime';
+import { until } from '../helpers/until';
 
 jest.setTimeout(180_000);
 
@@ -32,16 +33,6 @@ async function call(
   await expectDocumented(method, path, response);
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still waiting after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const csv = [

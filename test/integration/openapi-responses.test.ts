@@ -7,6 +7,7 @@ import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { BulkClient, startBulkDns } from '../e2e/bulk-client';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { operationOf, responseProblems } from '../helpers/openapi-check';
+import { until } from '../helpers/until';
 
 jest.setTimeout(120_000);
 
@@ -54,16 +55,6 @@ async function call(
   if (!seen.has(id)) seen.set(id, new Set());
   seen.get(id)!.add(response.status);
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still waiting after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('responses against docs/openapi.json', () => {
