@@ -3,8 +3,8 @@
 // word for people. Besides the API, only the presigned upload and download addresses are contacted.
 import { apiError, createMailvetClient, MailvetApiError, type DownloadFilter } from '../../client';
 
-export type { DownloadFilter, JobState, Usage, VerdictStatus as Status } from '../../client';
-import type { JobState, Usage, VerdictStatus as Status } from '../../client';
+export type { CreatedJob, DownloadFilter, JobState, Usage, VerdictStatus as Status } from '../../client';
+import type { JobState, JobStatus, Usage, VerdictStatus as Status } from '../../client';
 export type ReputationRangeName =
   'today' | 'yesterday' | 'last7Days' | 'thisWeek' | 'last30Days' | 'lastWeek' | 'lastMonth' | 'thisMonth';
 
@@ -26,24 +26,8 @@ export interface ValidationResult {
   validatedAt: string;
 }
 
-export interface CreatedJob {
-  jobId: string;
-  status: JobState;
-  uploadUrl: string;
-  uploadExpiresIn: number;
-}
-
-export interface Job {
-  jobId: string;
-  status: JobState;
-  totalEmails: number;
-  processedEmails: number;
-  percentComplete: number;
-  createdAt: string;
-  completedAt: string | null;
-  statistics: Record<Status, number> | null;
-  error?: string;
-}
+/** A created job and a job's status are the client's own types (generated from docs/openapi.json). */
+export type Job = JobStatus;
 
 /** A job in the company's list: its status plus the file name given at creation. */
 export interface JobSummary extends Job {
@@ -197,8 +181,8 @@ export function createApi(options: ApiOptions) {
       translated(async () => (await client.validate(email)) as unknown as ValidationResult),
 
     createJob: (body: { emailColumn: number; fileName?: string; callbackUrl?: string }) =>
-      translated(async () => (await once.createJob(body)) as CreatedJob),
-    getJob: (jobId: string) => translated(async () => (await client.getJob(jobId)) as Job),
+      translated(() => once.createJob(body)),
+    getJob: (jobId: string) => translated(() => client.getJob(jobId)),
     getDownload: (jobId: string, filter: DownloadFilter = {}) =>
       translated(async () => (await client.getDownload(jobId, filter)) as Download),
     /** The company's jobs, newest first. */
