@@ -190,6 +190,18 @@ async function main(): Promise<void> {
   }
 }
 
+/** The kind of item a single-item call touches, from its key: ` PROBE# VERDICTS`, ` MXHOST# RCPT#`, ... */
+function itemKind(input: object): string {
+  const { Key, Item } = input as {
+    Key?: { pk?: unknown; sk?: unknown };
+    Item?: { pk?: unknown; sk?: unknown };
+  };
+  const key = Key ?? Item;
+  if (typeof key?.pk !== 'string' || typeof key.sk !== 'string') return '';
+  const prefix = (value: string) => /^[A-Z]+#?/.exec(value)?.[0] ?? '';
+  return ` ${prefix(key.pk)} ${prefix(key.sk)}`;
+}
+
 /** Counts the handlers' DynamoDB and SQS calls by command, with their mean latency. */
 function traceCalls(): Map<string, { n: number; ms: number }> {
   const calls = new Map<string, { n: number; ms: number }>();
@@ -206,7 +218,8 @@ function traceCalls(): Map<string, { n: number; ms: number }> {
   }
   const options = { step: 'initialize', name: 'benchTrace' } as const;
   dynamoDb().middlewareStack.add(
-    (next, context) => (args) => timed(`dynamodb ${context.commandName}`, () => next(args)),
+    (next, context) => (args) =>
+      timed(`dynamodb ${context.commandName}${itemKind(args.input)}`, () => next(args)),
     options,
   );
   sqs().middlewareStack.add(

@@ -120,7 +120,12 @@ async function inGroups<T>(
  */
 export async function batchGetAll(
   keys: Item[],
-  options: BatchTarget & { consistent?: boolean; projection?: string } = {},
+  options: BatchTarget & {
+    consistent?: boolean;
+    projection?: string;
+    /** ExpressionAttributeNames of the projection. */
+    names?: Record<string, string>;
+  } = {},
 ): Promise<Item[]> {
   const doc = options.doc ?? dynamoDb();
   const table = options.table ?? tableName();
@@ -137,6 +142,7 @@ export async function batchGetAll(
               Keys: pending,
               ...(options.consistent ? { ConsistentRead: true } : {}),
               ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+              ...(options.names ? { ExpressionAttributeNames: options.names } : {}),
             },
           },
         }),

@@ -221,22 +221,22 @@ export const listViewChunkPrefix = (kind: string) => `VIEW#${kind}#`;
 export const workspaceLockKey = (companyId: string): ItemKey => ({ pk: companyPk(companyId), sk: 'WSLOCK' });
 
 // --- Mailbox probes (functions/domain/probe; design in docs/validation.md) --------------------------
-// probe verdict     PROBE#<email>               VERDICT                 ttl: PROBE_CACHE_DAYS
+// probe verdicts    PROBE#<domain>#<shard>      VERDICTS                map address -> {p, e}; ttl: latest e
 // session lease     MXHOST#<host>               SESSION#<n>             n in 0..N-1, holdUntil (ms)
-// RCPT bucket       MXHOST#<host>               RCPT#<epochSecond>      count, ttl
+// RCPT schedule     MXHOST#<host>               RCPTPACE                next: first free RCPT slot (ms), ttl
 // probe verdicts   COMPANY#<c>                 PROBEBATCH#<jobId>#<chunk>#<batch>   one per settled batch
 
-export const probeVerdictKey = (email: string): ItemKey => ({
-  pk: `PROBE#${part(email.toLowerCase())}`,
-  sk: 'VERDICT',
+export const probeVerdictShardKey = (domain: string, shard: number): ItemKey => ({
+  pk: `PROBE#${part(domain.toLowerCase())}#${shard}`,
+  sk: 'VERDICTS',
 });
 export const mxSessionLeaseKey = (host: string, slot: number): ItemKey => ({
   pk: `MXHOST#${part(host.toLowerCase())}`,
   sk: `SESSION#${slot}`,
 });
-export const mxRcptBucketKey = (host: string, epochSecond: number): ItemKey => ({
+export const mxRcptScheduleKey = (host: string): ItemKey => ({
   pk: `MXHOST#${part(host.toLowerCase())}`,
-  sk: `RCPT#${epochSecond}`,
+  sk: 'RCPTPACE',
 });
 export const probeBatchVerdictsKey = (
   companyId: string,

@@ -2,19 +2,16 @@
 // (docs/bulk.md, "Politeness"):
 // - at most N sessions at once per host: N lease items (MXHOST#<host> / SESSION#<n>), each claimed with a
 //   conditional put (free, or its holder's lease expired) and released by its holder;
-// - at most M RCPT per second per host: one counter per host and second, incremented with a condition
-//   that keeps it at or below M (a token bucket refilled every second).
+// - at most M RCPT per second per host: one schedule item per host holding its next free RCPT slot
+//   (slots are 1000/M ms apart, a generic cell rate algorithm). A taker books a run of slots with one
+//   conditional write and sends each RCPT no earlier than its slot, so no second ever sees more than M,
+//   whichever invocations send them; a run is booked at most `bookingHorizonMs` ahead.
 import { randomUUID } from 'node:crypto';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
-import { mxRcptBucketKey, mxSessionLeaseKey } from './keys';
+import { ifConditionHolds } from './dynamodb';
+import { mxRcptScheduleKey, mxSessionLeaseKey } from './keys';
 import { ttlAttribute } from './table';
 
 export interface PolitenessLimits {
@@ -32,12 +29,25 @@ export interface SessionLease {
   owner: string;
 }
 
+/** How far ahead of now a run of RCPT slots may end. */
+export const bookingHorizonMs = 5_000;
+
+/** A run of booked RCPT slots at a host: the i-th (0-based) may be sent from `startMs + i * intervalMs`. */
+export interface RcptSlots {
+  startMs: number;
+  count: number;
+  intervalMs: number;
+}
+
 export interface Politeness {
   /** A session slot at the host, or null when all N are held. */
   acquireSession(host: string): Promise<SessionLease | null>;
   releaseSession(lease: SessionLease): Promise<void>;
-  /** How many of `wanted` RCPT may be sent to the host in the current second (0..wanted). */
-  takeRcpt(host: string, wanted: number): Promise<number>;
+  /**
+   * Books up to `wanted` RCPT slots at the host (at most a horizon's worth), or null when its schedule is
+   * booked beyond the horizon: ask again a little later.
+   */
+  bookRcpt(host: string, wanted: number): Promise<RcptSlots | null>;
 }
 
 export class DynamoPoliteness implements Politeness {
@@ -95,33 +105,45 @@ export class DynamoPoliteness implements Politeness {
     }
   }
 
-  async takeRcpt(host: string, wanted: number): Promise<number> {
-    const limit = this.limits.rcptPerSecondPerHost;
-    const second = Math.floor(this.now() / 1000);
-    const key = mxRcptBucketKey(host, second);
-    let ask = Math.min(wanted, limit);
-    for (let attempt = 0; attempt < 3 && ask > 0; attempt++) {
-      try {
-        await this.doc.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: key,
-            UpdateExpression: 'ADD #count :n SET #ttl = :ttl',
-            ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
-            ExpressionAttributeNames: { '#count': 'count', '#ttl': ttlAttribute },
-            ExpressionAttributeValues: { ':n': ask, ':room': limit - ask, ':ttl': second + 120 },
-          }),
-        );
-        return ask;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-      const current = await this.doc.send(
-        new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }),
+  async bookRcpt(host: string, wanted: number): Promise<RcptSlots | null> {
+    const intervalMs = 1000 / this.limits.rcptPerSecondPerHost;
+    const count = Math.max(1, Math.min(wanted, Math.floor(bookingHorizonMs / intervalMs)));
+    const spanMs = count * intervalMs;
+    const now = this.now();
+    const update = (expression: string, condition: string, values: Record<string, number>) =>
+      this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: mxRcptScheduleKey(host),
+          UpdateExpression: `${expression}, #ttl = :ttl`,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#next': 'next', '#ttl': ttlAttribute },
+          ExpressionAttributeValues: { ...values, ':ttl': Math.ceil(now / 1000) + 3600 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
       );
-      ask = Math.min(wanted, limit - Number(current.Item?.count ?? 0));
+    // another booker may change the schedule between the two tries: a few rounds settle it
+    for (let round = 0; round < 3; round++) {
+      // a running schedule: this run follows the last booked one, if it ends within the horizon
+      const extended = await ifConditionHolds(
+        update('SET #next = #next + :span', '#next >= :now AND #next <= :latest', {
+          ':span': spanMs,
+          ':now': now,
+          ':latest': now + bookingHorizonMs - spanMs,
+        }),
+      );
+      if (extended) return { startMs: Number(extended.Attributes?.next) - spanMs, count, intervalMs };
+      // an idle schedule (never used, or its last run is over): this run starts now
+      const started = await ifConditionHolds(
+        update('SET #next = :end', 'attribute_not_exists(#next) OR #next < :now', {
+          ':end': now + spanMs,
+          ':now': now,
+        }),
+      );
+      if (started) return { startMs: now, count, intervalMs };
     }
-    return 0;
+    // booked beyond the horizon
+    return null;
   }
 }
 

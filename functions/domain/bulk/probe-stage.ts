@@ -13,7 +13,7 @@ import { tablePoliteness } from '../../store/mx-politeness';
 import { tableProbeVerdicts } from '../../store/probe-verdicts';
 import { sendDelayed, sendProbeBatches } from '../../store/probe-queue';
 import type { QueueName } from '../../wiring';
-import type { Politeness } from '../probe/politeness';
+import { rcptPacer, type Politeness } from '../probe/politeness';
 import { proxyPoolFor } from '../probe/proxy-pool';
 import { probeBatch, type BatchSessionOptions, defaultBatchSessionOptions } from '../probe/smtp-session';
 import { DynamoProbeVerdictCache, type ProbeVerdictCache } from '../probe/verdict-cache';
@@ -163,7 +163,7 @@ export async function processProbeMessage(
   try {
     outcome = await probeBatch(message.addresses, todo, deps.session, {
       shouldStop,
-      rcptAllowance: (wanted) => rcptAllowance(deps.politeness, message.host, wanted, shouldStop),
+      rcptAllowance: rcptPacer(deps.politeness, message.host, todo.length, shouldStop),
     });
   } finally {
     await deps.politeness.releaseSession(lease);
@@ -198,21 +198,6 @@ export async function processProbeMessage(
     greylisted.length > 0 ? deps.greylistDelaySeconds : 0,
     deps,
   );
-}
-
-/** RCPT commands the host's shared budget allows now; waits for the next second while time allows. */
-async function rcptAllowance(
-  politeness: Politeness,
-  host: string,
-  wanted: number,
-  shouldStop: () => boolean,
-): Promise<number> {
-  for (;;) {
-    const granted = await politeness.takeRcpt(host, wanted);
-    if (granted > 0 || shouldStop()) return granted;
-    // the bucket refills at the next second: a wait under a second, not a greylisting sleep
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-  }
 }
 
 /** The same batch, with what is left, back on the probes queue. */
