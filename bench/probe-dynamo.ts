@@ -9,9 +9,10 @@ import {
   GetCommand,
   PutCommand,
   TransactWriteCommand,
-  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../functions/clients/dynamodb';
+import { DynamoPoliteness } from '../functions/store/mx-politeness';
+import { ProbeVerdictItems } from '../functions/store/probe-verdicts';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 
 function flag(name: string, fallback: number): number {
@@ -52,16 +53,21 @@ async function main() {
     await measure('PutItem', 1, (n) =>
       doc.send(new PutCommand({ TableName, Item: { pk: `P#${n}`, sk: 'X', v: n } })),
     );
-    await measure('UpdateItem ADD with condition (token bucket)', 1, (n) =>
-      doc.send(
-        new UpdateCommand({
-          TableName,
-          Key: { pk: `B#${n % 50}`, sk: 'X' },
-          UpdateExpression: 'ADD #c :n',
-          ConditionExpression: 'attribute_not_exists(#c) OR #c <= :room',
-          ExpressionAttributeNames: { '#c': 'count' },
-          ExpressionAttributeValues: { ':n': 1, ':room': 1e9 },
-        }),
+    // the probe stage's own calls, through its storage modules
+    const politeness = new DynamoPoliteness(doc, TableName, {
+      maxSessionsPerHost: 2,
+      rcptPerSecondPerHost: 20,
+      leaseMs: 60_000,
+    });
+    await measure('RCPT booking (conditional UpdateItem, 50 hosts)', 1, (n) =>
+      politeness.bookRcpt(`mx${n % 50}.bench.test`, 1),
+    );
+    const verdicts = new ProbeVerdictItems(doc, TableName);
+    const expiry = Math.floor(Date.now() / 1000) + 86400;
+    await measure('verdict cache put, 100 addresses of one domain (8 shard updates)', 100, (n) =>
+      verdicts.put(
+        Array.from({ length: 100 }, (_, i) => [`u${i}@d${n}.bench.test`, 'accepted'] as [string, string]),
+        expiry,
       ),
     );
     await measure('BatchWriteItem (25 puts)', 25, (n) =>
