@@ -9,7 +9,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import type { S3Event } from 'aws-lambda';
 import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
 import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
-import { releaseOrphanedLeases } from '../functions/domain/bulk/job-store';
+import { releaseOrphanedLeases } from '../functions/store/jobs';
 import {
   bucketTriggers,
   deadLetterRetentionSeconds,

@@ -15,9 +15,10 @@ import {
   putNewJob,
   releaseSlot,
   type JobItem,
-} from '../../functions/domain/bulk/job-store';
+} from '../../functions/store/jobs';
 import { jobStatuses } from '../../functions/domain/bulk/job-view';
 import { deleteJob, listJobs } from '../../functions/domain/bulk/jobs';
+import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { jobKey, jobsOfCompanyIndex } from '../../functions/store/keys';
 import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
@@ -68,7 +69,17 @@ async function metered<T>(run: () => Promise<T>): Promise<{ result: T; calls: st
 /** A job whose slot is not claimed (its upload URL has expired, or the test says which slot). */
 async function newJob(companyId: string, createdAt: Date, uploadExpiresAtMs: number) {
   const job = { companyId, jobId: randomUUID() };
-  await putNewJob({ ...job, emailColumn: 0, createdAt: createdAt.toISOString(), uploadExpiresAtMs, slot: 0 });
+  await putNewJob(
+    {
+      ...job,
+      emailColumn: 0,
+      createdAt: createdAt.toISOString(),
+      uploadExpiresAtMs,
+      slot: 0,
+      counts: emptyStatistics(),
+    },
+    jobLimits,
+  );
   return job;
 }
 
@@ -86,16 +97,20 @@ async function totalsAndListed(companyId: string, now = new Date()) {
 /** A job created as createJob does: it claims a slot until its upload URL expires. */
 async function slotJob(companyId: string, now: number) {
   const jobId = randomUUID();
-  const slot = await claimSlot(companyId, jobId, now + 300_000, now);
+  const slot = await claimSlot(companyId, jobId, now + 300_000, now, jobLimits);
   if (slot === undefined) throw new Error('no free slot');
-  await putNewJob({
-    companyId,
-    jobId,
-    emailColumn: 0,
-    createdAt: new Date(now).toISOString(),
-    uploadExpiresAtMs: now + 300_000,
-    slot,
-  });
+  await putNewJob(
+    {
+      companyId,
+      jobId,
+      emailColumn: 0,
+      createdAt: new Date(now).toISOString(),
+      uploadExpiresAtMs: now + 300_000,
+      slot,
+      counts: emptyStatistics(),
+    },
+    jobLimits,
+  );
   return { companyId, jobId, slot };
 }
 
@@ -144,7 +159,7 @@ describe('GET /v1/email/validate-file: total', () => {
         totalEmails: 0,
         resultKey: 'k',
       };
-      expect(await markCompleted(job, done)).toBe(true);
+      expect(await markCompleted(job, done, jobLimits)).toBe(true);
       completed.push(job.jobId);
     }
     const recent = await slotJob(companyId, now - 1000);
@@ -194,12 +209,16 @@ describe('GET /v1/email/validate-file: total', () => {
     const running = await slotJob(companyId, now);
     for (const job of [done, broken, running]) await start(job, now);
     expect(
-      await markCompleted(done, {
-        completedAt: new Date(now).toISOString(),
-        statistics: emptyStatistics(),
-        totalEmails: 0,
-        resultKey: 'k',
-      }),
+      await markCompleted(
+        done,
+        {
+          completedAt: new Date(now).toISOString(),
+          statistics: emptyStatistics(),
+          totalEmails: 0,
+          resultKey: 'k',
+        },
+        jobLimits,
+      ),
     ).toBe(true);
     await releaseSlot(done.companyId, done.slot, done.jobId);
     expect(await markFailed(broken, 'boom', ['processing'], new Date(now).toISOString())).toBe(true);
@@ -268,7 +287,7 @@ describe('GET /v1/email/validate-file: total', () => {
     // A job from before the counts changes state in a plain conditional write (there is no count yet).
     const completedAt = new Date().toISOString();
     const done = { completedAt, statistics: emptyStatistics(), totalEmails: 0, resultKey: 'k' };
-    expect(await markCompleted({ companyId, jobId: legacy.processing! }, done)).toBe(true);
+    expect(await markCompleted({ companyId, jobId: legacy.processing! }, done, jobLimits)).toBe(true);
     const first = await Promise.all([1, 2, 3].map(() => listJobs(companyId, {})));
     expect(first.map((page) => page.total)).toEqual([4, 4, 4]);
     const totals = await totalsAndListed(companyId);

@@ -9,7 +9,7 @@ import { ReceiveMessageCommand, DeleteMessageCommand, SQSClient } from '@aws-sdk
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
 import { demoIds, demoKeys } from '../../functions/domain/accounts/demo-accounts';
-import { getJobItem, holdSlot, markProcessing } from '../../functions/domain/bulk/job-store';
+import { getJobItem, holdSlot, markProcessing } from '../../functions/store/jobs';
 import { processingDeadlineSeconds, scanLeaseSeconds } from '../../functions/domain/bulk/limits';
 import { parseUploadObjectKey } from '../../functions/domain/bulk/object-keys';
 import { startProcessing } from '../../functions/domain/bulk/start-processing';

@@ -5,13 +5,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { onboardCompany } from '../../functions/domain/accounts/onboarding';
-import {
-  getJobItem,
-  markCompleted,
-  markFailed,
-  markProcessing,
-  putNewJob,
-} from '../../functions/domain/bulk/job-store';
+import { getJobItem, markCompleted, markFailed, markProcessing, putNewJob } from '../../functions/store/jobs';
+import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import {
   addCredits,
@@ -175,14 +170,18 @@ describe('bulk jobs', () => {
 /** A processing job of the company, as the scan leaves it before its reservation. */
 async function processingJob(companyId: string) {
   const jobId = randomUUID();
-  await putNewJob({
-    jobId,
-    companyId,
-    emailColumn: 0,
-    createdAt: new Date().toISOString(),
-    uploadExpiresAtMs: Date.now() + 60_000,
-    slot: 0,
-  });
+  await putNewJob(
+    {
+      jobId,
+      companyId,
+      emailColumn: 0,
+      createdAt: new Date().toISOString(),
+      uploadExpiresAtMs: Date.now() + 60_000,
+      slot: 0,
+      counts: emptyStatistics(),
+    },
+    jobLimits,
+  );
   const now = new Date().toISOString();
   expect(
     await markProcessing(
@@ -199,7 +198,7 @@ async function completedJob(companyId: string, reserved: number, rows: number) {
   expect(await reserveForJob(job, reserved)).toEqual({ ok: true });
   const statistics = { ...emptyStatistics(), safe: rows };
   const done = { completedAt: new Date().toISOString(), statistics, totalEmails: rows, resultKey: 'k' };
-  expect(await markCompleted(job, done)).toBe(true);
+  expect(await markCompleted(job, done, jobLimits)).toBe(true);
   return { ...job, status: 'completed', totalEmails: rows };
 }
 
@@ -228,12 +227,11 @@ describe('bulk reservations', () => {
     expect(await reserveForJob(done, 10)).toEqual({ ok: true });
     expect((await usageOf(co.apiKey)).remaining).toBe(90);
     const statistics = { ...emptyStatistics(), safe: 7, dead_email: 2 };
-    await markCompleted(done, {
-      completedAt: new Date().toISOString(),
-      statistics,
-      totalEmails: 9,
-      resultKey: 'k',
-    });
+    await markCompleted(
+      done,
+      { completedAt: new Date().toISOString(), statistics, totalEmails: 9, resultKey: 'k' },
+      jobLimits,
+    );
     const completed = (await getJobItem(done.companyId, done.jobId, true))!;
     expect(completed).toMatchObject({ status: 'completed', totalEmails: 9 });
     const counted = await Promise.all([1, 2, 3].map(() => countCompletedJob(completed)));

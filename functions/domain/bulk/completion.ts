@@ -12,8 +12,8 @@ import {
   markWebhookQueued,
   releaseSlot,
   type JobItem,
-} from './job-store';
-import { assemblyLeaseSeconds } from './limits';
+} from '../../store/jobs';
+import { assemblyLeaseSeconds, jobLimits } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 import { countCompletedJob } from '../usage';
 
@@ -63,7 +63,7 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   const statistics: Statistics = { ...emptyStatistics(), ...job.counts };
   const totalEmails = Object.values(statistics).reduce((sum, n) => sum + n, 0);
   const completedAt = new Date().toISOString();
-  if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey })) {
+  if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits)) {
     log.info('bulk job completed', { totalEmails, chunks: job.chunkCount });
     countMetric('JobsCompleted');
     await finishCompleted(

@@ -1,11 +1,10 @@
 // What clients see of a job (spec 2.1 and decisions.md): the stored state, with `expired` and the
 // processing deadline applied at read time so neither waits for a sweeper.
 import { z } from 'zod';
-import type { JobItem } from './job-store';
-import type { JobProbeState } from './probe-store';
 import { processingDeadlineSeconds, resultsRetentionSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 import { dayEndMs, utcDay } from '../../store/job-counts';
+import type { JobItem, ListedJob } from '../../store/jobs';
 
 export const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
@@ -72,24 +71,8 @@ export function resultsExpireAtMs(job: Pick<JobItem, 'completedAt'>): number {
     : dayEndMs(utcDay(job.completedAt)) + resultsRetentionSeconds * 1000;
 }
 
-/** What the status views need of a job (the list reads only these attributes). */
-export type ViewedJob = Pick<
-  JobItem,
-  | 'jobId'
-  | 'status'
-  | 'totalEmails'
-  | 'processedEmails'
-  | 'chunkCount'
-  | 'createdAt'
-  | 'completedAt'
-  | 'statistics'
-  | 'error'
-  | 'uploadExpiresAtMs'
-  | 'deadlineAtMs'
-  | 'dialect'
-  | 'doneChunks'
-> &
-  Pick<JobProbeState, 'probeUnits'>;
+/** What the status views need of a job (the list reads only these attributes, and the owner and file name). */
+export type ViewedJob = Omit<ListedJob, 'companyId' | 'fileName'>;
 
 /**
  * The status a job has now: an unused upload URL past its lifetime is `expired`, a job past its
@@ -120,7 +103,7 @@ export function jobView(job: ViewedJob, nowMs: number): JobView {
   let percent = 0;
   if (status === 'completed') percent = 100;
   else if (job.chunkCount !== undefined && total > 0) {
-    // two units per row; chunks in the probe stage hold their credit (probe-store.ts), so the bar
+    // two units per row; chunks in the probe stage hold their credit (store/probe-batches.ts), so the bar
     // moves while probing and never steps back
     percent = Math.min(99, Math.floor((progressUnits(job, processed) * 100) / (2 * total)));
   }

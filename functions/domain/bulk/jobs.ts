@@ -24,7 +24,7 @@ import {
   type JobItem,
   type StateRange,
   type StoredJobStatus,
-} from './job-store';
+} from '../../store/jobs';
 import {
   deadlineError,
   effectiveStatus,
@@ -37,13 +37,18 @@ import {
   type JobView,
 } from './job-view';
 import { allJobs, jobTotals } from './job-totals';
-import { activeJobsRetryAfterSeconds, resultsLifecycleGraceSeconds, resultsRetentionSeconds } from './limits';
+import {
+  activeJobsRetryAfterSeconds,
+  jobLimits,
+  resultsLifecycleGraceSeconds,
+  resultsRetentionSeconds,
+} from './limits';
 import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
 import { releaseFailedJob, settleDeletedJob } from '../usage';
 import { produceVariant } from './results-variants';
 import { objectExists } from '../../store/bucket';
-import { bulkStatuses } from './statuses';
+import { bulkStatuses, emptyStatistics } from './statuses';
 
 export const concurrentJobLimitMessage =
   'Concurrent job limit reached. Complete or wait for existing jobs before creating new ones.';
@@ -71,20 +76,24 @@ export async function createJob(
   const ttl = settings().UPLOAD_URL_TTL_SECONDS;
   const jobId = randomUUID();
   const uploadExpiresAtMs = now.getTime() + ttl * 1000;
-  const slot = await claimSlot(companyId, jobId, uploadExpiresAtMs, now.getTime());
+  const slot = await claimSlot(companyId, jobId, uploadExpiresAtMs, now.getTime(), jobLimits);
   if (slot === undefined)
     throw new TooManyRequestsError(concurrentJobLimitMessage, activeJobsRetryAfterSeconds);
   try {
-    await putNewJob({
-      jobId,
-      companyId,
-      emailColumn: request.emailColumn,
-      fileName: request.fileName,
-      callbackUrl: request.callbackUrl,
-      createdAt: now.toISOString(),
-      uploadExpiresAtMs,
-      slot,
-    });
+    await putNewJob(
+      {
+        jobId,
+        companyId,
+        emailColumn: request.emailColumn,
+        fileName: request.fileName,
+        callbackUrl: request.callbackUrl,
+        createdAt: now.toISOString(),
+        uploadExpiresAtMs,
+        slot,
+        counts: emptyStatistics(),
+      },
+      jobLimits,
+    );
     const uploadUrl = await presignUpload(uploadObjectKey(companyId, jobId), ttl);
     countMetric('JobsCreated');
     return { jobId, status: 'awaiting_upload', uploadUrl, uploadExpiresIn: ttl };
@@ -262,7 +271,7 @@ export async function listJobs(
 ): Promise<JobList> {
   const query = parseQuery(listJobsQuery, rawQuery);
   const nowMs = now.getTime();
-  const counts = await readCompanyJobCounts(companyId, nowMs);
+  const counts = await readCompanyJobCounts(companyId, nowMs, jobLimits);
   const totals = jobTotals(counts.days, await slotHoldingJobs(companyId, nowMs), nowMs);
   const total = query.status ? totals[query.status] : allJobs(totals);
   const jobs: JobList['jobs'] = [];

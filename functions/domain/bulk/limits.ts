@@ -1,4 +1,5 @@
 // Limits and lifetimes of bulk jobs (spec 8 and decisions.md), in one place.
+import type { JobLimits } from '../../store/jobs';
 
 /** Most active jobs (awaiting_upload unexpired, or processing) per company. */
 export const maxActiveJobs = 5;
@@ -43,3 +44,10 @@ export const resultsLifecycleGraceSeconds = 86400;
 
 /** A completed job's item stays this long after its results expired (reads `expired`), then goes. */
 export const expiredJobKeptSeconds = 7 * 86400;
+
+/** The limits above as the job store applies them (store/jobs.ts): slots, and how long items are kept. */
+export const jobLimits: JobLimits = {
+  activeJobs: maxActiveJobs,
+  unfinishedKeptSeconds: jobRetentionSeconds,
+  completedKeptSeconds: resultsRetentionSeconds + expiredJobKeptSeconds,
+};

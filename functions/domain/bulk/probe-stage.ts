@@ -20,7 +20,8 @@ import { DynamoProbeVerdictCache, type ProbeVerdictCache } from '../probe/verdic
 import type { MailboxProbe } from '../validation/types';
 import type { ChunkWork } from './chunk-messages';
 import type { ProbeTarget } from './classifier';
-import { getJobItem, type JobItem } from './job-store';
+import { getJobItem, type JobItem } from '../../store/jobs';
+import { jobRetentionSeconds } from './limits';
 import { probeBatchId, type ProbeMessage } from './probe-messages';
 import {
   chunkProbesSettled,
@@ -28,7 +29,7 @@ import {
   recordProbeHandoff,
   settleProbeBatch,
   type JobProbeState,
-} from './probe-store';
+} from '../../store/probe-batches';
 
 export interface ProbeStageDeps {
   politeness: Politeness;
@@ -227,7 +228,7 @@ async function settle(
   deps: Pick<ProbeStageDeps, 'send'>,
   log: Logger,
 ): Promise<void> {
-  await putBatchVerdicts(job, message.chunk.index, message.batch, done);
+  await putBatchVerdicts(job, message.chunk.index, message.batch, done, jobRetentionSeconds);
   const after = await settleProbeBatch(job, probeBatchId(message), message.chunk.index, message.size);
   if (after) log.info('probe batch settled', { verdicts: Object.keys(done).length });
   const current =

@@ -20,7 +20,7 @@ import {
   takeScanLease,
   type JobItem,
   type ObjectPin,
-} from './job-store';
+} from '../../store/jobs';
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
 import { parseUploadObjectKey } from './object-keys';
 import { releaseFailedJob, reserveForJob } from '../usage';

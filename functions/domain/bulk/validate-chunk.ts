@@ -4,16 +4,23 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
+import {
+  acceptsWork,
+  getJobItem,
+  markFailed,
+  recordChunk,
+  releaseSlot,
+  type JobItem,
+} from '../../store/jobs';
+import { loadChunkVerdicts } from '../../store/probe-batches';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
 import { annotateChunk, readChunkRows } from './csv/annotate';
 import type { TextEncoding } from './csv/encoding';
 import { indexChunk } from './csv/row-index';
-import { acceptsWork, getJobItem, markFailed, recordChunk, releaseSlot, type JobItem } from './job-store';
 import { partIndexKey, partObjectKey } from './object-keys';
 import { handOffToProbes } from './probe-stage';
-import { loadChunkVerdicts } from './probe-store';
 import { countStatuses } from './statuses';
 import { releaseFailedJob } from '../usage';
 import type { MailboxProbe } from '../validation/types';
@@ -80,7 +87,10 @@ export async function processChunkMessage(
   const rows = readChunkRows(chunk, { ...work, chunkStart: work.start });
   const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
   // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
-  const probed = work.probed ? await loadChunkVerdicts(work, work.index) : undefined;
+  // the probe stage's verdicts, stored as the probes it wrote (store/probe-batches.ts keeps strings)
+  const probed = work.probed
+    ? ((await loadChunkVerdicts(work, work.index)) as Map<string, MailboxProbe>)
+    : undefined;
   const { verdicts, probes } = await classifyRows(emails, classify, work.companyId, probed);
   if (probes.length > 0) {
     // the part is written once every probe batch of the chunk has settled (probe-stage.ts)

@@ -1,5 +1,5 @@
 // The job list's totals from day counts and slot-holding jobs, at the exact instants time changes them.
-import type { JobItem } from '../../../functions/domain/bulk/job-store';
+import type { JobItem } from '../../../functions/store/jobs';
 import { allJobs, jobTotals } from '../../../functions/domain/bulk/job-totals';
 import type { ViewedJob } from '../../../functions/domain/bulk/job-view';
 import type { DayCounts } from '../../../functions/store/job-counts';

@@ -2,19 +2,17 @@
 // many (progress), which probe batches are settled (exactly once, by a conditional set add), and the
 // verdicts of each settled batch, read back when the chunk writes its part.
 //
-// Progress (job-view.ts) counts two units per row: a row a chunk decides without a probe is worth 2 when
+// Progress (domain/bulk/job-view.ts) counts two units per row: a row a chunk decides without a probe is worth 2 when
 // its chunk is counted; a chunk that hands rows to probing is credited 2 per row it decided and 1 per
 // address it handed over (probeUnits[chunk]), and each settled batch adds 1 per address, so the chunk
 // holds 2 per row when its part is counted and its credit is replaced by the same 2 per row. Every step
 // adds, none takes away: the bar never steps back.
-import { PutCommand, QueryCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../clients/dynamodb';
-import { isConditionFailure } from '../../store/conditions';
-import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from '../../store/keys';
-import { epochSeconds, ttlAttribute } from '../../store/table';
-import type { MailboxProbe } from '../validation/types';
-import type { JobItem } from './job-store';
-import { jobRetentionSeconds } from './limits';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { ifConditionHolds, queryAll, send } from './dynamodb';
+import type { JobItem } from './jobs';
+import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from './keys';
+import { epochSeconds, ttlAttribute } from './table';
 
 /** The probe attributes of a job item. */
 export interface JobProbeState {
@@ -32,13 +30,8 @@ export interface JobProbeState {
 type Job = Pick<JobItem, 'companyId' | 'jobId'>;
 
 async function conditionalUpdate(command: UpdateCommand): Promise<(JobItem & JobProbeState) | undefined> {
-  try {
-    const out = await dynamoDb().send(command);
-    return out.Attributes as (JobItem & JobProbeState) | undefined;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+  const out = await ifConditionHolds(send<{ Attributes?: Record<string, unknown> }>(command));
+  return out?.Attributes as (JobItem & JobProbeState) | undefined;
 }
 
 /** The job's probeUnits map, created empty when missing (a map entry can only be set in an existing map). */
@@ -127,47 +120,43 @@ export function chunkProbesSettled(job: JobProbeState, chunkIndex: number, batch
   return n >= batches;
 }
 
-/** Stores a batch's verdicts (a put: a second settle attempt writes the same item). */
+/**
+ * Stores a batch's verdicts (a put: a second settle attempt writes the same item), kept `keptSeconds`
+ * (domain/bulk/limits.ts jobRetentionSeconds).
+ */
 export async function putBatchVerdicts(
   job: Job,
   chunkIndex: number,
   batch: number,
-  verdicts: Record<string, MailboxProbe>,
+  verdicts: Record<string, string>,
+  keptSeconds: number,
 ): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: {
         ...probeBatchVerdictsKey(job.companyId, job.jobId, chunkIndex, batch),
         entity: 'probeBatch',
         verdicts,
-        [ttlAttribute]: epochSeconds() + jobRetentionSeconds,
+        [ttlAttribute]: epochSeconds() + keptSeconds,
       },
     }),
   );
 }
 
 /** Every settled verdict of a chunk, by normalised address. */
-export async function loadChunkVerdicts(job: Job, chunkIndex: number): Promise<Map<string, MailboxProbe>> {
-  const out = new Map<string, MailboxProbe>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page: QueryCommandOutput = await dynamoDb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-        ExpressionAttributeValues: {
-          ':pk': jobKey(job.companyId, job.jobId).pk,
-          ':sk': probeBatchVerdictsPrefix(job.jobId, chunkIndex),
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      for (const [email, probe] of Object.entries((item.verdicts ?? {}) as Record<string, MailboxProbe>))
-        out.set(email, probe);
-    start = page.LastEvaluatedKey;
-  } while (start);
+export async function loadChunkVerdicts(job: Job, chunkIndex: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: {
+      ':pk': jobKey(job.companyId, job.jobId).pk,
+      ':sk': probeBatchVerdictsPrefix(job.jobId, chunkIndex),
+    },
+    ConsistentRead: true,
+  });
+  for (const item of items)
+    for (const [email, probe] of Object.entries((item.verdicts ?? {}) as Record<string, string>))
+      out.set(email, probe);
   return out;
 }

@@ -1,21 +1,12 @@
-// Bulk job items and active-job slots in the single table. Every state change is one conditional
-// write (a transaction with the job's day counts, store/job-counts.ts), so duplicate events,
-// redelivered messages and concurrent workers each change a job once.
+// Bulk job items and active-job slots in the single table: their keys, reads, writes and conditions.
+// Every state change is one conditional write (a transaction with the job's day counts, job-counts.ts),
+// so duplicate events, redelivered messages and concurrent workers each change a job once. The rules
+// (how many active jobs, how long a job is kept, which statuses are counted) are domain/bulk's, handed
+// in as values (JobLimits, a new job's zeroed counts).
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../../clients/dynamodb';
-import {
-  jobKey,
-  jobsOfCompanyInStateIndex,
-  jobsOfCompanyIndex,
-  jobSlotKey,
-  jobSlotPrefix,
-  type ItemKey,
-} from '../../store/keys';
-import { epochSeconds, tableKeys, ttlAttribute } from '../../store/table';
-import type { Dialect } from './csv/dialect';
-import { jobRetentionSeconds, maxActiveJobs, resultsRetentionSeconds, expiredJobKeptSeconds } from './limits';
-import { bulkStatuses, type Statistics } from './statuses';
-import { ifConditionHolds, queryAll, queryPages, scanPages, send, wroteIf } from '../../store/dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { countMetric } from '../metrics';
+import { ifConditionHolds, queryAll, queryPages, scanPages, send, wroteIf } from './dynamodb';
 import {
   countedStatuses,
   dayEndMs,
@@ -26,9 +17,51 @@ import {
   type CountDelta,
   type CountedStatus,
   type StoredJobCounts,
-} from '../../store/job-counts';
-import type { ViewedJob } from './job-view';
-import { countMetric } from '../../metrics';
+} from './job-counts';
+import {
+  jobKey,
+  jobsOfCompanyInStateIndex,
+  jobsOfCompanyIndex,
+  jobSlotKey,
+  jobSlotPrefix,
+  type ItemKey,
+} from './keys';
+import type { JobProbeState } from './probe-batches';
+import { epochSeconds, tableKeys, ttlAttribute } from './table';
+
+/**
+ * The bulk rules the table applies to jobs, decided in domain/bulk/limits.ts (`jobLimits`) and handed
+ * to the writes that need them.
+ */
+export interface JobLimits {
+  /** Active-job slots per company. */
+  activeJobs: number;
+  /** Seconds an unfinished job is kept after the end of its creation day, and a slot after its claim. */
+  unfinishedKeptSeconds: number;
+  /** Seconds a completed job is kept after the end of its completion day. */
+  completedKeptSeconds: number;
+}
+
+/**
+ * A count per bulk status (the five of spec part 1, always all five keys): a job's running counts and
+ * its final statistics, stored as they are (domain/bulk/statuses.ts names this shape `Statistics`).
+ */
+export type JobStatistics = Record<
+  'safe' | 'block_bounce_risk' | 'some_risk' | 'dead_email' | 'do_not_mail_abuse',
+  number
+>;
+
+/**
+ * The CSV dialect the scan decided (domain/bulk/csv/dialect.ts `Dialect`), as the job stores it and its
+ * readers (the status view, the results variants) read it back.
+ */
+export interface StoredDialect {
+  delimiter: string;
+  encoding: string;
+  hasHeader: boolean;
+  headerStart?: number;
+  dataStart: number;
+}
 
 /**
  * Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md) and from
@@ -61,7 +94,7 @@ export interface JobItem extends ItemKey {
   totalEmails: number;
   processedEmails: number;
   /** Running per-status counts, added to by each chunk. */
-  counts: Statistics;
+  counts: JobStatistics;
   /** Chunk index -> the part object of the attempt that counted, and its size. */
   partKeys: Record<string, string>;
   partBytes: Record<string, number>;
@@ -73,9 +106,9 @@ export interface JobItem extends ItemKey {
   scanLeaseUntilMs?: number;
   assemblyLeaseUntilMs?: number;
   pin?: ObjectPin;
-  dialect?: Dialect;
+  dialect?: StoredDialect;
   completedAt?: string;
-  statistics?: Statistics;
+  statistics?: JobStatistics;
   resultKey?: string;
   error?: string;
   webhookQueuedAt?: string;
@@ -101,6 +134,7 @@ export function acceptsWork(job: JobItem | undefined): job is JobItem {
   return job !== undefined && job.status === 'processing';
 }
 
+/** A job as its creation gives it; `counts` has every status at zero (domain/bulk/statuses.ts). */
 export type NewJob = Pick<
   JobItem,
   | 'jobId'
@@ -111,6 +145,7 @@ export type NewJob = Pick<
   | 'createdAt'
   | 'uploadExpiresAtMs'
   | 'slot'
+  | 'counts'
 >;
 
 /** Runs a conditional write; false when its condition did not hold. */
@@ -139,19 +174,19 @@ export async function getJobItem(
 
 /**
  * When DynamoDB's TTL removes a job (and the list stops showing it): whole UTC days, so that the day
- * counts of store/job-counts.ts drop a day's jobs at the same instant. An unfinished job goes 30 days
- * after its creation day; a completed one 30 days after its completion day (results retention) plus
- * the days it is kept reading `expired`.
+ * counts of job-counts.ts drop a day's jobs at the same instant. An unfinished job goes
+ * `unfinishedKeptSeconds` after its creation day; a completed one `completedKeptSeconds` after its
+ * completion day.
  */
-function jobTtlSeconds(countDay: string, completed: boolean): number {
-  const keptSeconds = completed ? resultsRetentionSeconds + expiredJobKeptSeconds : jobRetentionSeconds;
+function jobTtlSeconds(countDay: string, completed: boolean, limits: JobLimits): number {
+  const keptSeconds = completed ? limits.completedKeptSeconds : limits.unfinishedKeptSeconds;
   return Math.floor(dayEndMs(countDay) / 1000) + keptSeconds;
 }
 
 const isCounted = (status: StoredJobStatus): status is CountedStatus =>
   (countedStatuses as readonly string[]).includes(status);
 
-export async function putNewJob(job: NewJob): Promise<JobItem> {
+export async function putNewJob(job: NewJob, limits: JobLimits): Promise<JobItem> {
   const countDay = utcDay(job.createdAt);
   const item: JobItem = {
     ...jobKey(job.companyId, job.jobId),
@@ -162,11 +197,10 @@ export async function putNewJob(job: NewJob): Promise<JobItem> {
     status: 'awaiting_upload',
     totalEmails: 0,
     processedEmails: 0,
-    counts: Object.fromEntries(bulkStatuses.map((s) => [s, 0])) as Statistics,
     partKeys: {},
     partBytes: {},
     countDay,
-    ttl: jobTtlSeconds(countDay, false),
+    ttl: jobTtlSeconds(countDay, false, limits),
   };
   const created = await writeCounted(
     job.companyId,
@@ -268,7 +302,7 @@ const moved = async (move: Promise<StoredJobStatus | undefined>): Promise<boolea
 /**
  * Claims a free slot for a job: a slot that was never used, was released, or whose `holdUntilMs` has
  * passed (an upload URL that expired unused frees its slot at that instant, with no sweeper). Each
- * claim is one conditional put, so at most `maxActiveJobs` jobs hold slots whatever the concurrency.
+ * claim is one conditional put, so at most `limits.activeJobs` jobs hold slots whatever the concurrency.
  * @returns the slot, or undefined when all are held
  */
 export async function claimSlot(
@@ -276,11 +310,12 @@ export async function claimSlot(
   jobId: string,
   holdUntilMs: number,
   nowMs: number,
+  limits: JobLimits,
 ): Promise<number | undefined> {
   // Start at a random slot so concurrent creations spread over the slots instead of all racing for 0.
-  const first = Math.floor(Math.random() * maxActiveJobs);
-  for (let n = 0; n < maxActiveJobs; n++) {
-    const slot = (first + n) % maxActiveJobs;
+  const first = Math.floor(Math.random() * limits.activeJobs);
+  for (let n = 0; n < limits.activeJobs; n++) {
+    const slot = (first + n) % limits.activeJobs;
     const claimed = await conditional(
       new PutCommand({
         TableName: tableName(),
@@ -289,7 +324,7 @@ export async function claimSlot(
           entity: 'jobSlot',
           jobId,
           holdUntilMs,
-          ttl: epochSeconds() + jobRetentionSeconds,
+          ttl: epochSeconds() + limits.unfinishedKeptSeconds,
         },
         ConditionExpression: 'attribute_not_exists(pk) OR holdUntilMs <= :now',
         ExpressionAttributeValues: { ':now': nowMs },
@@ -378,7 +413,7 @@ export function takeScanLease(
 /** Records the scan's outcome; the job as it is now, or undefined when it is no longer processing. */
 export async function recordScan(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
-  scan: { pin: ObjectPin; dialect: Dialect; chunkCount: number; totalEmails: number },
+  scan: { pin: ObjectPin; dialect: StoredDialect; chunkCount: number; totalEmails: number },
 ): Promise<JobItem | undefined> {
   const out = await ifConditionHolds(
     send<{ Attributes?: Record<string, unknown> }>(
@@ -404,7 +439,7 @@ export async function recordScan(
 
 export interface ChunkOutcome {
   index: number;
-  counts: Statistics;
+  counts: JobStatistics;
   partKey: string;
   partBytes: number;
 }
@@ -436,11 +471,11 @@ export async function recordChunk(
   };
   const sets = ['partKeys.#i = :key', 'partBytes.#i = :bytes', 'lastProgressAt = :now'];
   let processed = 0;
-  bulkStatuses.forEach((status, n) => {
+  Object.entries(chunk.counts).forEach(([status, count], n) => {
     names[`#s${n}`] = status;
-    values[`:c${n}`] = chunk.counts[status];
+    values[`:c${n}`] = count;
     sets.push(`#counts.#s${n} = #counts.#s${n} + :c${n}`);
-    processed += chunk.counts[status];
+    processed += count;
   });
   values[':processed'] = processed;
   sets.push('processedEmails = processedEmails + :processed');
@@ -535,7 +570,8 @@ function claimLease(
 /** processing -> completed, exactly once; false when the job was not processing. */
 export function markCompleted(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
-  done: { completedAt: string; statistics: Statistics; totalEmails: number; resultKey: string },
+  done: { completedAt: string; statistics: JobStatistics; totalEmails: number; resultKey: string },
+  limits: JobLimits,
 ): Promise<boolean> {
   return moved(
     moveJob(job, {
@@ -556,7 +592,7 @@ export function markCompleted(
         ':key': done.resultKey,
       },
       toDay: utcDay(done.completedAt),
-      ttl: (day) => jobTtlSeconds(day, true),
+      ttl: (day) => jobTtlSeconds(day, true, limits),
     }),
   );
 }
@@ -648,8 +684,29 @@ const listedAttributes = [
   'probeUnits',
 ];
 
-/** What the job list reads of a job: what the status view needs, plus the owner and the file name. */
-export type ListedJob = ViewedJob & Pick<JobItem, 'companyId' | 'fileName'>;
+/**
+ * What the job list reads of a job (`listedAttributes`): what the status view needs (domain/bulk/job-view.ts
+ * ViewedJob), plus the owner and the file name.
+ */
+export type ListedJob = Pick<
+  JobItem,
+  | 'jobId'
+  | 'companyId'
+  | 'status'
+  | 'totalEmails'
+  | 'processedEmails'
+  | 'chunkCount'
+  | 'createdAt'
+  | 'completedAt'
+  | 'statistics'
+  | 'error'
+  | 'fileName'
+  | 'uploadExpiresAtMs'
+  | 'deadlineAtMs'
+  | 'dialect'
+  | 'doneChunks'
+> &
+  Pick<JobProbeState, 'probeUnits'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the
@@ -753,19 +810,23 @@ async function* stateJobs(
 // --- Counts --------------------------------------------------------------------------------------
 
 /** The first day whose counts can still hold a listed job (completed jobs are kept longest). */
-const firstCountedDay = (nowMs: number): string =>
-  utcDay(nowMs - (resultsRetentionSeconds + expiredJobKeptSeconds + 86400) * 1000);
+const firstCountedDay = (nowMs: number, limits: JobLimits): string =>
+  utcDay(nowMs - (limits.completedKeptSeconds + 86400) * 1000);
 
 /**
  * The company's day counts (one Query), after adding the jobs created before the counts existed the
  * first time they are read.
  */
-export async function readCompanyJobCounts(companyId: string, nowMs: number): Promise<StoredJobCounts> {
-  const counts = await readJobCounts(companyId, firstCountedDay(nowMs));
+export async function readCompanyJobCounts(
+  companyId: string,
+  nowMs: number,
+  limits: JobLimits,
+): Promise<StoredJobCounts> {
+  const counts = await readJobCounts(companyId, firstCountedDay(nowMs, limits));
   if (counts.backfilled) return counts;
-  await backfillJobCounts(companyId);
+  await backfillJobCounts(companyId, limits);
   await markJobCountsBackfilled(companyId, new Date(nowMs).toISOString());
-  return readJobCounts(companyId, firstCountedDay(nowMs));
+  return readJobCounts(companyId, firstCountedDay(nowMs, limits));
 }
 
 /**
@@ -775,7 +836,7 @@ export async function readCompanyJobCounts(companyId: string, nowMs: number): Pr
  * the end of its day like every counted job's. Reads the whole index once; only jobs from before the
  * counts are written.
  */
-async function backfillJobCounts(companyId: string): Promise<void> {
+async function backfillJobCounts(companyId: string, limits: JobLimits): Promise<void> {
   const legacy = await queryAll({
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
@@ -802,7 +863,7 @@ async function backfillJobCounts(companyId: string): Promise<void> {
             ExpressionAttributeNames: { '#status': 'status', '#ttl': ttlAttribute },
             ExpressionAttributeValues: {
               ':day': day,
-              ':ttl': jobTtlSeconds(day, completed),
+              ':ttl': jobTtlSeconds(day, completed, limits),
               ':seen': job.status,
               ...(indexed ? { ':g2pk': state.gsi2pk, ':g2sk': state.gsi2sk } : {}),
             },
@@ -820,7 +881,10 @@ async function backfillJobCounts(companyId: string): Promise<void> {
  * status can still change by time alone before their counts' day ends (an upload URL expiring, a
  * processing deadline passing). One Query of the slots and one BatchGet.
  */
-export async function slotHoldingJobs(companyId: string, nowMs: number): Promise<ViewedJob[]> {
+export async function slotHoldingJobs(
+  companyId: string,
+  nowMs: number,
+): Promise<(JobItem & JobProbeState)[]> {
   const slots = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': jobSlotKey(companyId, 0).pk, ':prefix': jobSlotPrefix },
@@ -837,9 +901,8 @@ export async function slotHoldingJobs(companyId: string, nowMs: number): Promise
   );
   // Five small items never come back as UnprocessedKeys in practice; if they did, those jobs would be
   // read as not active for this one response.
-  return (out.Responses?.[tableName()] ?? []).filter(
-    (item) => item.entity === 'job',
-  ) as unknown as ViewedJob[];
+  const jobs = (out.Responses?.[tableName()] ?? []).filter((item) => item.entity === 'job');
+  return jobs as unknown as (JobItem & JobProbeState)[];
 }
 
 /**
