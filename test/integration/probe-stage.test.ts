@@ -3,7 +3,8 @@
 // the batch back untouched, a host with every session slot taken gets the batch back later, and
 // greylisted addresses come back after the greylist delay, then settle.
 import { resetServiceClients } from '../../functions/clients/reset';
-import { getJobItem, markProcessing, putNewJob, recordChunk, recordScan } from '../../functions/store/jobs';
+import { getJobItem, recordChunk, recordScan } from '../../functions/store/jobs';
+import { putProcessingJob } from '../helpers/jobs';
 import { jobView } from '../../functions/domain/bulk/job-view';
 import type { ProbeMessage } from '../../functions/domain/bulk/probe-messages';
 import {
@@ -17,7 +18,6 @@ import {
   recordProbeHandoff,
   type JobProbeState,
 } from '../../functions/store/probe-batches';
-import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { MemoryPoliteness } from '../../functions/domain/probe/politeness';
 import { defaultBatchSessionOptions } from '../../functions/domain/probe/smtp-session';
@@ -67,22 +67,7 @@ function deps(sent: Sent[], extra: Partial<ProbeStageDeps> = {}): ProbeStageDeps
 const plenty = { remainingMs: () => 100_000 };
 
 async function processingJob(jobId: string): Promise<void> {
-  await putNewJob(
-    {
-      jobId,
-      companyId,
-      emailColumn: 0,
-      createdAt: new Date().toISOString(),
-      uploadExpiresAtMs: Date.now() + 60_000,
-      slot: 0,
-      counts: emptyStatistics(),
-    },
-    jobLimits,
-  );
-  await markProcessing(
-    { companyId, jobId },
-    { now: new Date().toISOString(), deadlineAtMs: Date.now() + 3600_000, scanLeaseUntilMs: 0 },
-  );
+  await putProcessingJob(companyId, jobId);
 }
 
 function message(jobId: string, todo: string[], extra: Partial<ProbeMessage> = {}): ProbeMessage {

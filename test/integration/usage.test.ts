@@ -5,7 +5,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { onboardCompany } from '../../functions/domain/accounts/onboarding';
-import { getJobItem, markCompleted, markFailed, markProcessing, putNewJob } from '../../functions/store/jobs';
+import { getJobItem, markCompleted, markFailed } from '../../functions/store/jobs';
+import { putProcessingJob } from '../helpers/jobs';
 import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import {
@@ -170,25 +171,7 @@ describe('bulk jobs', () => {
 /** A processing job of the company, as the scan leaves it before its reservation. */
 async function processingJob(companyId: string) {
   const jobId = randomUUID();
-  await putNewJob(
-    {
-      jobId,
-      companyId,
-      emailColumn: 0,
-      createdAt: new Date().toISOString(),
-      uploadExpiresAtMs: Date.now() + 60_000,
-      slot: 0,
-      counts: emptyStatistics(),
-    },
-    jobLimits,
-  );
-  const now = new Date().toISOString();
-  expect(
-    await markProcessing(
-      { companyId, jobId },
-      { now, deadlineAtMs: Date.now() + 60_000, scanLeaseUntilMs: 0 },
-    ),
-  ).toBe(true);
+  expect(await putProcessingJob(companyId, jobId)).toBe(true);
   return { companyId, jobId };
 }
 
