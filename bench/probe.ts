@@ -28,6 +28,8 @@ const DELAY_MS = flag('delay-ms', 50);
 /** Greylisting delay of the run (the product default, 300 s, would make the benchmark wait 5 minutes). */
 const GREYLIST_DELAY_SECONDS = flag('greylist-delay', 1);
 const MAX_SESSIONS_PER_HOST = 2;
+/** M of the run: the product default. */
+const RCPT_PER_SECOND_PER_HOST = 20;
 /** PROBE_CACHE_DAYS of the run: 0 shows what the per-address verdict cache writes cost (a diagnostic). */
 const CACHE_DAYS = process.argv.includes('--no-cache') ? '0' : '7';
 
@@ -52,6 +54,8 @@ async function main(): Promise<void> {
   let lastRcptAt = 0;
   let probeRcpts = 0;
   const servers: BatchSmtp[] = [];
+  /** When each probe RCPT reached each host: the politeness check of SMTP_RCPT_PER_SECOND_PER_HOST. */
+  const rcptTimes: number[][] = Array.from({ length: DOMAINS }, () => []);
   for (let n = 0; n < DOMAINS; n++) {
     servers.push(
       await startBatchSmtp({
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
           probeSessions.add(`${n}:${ctx.session}`);
           probeRcpts++;
           const now = Date.now();
+          rcptTimes[n]!.push(now);
           if (!firstRcptAt)
             console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s: first probe RCPT`);
           firstRcptAt ||= now;
@@ -97,6 +102,7 @@ async function main(): Promise<void> {
     SMTP_PORT: String(port),
     SMTP_TIMEOUT_MS: '5000',
     SMTP_MAX_SESSIONS_PER_HOST: String(MAX_SESSIONS_PER_HOST),
+    SMTP_RCPT_PER_SECOND_PER_HOST: String(RCPT_PER_SECOND_PER_HOST),
     PROBE_GREYLIST_DELAY_SECONDS: String(GREYLIST_DELAY_SECONDS),
     PROBE_CACHE_DAYS: CACHE_DAYS,
     RATE_LIMIT_PER_SECOND: '1000',
@@ -174,12 +180,18 @@ async function main(): Promise<void> {
       `end to end (PUT -> completed): ${seconds.toFixed(1)} s, ${(ADDRESSES / seconds).toFixed(0)} addresses/s`,
     );
     console.log(`probe stage (first to last RCPT): ${stageSeconds.toFixed(1)} s, ${probeRcpts} RCPT`);
-    console.log(`service calls (count, mean ms) during the run, per probed address:`);
+    console.log(`service calls (count, mean ms) during the run, per probe RCPT:`);
     for (const [name, c] of [...calls].sort((a, b) => b[1].n - a[1].n))
       console.log(
-        `  ${name}: ${c.n} (${(c.ms / c.n).toFixed(1)} ms), ${(c.n / probeRcpts).toFixed(3)} per RCPT`,
+        `  ${name}: ${c.n} (${(c.ms / c.n).toFixed(1)} ms), ${(c.n / probeRcpts).toFixed(3)} per RCPT${c.conditionFailed ? `, ${c.conditionFailed} failed their condition` : ''}`,
       );
     if (maxOpen > MAX_SESSIONS_PER_HOST) throw new Error(`a host saw ${maxOpen} sessions at once`);
+    const maxRate = Math.max(...rcptTimes.map(mostInOneSecond));
+    const maxSliding = Math.max(...rcptTimes.map(mostWithinOneSecond));
+    console.log(
+      `politeness: at most ${maxOpen} sessions at once and ${maxRate} RCPT in one second at a host (limits: N=${MAX_SESSIONS_PER_HOST}, M=${RCPT_PER_SECOND_PER_HOST}); ${maxSliding} within any 1,000 ms`,
+    );
+    if (maxRate > RCPT_PER_SECOND_PER_HOST) throw new Error(`a host saw ${maxRate} RCPT in one second`);
     console.log(
       `probe_addresses_per_second=${(ADDRESSES / stageSeconds).toFixed(0)} max_sessions_per_host=${maxOpen} rcpt_per_session_avg=${(probeRcpts / probeSessions.size).toFixed(1)}`,
     );
@@ -188,6 +200,24 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((s) => s.close()));
     await dns.close();
   }
+}
+
+/** The most of `times` (ms) that fall in one calendar second: what SMTP_RCPT_PER_SECOND_PER_HOST bounds. */
+function mostInOneSecond(times: number[]): number {
+  const counts = new Map<number, number>();
+  for (const t of times) counts.set(Math.floor(t / 1000), (counts.get(Math.floor(t / 1000)) ?? 0) + 1);
+  return Math.max(0, ...counts.values());
+}
+
+/** The most of `times` (ms, any order) that fall within 1,000 ms of each other (for information). */
+function mostWithinOneSecond(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= 1000) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
 }
 
 /** The kind of item a single-item call touches, from its key: ` PROBE# VERDICTS`, ` MXHOST# RCPT#`, ... */
@@ -203,16 +233,21 @@ function itemKind(input: object): string {
 }
 
 /** Counts the handlers' DynamoDB and SQS calls by command, with their mean latency. */
-function traceCalls(): Map<string, { n: number; ms: number }> {
-  const calls = new Map<string, { n: number; ms: number }>();
+function traceCalls(): Map<string, { n: number; ms: number; conditionFailed: number }> {
+  const calls = new Map<string, { n: number; ms: number; conditionFailed: number }>();
   async function timed<T>(name: string, call: () => Promise<T>): Promise<T> {
     const started = performance.now();
+    let failed = false;
     try {
       return await call();
+    } catch (error) {
+      failed = (error as Error).name === 'ConditionalCheckFailedException';
+      throw error;
     } finally {
-      const c = calls.get(name) ?? { n: 0, ms: 0 };
+      const c = calls.get(name) ?? { n: 0, ms: 0, conditionFailed: 0 };
       c.n++;
       c.ms += performance.now() - started;
+      if (failed) c.conditionFailed++;
       calls.set(name, c);
     }
   }

@@ -44,8 +44,8 @@ export interface Politeness {
   acquireSession(host: string): Promise<SessionLease | null>;
   releaseSession(lease: SessionLease): Promise<void>;
   /**
-   * Books up to `wanted` RCPT slots at the host (at most a horizon's worth), or null when its schedule is
-   * booked beyond the horizon: ask again a little later.
+   * Books up to `wanted` RCPT slots at the host (at most what fits before the horizon), or null when its
+   * schedule is booked up to the horizon: ask again a little later.
    */
   bookRcpt(host: string, wanted: number): Promise<RcptSlots | null>;
 }
@@ -107,8 +107,7 @@ export class DynamoPoliteness implements Politeness {
 
   async bookRcpt(host: string, wanted: number): Promise<RcptSlots | null> {
     const intervalMs = 1000 / this.limits.rcptPerSecondPerHost;
-    const count = Math.max(1, Math.min(wanted, Math.floor(bookingHorizonMs / intervalMs)));
-    const spanMs = count * intervalMs;
+    let count = Math.max(1, Math.min(wanted, Math.floor(bookingHorizonMs / intervalMs)));
     const now = this.now();
     const update = (expression: string, condition: string, values: Record<string, number>) =>
       this.doc.send(
@@ -120,19 +119,34 @@ export class DynamoPoliteness implements Politeness {
           ExpressionAttributeNames: { '#next': 'next', '#ttl': ttlAttribute },
           ExpressionAttributeValues: { ...values, ':ttl': Math.ceil(now / 1000) + 3600 },
           ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-    // another booker may change the schedule between the two tries: a few rounds settle it
+    // another booker may change the schedule between the tries: a few rounds settle it
     for (let round = 0; round < 3; round++) {
-      // a running schedule: this run follows the last booked one, if it ends within the horizon
-      const extended = await ifConditionHolds(
-        update('SET #next = #next + :span', '#next >= :now AND #next <= :latest', {
+      const spanMs = count * intervalMs;
+      let next: number | undefined;
+      try {
+        // a running schedule: this run follows the last booked one, if it ends within the horizon
+        const out = await update('SET #next = #next + :span', '#next >= :now AND #next <= :latest', {
           ':span': spanMs,
           ':now': now,
           ':latest': now + bookingHorizonMs - spanMs,
-        }),
-      );
-      if (extended) return { startMs: Number(extended.Attributes?.next) - spanMs, count, intervalMs };
+        });
+        return { startMs: Number(out.Attributes?.next) - spanMs, count, intervalMs };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        // the old item comes back marshalled: the document client does not translate errors
+        const old = (error as { Item?: { next?: { N?: string } } }).Item?.next?.N;
+        next = old === undefined ? undefined : Number(old);
+      }
+      if (next !== undefined && next >= now) {
+        // booked too far for this run: a shorter one may still fit before the horizon
+        const fits = Math.floor((now + bookingHorizonMs - next) / intervalMs);
+        if (fits < 1) return null;
+        count = Math.min(count, fits);
+        continue;
+      }
       // an idle schedule (never used, or its last run is over): this run starts now
       const started = await ifConditionHolds(
         update('SET #next = :end', 'attribute_not_exists(#next) OR #next < :now', {
@@ -142,7 +156,6 @@ export class DynamoPoliteness implements Politeness {
       );
       if (started) return { startMs: now, count, intervalMs };
     }
-    // booked beyond the horizon
     return null;
   }
 }

@@ -38,10 +38,10 @@ export class MemoryPoliteness implements Politeness {
 
   async bookRcpt(host: string, wanted: number): Promise<RcptSlots | null> {
     const intervalMs = 1000 / this.limits.rcptPerSecondPerHost;
-    const count = Math.max(1, Math.min(wanted, Math.floor(bookingHorizonMs / intervalMs)));
     const now = this.now();
     const startMs = Math.max(now, this.next.get(host) ?? now);
-    if (startMs + count * intervalMs > now + bookingHorizonMs) return null;
+    const count = Math.min(Math.max(1, wanted), Math.floor((now + bookingHorizonMs - startMs) / intervalMs));
+    if (count < 1) return null;
     this.next.set(host, startMs + count * intervalMs);
     return { startMs, count, intervalMs };
   }
@@ -51,9 +51,19 @@ export class MemoryPoliteness implements Politeness {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.ceil(ms))));
 
 /**
+ * RCPT are sent no later than this before the end of their slot's second, so that a host still receives
+ * them within it (the network, and a busy event loop, delay them a little).
+ */
+const secondGuardMs = 200;
+
+/**
  * The RCPT allowance of one batch at one host: books runs of slots (as many as the batch has left to
- * send, up to a horizon's worth) and hands out RCPT as their slots come, waiting for them; 0 once
- * `shouldStop` says the invocation must finish.
+ * send, up to a horizon's worth) and hands out windows of RCPT from them; 0 once `shouldStop` says the
+ * invocation must finish. A slot may be used at any time during the calendar second it falls in (less a
+ * guard band at its end), never after: runs never overlap and a second holds at most M slots, so no second at a host sees more than M
+ * RCPT. A window takes the run's unused slots of the current second (waiting for the second of the next
+ * slot when it is ahead); slots of a second that ended unused (a slow session, a booking that came
+ * back late) are given up.
  */
 export function rcptPacer(
   politeness: Politeness,
@@ -63,22 +73,35 @@ export function rcptPacer(
   now: () => number = Date.now,
 ): (wanted: number) => Promise<number> {
   let run: RcptSlots | undefined;
-  let usedInRun = 0;
-  let used = 0;
+  /** Slots of the run used or given up. */
+  let spent = 0;
+  let sent = 0;
+  const secondOfSlot = (r: RcptSlots, i: number) => Math.floor((r.startMs + i * r.intervalMs) / 1000);
   return async (wanted) => {
     for (;;) {
-      if (run && usedInRun < run.count) {
-        const n = Math.min(wanted, run.count - usedInRun);
-        // a window goes out when the slot of its last RCPT has come (a timer may fire a little early)
-        const at = run.startMs + (usedInRun + n - 1) * run.intervalMs;
-        while (now() < at) await sleep(at - now());
-        usedInRun += n;
-        used += n;
-        return n;
+      if (run) {
+        const t = now();
+        const current = Math.floor(t / 1000);
+        // slots of seconds over, or of this one once in its guard band, are given up
+        const usable = current + (t % 1000 >= 1000 - secondGuardMs ? 1 : 0);
+        while (spent < run.count && secondOfSlot(run, spent) < usable) spent++;
+        if (spent < run.count) {
+          const slotSecond = secondOfSlot(run, spent);
+          if (slotSecond > current) {
+            // ahead: wait for the start of its second, then look again
+            await sleep(slotSecond * 1000 - now());
+            continue;
+          }
+          let n = 0;
+          while (n < wanted && spent + n < run.count && secondOfSlot(run, spent + n) === slotSecond) n++;
+          spent += n;
+          sent += n;
+          return n;
+        }
       }
       if (shouldStop()) return 0;
-      run = (await politeness.bookRcpt(host, Math.max(wanted, recipients - used))) ?? undefined;
-      usedInRun = 0;
+      run = (await politeness.bookRcpt(host, Math.max(wanted, recipients - sent))) ?? undefined;
+      spent = 0;
       // booked beyond the horizon by other sessions: ask again when some of it has passed
       if (!run) await sleep(bookingHorizonMs / 10);
     }
