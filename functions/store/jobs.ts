@@ -682,6 +682,7 @@ const listedAttributes = [
   'dialect',
   'doneChunks',
   'probeUnits',
+  'probeProgress',
 ];
 
 /**
@@ -706,7 +707,7 @@ export type ListedJob = Pick<
   | 'dialect'
   | 'doneChunks'
 > &
-  Pick<JobProbeState, 'probeUnits'>;
+  Pick<JobProbeState, 'probeUnits' | 'probeProgress'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the

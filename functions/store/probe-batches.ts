@@ -5,8 +5,10 @@
 // Progress (domain/bulk/job-view.ts) counts two units per row: a row a chunk decides without a probe is worth 2 when
 // its chunk is counted; a chunk that hands rows to probing is credited 2 per row it decided and 1 per
 // address it handed over (probeUnits[chunk]), and each settled batch adds 1 per address, so the chunk
-// holds 2 per row when its part is counted and its credit is replaced by the same 2 per row. Every step
-// adds, none takes away: the bar never steps back.
+// holds 2 per row when its part is counted and its credit is replaced by the same 2 per row. A batch
+// handed back before it settles (greylisted addresses wait minutes) shows the addresses it has verdicts
+// for in probeProgress[batch], only ever raised, and replaced by its whole size when it settles. Every
+// step adds, none takes away: the bar never steps back.
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { ifConditionHolds, queryAll, send } from './dynamodb';
@@ -25,6 +27,8 @@ export interface JobProbeState {
   probeUnits?: Record<string, number>;
   /** Settled batch ids ("<chunk>-<batch>"). */
   settledProbes?: Set<string>;
+  /** Addresses with a verdict so far, per batch handed back and not yet settled. */
+  probeProgress?: Record<string, number>;
 }
 
 type Job = Pick<JobItem, 'companyId' | 'jobId'>;
@@ -34,13 +38,17 @@ async function conditionalUpdate(command: UpdateCommand): Promise<(JobItem & Job
   return out?.Attributes as (JobItem & JobProbeState) | undefined;
 }
 
-/** The job's probeUnits map, created empty when missing (a map entry can only be set in an existing map). */
+/**
+ * The job's probeUnits and probeProgress maps, created empty when missing (a map entry can only be set
+ * in an existing map).
+ */
 async function ensureProbeUnits(job: Job): Promise<void> {
   await conditionalUpdate(
     new UpdateCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET probeUnits = if_not_exists(probeUnits, :empty)',
+      UpdateExpression:
+        'SET probeUnits = if_not_exists(probeUnits, :empty), probeProgress = if_not_exists(probeProgress, :empty)',
       ConditionExpression: '#status = :processing',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':empty': {}, ':processing': 'processing' },
@@ -90,9 +98,9 @@ export async function settleProbeBatch(job: Job, batchId: string, chunkIndex: nu
         TableName: tableName(),
         Key: jobKey(job.companyId, job.jobId),
         UpdateExpression:
-          'SET probeUnits.#i = if_not_exists(probeUnits.#i, :zero) + :n ADD settledProbes :set, probedEmails :n',
+          'SET probeUnits.#i = if_not_exists(probeUnits.#i, :zero) + :n REMOVE probeProgress.#b ADD settledProbes :set, probedEmails :n',
         ConditionExpression: '#status = :processing AND NOT contains(settledProbes, :id)',
-        ExpressionAttributeNames: { '#status': 'status', '#i': String(chunkIndex) },
+        ExpressionAttributeNames: { '#status': 'status', '#i': String(chunkIndex), '#b': batchId },
         ExpressionAttributeValues: {
           ':set': new Set([batchId]),
           ':n': emails,
@@ -110,6 +118,33 @@ export async function settleProbeBatch(job: Job, batchId: string, chunkIndex: nu
     if (!isMissingMap(error)) throw error;
     await ensureProbeUnits(job);
     return settle();
+  }
+}
+
+/**
+ * Shows that a batch handed back has verdicts for `done` of its addresses: raised, never lowered, and
+ * never for a settled batch (a late duplicate of an earlier round changes nothing).
+ */
+export async function recordBatchProgress(job: Job, batchId: string, done: number): Promise<void> {
+  const record = () =>
+    conditionalUpdate(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression: 'SET probeProgress.#b = :n',
+        ConditionExpression:
+          '#status = :processing AND NOT contains(settledProbes, :id) AND (attribute_not_exists(probeProgress.#b) OR probeProgress.#b < :n)',
+        ExpressionAttributeNames: { '#status': 'status', '#b': batchId },
+        ExpressionAttributeValues: { ':n': done, ':id': batchId, ':processing': 'processing' },
+      }),
+    );
+  try {
+    await record();
+  } catch (error) {
+    // a job whose hand-off predates the progress map: it is created, then the progress recorded
+    if (!isMissingMap(error)) throw error;
+    await ensureProbeUnits(job);
+    await record();
   }
 }
 

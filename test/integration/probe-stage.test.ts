@@ -15,6 +15,7 @@ import {
 } from '../../functions/domain/bulk/probe-stage';
 import {
   loadChunkVerdicts,
+  recordBatchProgress,
   recordProbeHandoff,
   type JobProbeState,
 } from '../../functions/store/probe-batches';
@@ -234,6 +235,40 @@ describe('progress of a probed job', () => {
     await poll();
     // 0 after the scan, 50 with chunk 0, then up while probing (the old bar fell to 38 here)
     expect(percents).toEqual([0, 50, 85, 85, 92, 99, 99]);
+  });
+  it('moves while a batch waits out greylisting, counts a redelivered round once, and settles to its size', async () => {
+    await processingJob('j-grey-progress');
+    const job = { companyId, jobId: 'j-grey-progress' };
+    await recordScan(job, {
+      pin: { key: 'uploads/x.csv', etag: 'e', size: 10 },
+      dialect: { delimiter: ',', encoding: 'utf-8', hasHeader: false, dataStart: 0 },
+      chunkCount: 1,
+      totalEmails: 4,
+    });
+    // 4 rows, all handed to probing in one batch
+    await recordProbeHandoff(job, 0, 4, 4);
+    const percent = async () =>
+      jobView((await getJobItem(companyId, 'j-grey-progress', true))!, Date.now()).percentComplete;
+    const percents = [await percent()];
+    const first = message('j-grey-progress', ['ann@x.test', 'bob@x.test', 'cat@x.test', 'grey7@x.test']);
+    const sent: Sent[] = [];
+    await processProbeMessage(first, deps(sent), plenty, log);
+    percents.push(await percent());
+    // the round's progress recorded again (a redelivery), or lower (an older duplicate): no change
+    await recordBatchProgress(job, '0-0', 3);
+    await recordBatchProgress(job, '0-0', 2);
+    percents.push(await percent());
+    const back = JSON.parse(sent[0]!.body) as ProbeMessage;
+    await processProbeMessage(back, deps([]), plenty, log);
+    percents.push(await percent());
+    // a late duplicate of the first round after the batch settled changes nothing
+    await recordBatchProgress(job, '0-0', 3);
+    await processProbeMessage(first, deps([]), plenty, log);
+    percents.push(await percent());
+    // 4 units of 8 after the hand-off, 3 more for the verdicts of the first round, 1 more when it settles
+    expect(percents).toEqual([50, 87, 87, 99, 99]);
+    expect((await jobState('j-grey-progress')).probeProgress).toEqual({});
+    expect((await jobState('j-grey-progress')).probedEmails).toBe(4);
   });
 });
 

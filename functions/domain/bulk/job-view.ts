@@ -92,6 +92,9 @@ function progressUnits(job: ViewedJob, processed: number): number {
   let units = 2 * processed;
   for (const [chunk, credit] of Object.entries(job.probeUnits ?? {}))
     if (!job.doneChunks?.has(Number(chunk))) units += credit;
+  // batches handed back before they settled: the addresses they have verdicts for ("<chunk>-<batch>")
+  for (const [batch, done] of Object.entries(job.probeProgress ?? {}))
+    if (!job.doneChunks?.has(Number(batch.split('-')[0]))) units += done;
   return units;
 }
 

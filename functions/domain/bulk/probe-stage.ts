@@ -26,6 +26,7 @@ import { probeBatchId, type ProbeMessage } from './probe-messages';
 import {
   chunkProbesSettled,
   putBatchVerdicts,
+  recordBatchProgress,
   recordProbeHandoff,
   settleProbeBatch,
   type JobProbeState,
@@ -159,7 +160,7 @@ export async function processProbeMessage(
   const shouldStop = () => ctx.remainingMs() < reserveMs;
   const startedAt = Date.now();
   const lease = await deps.politeness.acquireSession(message.host);
-  if (!lease) return handBack(message, done, todo, false, busyHostDelaySeconds, deps);
+  if (!lease) return handBack(job, message, done, todo, false, busyHostDelaySeconds, deps);
   let outcome;
   try {
     outcome = await probeBatch(message.addresses, todo, deps.session, {
@@ -192,6 +193,7 @@ export async function processProbeMessage(
     greylisted: greylisted.length,
   });
   return handBack(
+    job,
     message,
     done,
     left,
@@ -201,8 +203,12 @@ export async function processProbeMessage(
   );
 }
 
-/** The same batch, with what is left, back on the probes queue. */
-function handBack(
+/**
+ * The same batch, with what is left, back on the probes queue; the verdicts it has so far show in the
+ * job's progress at once (a greylisted address may keep the batch from settling for minutes).
+ */
+async function handBack(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
   message: ProbeMessage,
   done: Record<string, MailboxProbe>,
   todo: string[],
@@ -210,6 +216,9 @@ function handBack(
   delaySeconds: number,
   deps: ProbeStageDeps,
 ): Promise<void> {
+  const verdicts = Object.keys(done).length;
+  if (verdicts > Object.keys(message.done).length)
+    await recordBatchProgress(job, probeBatchId(message), verdicts);
   const next: ProbeMessage = {
     ...message,
     done,
@@ -217,7 +226,7 @@ function handBack(
     greylistRounds: message.greylistRounds + (greylistRound ? 1 : 0),
     handBacks: message.handBacks + 1,
   };
-  return deps.send('probes', sortedJson(next), Math.min(900, delaySeconds));
+  await deps.send('probes', sortedJson(next), Math.min(900, delaySeconds));
 }
 
 /** Stores the batch's verdicts, counts the batch once, and moves its chunk on when it was the last. */
