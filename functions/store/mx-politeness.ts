@@ -109,6 +109,8 @@ export class DynamoPoliteness implements Politeness {
     const intervalMs = 1000 / this.limits.rcptPerSecondPerHost;
     let count = Math.max(1, Math.min(wanted, Math.floor(bookingHorizonMs / intervalMs)));
     const now = this.now();
+    // a run starts no sooner than a booking takes to come back, so its first slots are still ahead
+    const earliest = now + bookingLead.ms();
     const update = (expression: string, condition: string, values: Record<string, number>) =>
       this.doc.send(
         new UpdateCommand({
@@ -122,43 +124,62 @@ export class DynamoPoliteness implements Politeness {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-    // another booker may change the schedule between the tries: a few rounds settle it
-    for (let round = 0; round < 3; round++) {
-      const spanMs = count * intervalMs;
-      let next: number | undefined;
-      try {
-        // a running schedule: this run follows the last booked one, if it ends within the horizon
-        const out = await update('SET #next = #next + :span', '#next >= :now AND #next <= :latest', {
-          ':span': spanMs,
-          ':now': now,
-          ':latest': now + bookingHorizonMs - spanMs,
-        });
-        return { startMs: Number(out.Attributes?.next) - spanMs, count, intervalMs };
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        // the old item comes back marshalled: the document client does not translate errors
-        const old = (error as { Item?: { next?: { N?: string } } }).Item?.next?.N;
-        next = old === undefined ? undefined : Number(old);
+    try {
+      // another booker may change the schedule between the tries: a few rounds settle it
+      for (let round = 0; round < 3; round++) {
+        const spanMs = count * intervalMs;
+        let next: number | undefined;
+        try {
+          // a schedule booked past `earliest`: this run follows its last one, if it ends within the horizon
+          const out = await update('SET #next = #next + :span', '#next > :earliest AND #next <= :latest', {
+            ':span': spanMs,
+            ':earliest': earliest,
+            ':latest': now + bookingHorizonMs - spanMs,
+          });
+          return { startMs: Number(out.Attributes?.next) - spanMs, count, intervalMs };
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          // the old item comes back marshalled: the document client does not translate errors
+          const old = (error as { Item?: { next?: { N?: string } } }).Item?.next?.N;
+          next = old === undefined ? undefined : Number(old);
+        }
+        if (next !== undefined && next > earliest) {
+          // booked too far for this run: a shorter one may still fit before the horizon
+          const fits = Math.floor((now + bookingHorizonMs - next) / intervalMs);
+          if (fits < 1) return null;
+          count = Math.min(count, fits);
+          continue;
+        }
+        // idle, or free from `earliest` on: this run starts there
+        const started = await ifConditionHolds(
+          update('SET #next = :end', 'attribute_not_exists(#next) OR #next <= :earliest', {
+            ':end': earliest + spanMs,
+            ':earliest': earliest,
+          }),
+        );
+        if (started) return { startMs: earliest, count, intervalMs };
       }
-      if (next !== undefined && next >= now) {
-        // booked too far for this run: a shorter one may still fit before the horizon
-        const fits = Math.floor((now + bookingHorizonMs - next) / intervalMs);
-        if (fits < 1) return null;
-        count = Math.min(count, fits);
-        continue;
-      }
-      // an idle schedule (never used, or its last run is over): this run starts now
-      const started = await ifConditionHolds(
-        update('SET #next = :end', 'attribute_not_exists(#next) OR #next < :now', {
-          ':end': now + spanMs,
-          ':now': now,
-        }),
-      );
-      if (started) return { startMs: now, count, intervalMs };
+      return null;
+    } finally {
+      bookingLead.observe(this.now() - now);
     }
-    return null;
   }
 }
+
+/**
+ * How long a booking takes to come back, smoothed over the process's recent bookings: twice that is
+ * the lead a run is booked with (at most 2 s). On DynamoDB a few milliseconds; on a busy DynamoDB
+ * Local up to a second or more, which would otherwise spend a short run's slots before it is known.
+ */
+const bookingLead = (() => {
+  let smoothedMs = 0;
+  return {
+    ms: () => Math.min(2000, 2 * smoothedMs),
+    observe(ms: number) {
+      smoothedMs = 0.8 * smoothedMs + 0.2 * ms;
+    },
+  };
+})();
 
 /** The politeness state in the service's table, on the process's client. */
 export function tablePoliteness(limits: PolitenessLimits): DynamoPoliteness {
