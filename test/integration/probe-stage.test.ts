@@ -22,7 +22,7 @@ import {
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { MemoryPoliteness } from '../../functions/domain/probe/politeness';
 import { defaultBatchSessionOptions } from '../../functions/domain/probe/smtp-session';
-import { MemoryProbeVerdictCache } from '../../functions/domain/probe/verdict-cache';
+import { MemoryProbeVerdictCache, type ProbeVerdictCache } from '../../functions/domain/probe/verdict-cache';
 import { logger } from '../../functions/log';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 import { mailboxRule, startBatchSmtp, type BatchSmtp } from '../unit/validation/fixtures/batch-smtp';
@@ -190,6 +190,29 @@ describe('processProbeMessage', () => {
     expect(Object.fromEntries(await loadChunkVerdicts({ companyId, jobId: 'j-cache' }, 0))).toEqual({
       'ivy@x.test': 'not_found',
     });
+  });
+
+  it('stores the verdicts it probed in the cache once, when the batch settles, not those it read there', async () => {
+    await processingJob('j-cache-once');
+    const memory = new MemoryProbeVerdictCache(86400_000);
+    await memory.put(new Map([['joy@x.test', 'accepted']] as const));
+    const puts: string[][] = [];
+    const cache: ProbeVerdictCache = {
+      get: (emails) => memory.get(emails),
+      put: async (verdicts) => {
+        puts.push([...verdicts.keys()].sort());
+        await memory.put(verdicts);
+      },
+    };
+    const sent: Sent[] = [];
+    const first = message('j-cache-once', ['joy@x.test', 'kim@x.test', 'grey5@x.test']);
+    await processProbeMessage(first, deps(sent, { cache }), plenty, log);
+    // handed back for the greylisted address: nothing stored yet, the cached address remembered
+    expect(puts).toEqual([]);
+    const back = JSON.parse(sent[0]!.body) as ProbeMessage;
+    expect(back.cached).toEqual(['joy@x.test']);
+    await processProbeMessage(back, deps([], { cache }), plenty, log);
+    expect(puts).toEqual([['grey5@x.test', 'kim@x.test']]);
   });
 });
 

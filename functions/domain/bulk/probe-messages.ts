@@ -32,6 +32,8 @@ export const probeMessageSchema = z.object({
   size: z.number().int().positive(),
   todo: z.array(z.string().min(1)),
   done: z.record(z.string(), mailboxProbeSchema),
+  /** Addresses of `done` whose verdict came from the verdict cache: not stored there again. */
+  cached: z.array(z.string().min(1)).optional(),
   /** Greylisting rounds already waited (each PROBE_GREYLIST_DELAY_SECONDS). */
   greylistRounds: z.number().int().nonnegative(),
   /** Times the batch was handed back (deadline, no session slot, RCPT budget): bounded. */

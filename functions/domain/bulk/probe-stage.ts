@@ -146,21 +146,24 @@ export async function processProbeMessage(
 
   batchLog.debug('probe batch started', { todo: message.todo.length, handBacks: message.handBacks });
   const done = { ...message.done };
+  const cached = new Set(message.cached ?? []);
   let todo = message.todo.filter((e) => done[e] === undefined);
   if (todo.length > 0) {
-    const cached = await deps.cache.get(todo);
-    for (const [email, probe] of cached) done[email] = probe;
+    for (const [email, probe] of await deps.cache.get(todo)) {
+      done[email] = probe;
+      cached.add(email);
+    }
     todo = todo.filter((e) => done[e] === undefined);
   }
   if (todo.length === 0 || message.handBacks >= maxHandBacks)
-    return settle(job, message, done, deps, batchLog);
+    return settle(job, message, done, cached, deps, batchLog);
 
   // leave room for one more step at every stage of a session before the invocation ends
   const reserveMs = 3 * deps.session.timeoutMs + 2000;
   const shouldStop = () => ctx.remainingMs() < reserveMs;
   const startedAt = Date.now();
   const lease = await deps.politeness.acquireSession(message.host);
-  if (!lease) return handBack(job, message, done, todo, false, busyHostDelaySeconds, deps);
+  if (!lease) return handBack(job, message, done, cached, todo, false, busyHostDelaySeconds, deps);
   let outcome;
   try {
     outcome = await probeBatch(message.addresses, todo, deps.session, {
@@ -175,19 +178,14 @@ export async function processProbeMessage(
     sessions: outcome.sessions,
     answered: outcome.outcomes.size,
   });
-  const fresh = new Map<string, MailboxProbe>();
   const greylisted: string[] = [];
   const lastRound = message.greylistRounds >= deps.greylistRetries;
   for (const [email, probe] of outcome.outcomes) {
     if (probe === 'greylisted' && !lastRound) greylisted.push(email);
-    else {
-      done[email] = probe;
-      fresh.set(email, probe);
-    }
+    else done[email] = probe;
   }
-  await deps.cache.put(fresh);
   const left = [...outcome.unfinished, ...greylisted];
-  if (left.length === 0) return settle(job, message, done, deps, batchLog);
+  if (left.length === 0) return settle(job, message, done, cached, deps, batchLog);
   batchLog.info('probe batch handed back', {
     unfinished: outcome.unfinished.length,
     greylisted: greylisted.length,
@@ -196,6 +194,7 @@ export async function processProbeMessage(
     job,
     message,
     done,
+    cached,
     left,
     greylisted.length > 0,
     greylisted.length > 0 ? deps.greylistDelaySeconds : 0,
@@ -211,6 +210,7 @@ async function handBack(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   message: ProbeMessage,
   done: Record<string, MailboxProbe>,
+  cached: ReadonlySet<string>,
   todo: string[],
   greylistRound: boolean,
   delaySeconds: number,
@@ -222,6 +222,7 @@ async function handBack(
   const next: ProbeMessage = {
     ...message,
     done,
+    cached: [...cached],
     todo,
     greylistRounds: message.greylistRounds + (greylistRound ? 1 : 0),
     handBacks: message.handBacks + 1,
@@ -229,14 +230,20 @@ async function handBack(
   await deps.send('probes', sortedJson(next), Math.min(900, delaySeconds));
 }
 
-/** Stores the batch's verdicts, counts the batch once, and moves its chunk on when it was the last. */
+/**
+ * Stores the batch's verdicts (in the verdict cache those it probed, once for all its rounds: a batch
+ * of one domain costs one write per cache shard), counts the batch once, and moves its chunk on when
+ * it was the last.
+ */
 async function settle(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   message: ProbeMessage,
   done: Record<string, MailboxProbe>,
-  deps: Pick<ProbeStageDeps, 'send'>,
+  cached: ReadonlySet<string>,
+  deps: Pick<ProbeStageDeps, 'send' | 'cache'>,
   log: Logger,
 ): Promise<void> {
+  await deps.cache.put(new Map(Object.entries(done).filter(([email]) => !cached.has(email))));
   await putBatchVerdicts(job, message.chunk.index, message.batch, done, jobRetentionSeconds);
   const after = await settleProbeBatch(job, probeBatchId(message), message.chunk.index, message.size);
   if (after) log.info('probe batch settled', { verdicts: Object.keys(done).length });
@@ -263,5 +270,5 @@ export async function settleDeadProbeBatch(message: ProbeMessage, log: Logger): 
   log.warn('probe batch kept failing; its addresses keep their DNS verdicts', {
     batch: probeBatchId(message),
   });
-  await settle(job, message, message.done, probeStageDeps(), log);
+  await settle(job, message, message.done, new Set(message.cached ?? []), probeStageDeps(), log);
 }
