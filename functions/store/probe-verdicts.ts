@@ -54,15 +54,13 @@ function addressOf(email: string): Address {
   };
 }
 
-/** The addresses grouped by the shard item that holds them. */
+/** Distinct addresses grouped by the shard item that holds them. */
 function byShard(emails: Iterable<string>): Map<string, Address[]> {
   const groups = new Map<string, Address[]>();
   for (const email of emails) {
     const a = addressOf(email);
     const id = `${a.domain}#${a.shard}`;
-    const group = groups.get(id) ?? [];
-    if (!group.some((b) => b.local === a.local)) group.push(a);
-    groups.set(id, group);
+    groups.set(id, [...(groups.get(id) ?? []), a]);
   }
   return groups;
 }
