@@ -51,6 +51,9 @@ export interface Politeness {
 }
 
 export class DynamoPoliteness implements Politeness {
+  /** The end of each host's schedule as this booker last saw it. */
+  private readonly knownNext = new Map<string, number>();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
@@ -124,43 +127,50 @@ export class DynamoPoliteness implements Politeness {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
+    /** An update's new `next`, or, when its condition failed, the schedule's `next` then (absent: idle). */
+    const attempt = async (...args: Parameters<typeof update>) => {
+      try {
+        return { booked: true, next: Number((await update(...args)).Attributes?.next) };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        // the old item comes back marshalled: the document client does not translate errors
+        const old = (error as { Item?: { next?: { N?: string } } }).Item?.next?.N;
+        return { booked: false, next: old === undefined ? undefined : Number(old) };
+      }
+    };
+    // what this booker last learnt of the schedule picks the try more likely to hold
+    let next = this.knownNext.get(host);
     try {
       // another booker may change the schedule between the tries: a few rounds settle it
-      for (let round = 0; round < 3; round++) {
-        const spanMs = count * intervalMs;
-        let next: number | undefined;
-        try {
-          // a schedule booked past `earliest`: this run follows its last one, if it ends within the horizon
-          const out = await update('SET #next = #next + :span', '#next > :earliest AND #next <= :latest', {
-            ':span': spanMs,
-            ':earliest': earliest,
-            ':latest': now + bookingHorizonMs - spanMs,
-          });
-          return { startMs: Number(out.Attributes?.next) - spanMs, count, intervalMs };
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-          // the old item comes back marshalled: the document client does not translate errors
-          const old = (error as { Item?: { next?: { N?: string } } }).Item?.next?.N;
-          next = old === undefined ? undefined : Number(old);
-        }
-        if (next !== undefined && next > earliest) {
-          // booked too far for this run: a shorter one may still fit before the horizon
-          const fits = Math.floor((now + bookingHorizonMs - next) / intervalMs);
-          if (fits < 1) return null;
-          count = Math.min(count, fits);
-          continue;
-        }
-        // idle, or free from `earliest` on: this run starts there
-        const started = await ifConditionHolds(
-          update('SET #next = :end', 'attribute_not_exists(#next) OR #next <= :earliest', {
+      for (let round = 0; round < 4; round++) {
+        if (next === undefined || next <= earliest) {
+          // idle, or free from `earliest` on: this run starts there
+          const spanMs = count * intervalMs;
+          const out = await attempt('SET #next = :end', 'attribute_not_exists(#next) OR #next <= :earliest', {
             ':end': earliest + spanMs,
             ':earliest': earliest,
-          }),
-        );
-        if (started) return { startMs: earliest, count, intervalMs };
+          });
+          next = out.next;
+          if (out.booked) return { startMs: earliest, count, intervalMs };
+          continue;
+        }
+        // booked past `earliest`: this run follows its last one, shortened to end within the horizon
+        const fits = Math.floor((now + bookingHorizonMs - next) / intervalMs);
+        if (fits < 1) return null;
+        count = Math.min(count, fits);
+        const spanMs = count * intervalMs;
+        const out = await attempt('SET #next = #next + :span', '#next > :earliest AND #next <= :latest', {
+          ':span': spanMs,
+          ':earliest': earliest,
+          ':latest': now + bookingHorizonMs - spanMs,
+        });
+        next = out.next;
+        if (out.booked) return { startMs: out.next! - spanMs, count, intervalMs };
       }
       return null;
     } finally {
+      if (next === undefined) this.knownNext.delete(host);
+      else this.knownNext.set(host, next);
       bookingLead.observe(this.now() - now);
     }
   }
