@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
-import { ifConditionHolds } from './dynamodb';
 import { mxRcptScheduleKey, mxSessionLeaseKey } from './keys';
 import { ttlAttribute } from './table';
 
