@@ -10,3 +10,10 @@ export function isTransactionConditionFailure(error: unknown): boolean {
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
   return reasons.some((r) => r.Code === 'ConditionalCheckFailed');
 }
+
+/** A transaction cancelled because another transaction held one of its items (no condition failed). */
+export function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((r) => r.Code === 'TransactionConflict') && !isTransactionConditionFailure(error);
+}

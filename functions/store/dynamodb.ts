@@ -13,7 +13,7 @@ import {
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
-import { isConditionFailure, isTransactionConditionFailure } from './conditions';
+import { isConditionFailure, isTransactionConditionFailure, isTransactionConflict } from './conditions';
 
 export type Item = Record<string, unknown>;
 
@@ -21,18 +21,20 @@ export type Item = Record<string, unknown>;
 const conflictAttempts = 5;
 
 /**
- * Sends any lib-dynamodb command (their union does not fit the client's overloads). A plain write that
- * meets a transaction in flight on the same item fails with TransactionConflictException, which the
- * SDK does not retry: it is sent again here after a short backoff (the write had no effect).
+ * Sends any lib-dynamodb command (their union does not fit the client's overloads). A write that meets
+ * another transaction on one of its items had no effect and the SDK does not retry it: a plain write
+ * (TransactionConflictException) or a transaction cancelled for that alone (TransactionConflict, no
+ * failed condition) is sent again here after a short backoff, up to `attempts` times in all.
  */
-export async function send<T = unknown>(command: object): Promise<T> {
+export async function send<T = unknown>(command: object, attempts = conflictAttempts): Promise<T> {
   const client = dynamoDb() as unknown as { send(c: object): Promise<T> };
   for (let attempt = 0; ; attempt++) {
     try {
       return await client.send(command);
     } catch (error) {
-      if ((error as Error).name !== 'TransactionConflictException' || attempt + 1 >= conflictAttempts)
-        throw error;
+      const conflict =
+        (error as Error).name === 'TransactionConflictException' || isTransactionConflict(error);
+      if (!conflict || attempt + 1 >= attempts) throw error;
       await backoff(attempt);
     }
   }

@@ -9,11 +9,9 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
-import { isTransactionConditionFailure } from './conditions';
 import { queryAll, send, wroteIf } from './dynamodb';
 import { jobCountBackfillKey, jobCountKey, jobCountPrefix } from './keys';
 import { ttlAttribute } from './table';
-import { isTransactionConflict } from './usage';
 
 /** The stored statuses the list shows (a cancelled job is on its way out and counts nowhere). */
 export const countedStatuses = ['awaiting_upload', 'processing', 'completed', 'failed'] as const;
@@ -83,16 +81,7 @@ export async function writeCounted(
   if (deltas.length === 0)
     return wroteIf(send('Put' in write ? new PutCommand(write.Put) : new UpdateCommand(write.Update)));
   const TransactItems = [write, ...dayUpdates(companyId, deltas).map((Update) => ({ Update }))];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await send(new TransactWriteCommand({ TransactItems }));
-      return true;
-    } catch (error) {
-      if (isTransactionConditionFailure(error)) return false;
-      if (attempt >= WRITE_ATTEMPTS || !isTransactionConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
-    }
-  }
+  return wroteIf(send(new TransactWriteCommand({ TransactItems }), WRITE_ATTEMPTS));
 }
 
 export interface StoredJobCounts {

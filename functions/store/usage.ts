@@ -17,7 +17,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
-import { isTransactionConditionFailure } from './conditions';
+import { isTransactionConditionFailure, isTransactionConflict } from './conditions';
 import { queryAll, send } from './dynamodb';
 import { epochSeconds } from './table';
 import { planKey, usageKey, usagePrefix, usageReservationKey } from './keys';
@@ -177,13 +177,6 @@ export async function addCreditsToPlan(companyId: string, amount: number): Promi
   return num(out.Attributes?.creditsAdded);
 }
 
-/** A transaction cancelled because another transaction held one of its items at the same moment. */
-export function isTransactionConflict(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((r) => r.Code === 'TransactionConflict') && !isTransactionConditionFailure(error);
-}
-
 /** Which condition cancelled a transaction: the index of its first failed item, or undefined. */
 function failedItem(error: unknown): number | undefined {
   if (!isTransactionConditionFailure(error)) return undefined;
@@ -270,6 +263,12 @@ export async function readJobReservation(
 }
 
 /**
+ * Tries of a transaction that ends a job's reservation: the month item it updates is shared by every
+ * concurrent job and validation of the company, so it meets other transactions more than most.
+ */
+const usageWriteAttempts = 8;
+
+/**
  * Ends a job's reservation once, in one transaction: the reservation item goes (conditioned on it
  * existing), its month gives the rows back, and `counted` validations are added to `counted.month`.
  * Returns false when the reservation had already ended.
@@ -302,6 +301,7 @@ export async function endJobReservation(
           ...updates.map((Update) => ({ Update })),
         ],
       }),
+      usageWriteAttempts,
     );
     return true;
   } catch (error) {

@@ -3,10 +3,10 @@
 // whose condition is the pending state, so a redelivered message can never count an address twice.
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
-import { wroteIf } from './dynamodb';
+import { send, wroteIf } from './dynamodb';
 import { validationRequestKey } from './keys';
 import { epochSeconds } from './table';
-import { countedDelta, isTransactionConflict, monthUpdate } from './usage';
+import { countedDelta, monthUpdate } from './usage';
 
 const REQUEST_TTL_SECONDS = 30 * 86400;
 
@@ -46,25 +46,6 @@ interface StoredItem<Outcome> {
 /** One completed single validation counted in the usage month (YYYY-MM), as a transaction item. */
 function usageUpdate(companyId: string, month: string) {
   return monthUpdate(companyId, month, countedDelta('single', 1));
-}
-
-const CONFLICT_RETRIES = 5;
-
-/**
- * Runs a transaction again when DynamoDB cancelled it because another transaction held one of its items
- * (the company's usage item is shared by all of its concurrent validations). The SDK does not retry
- * that cancellation; a condition failure is never retried.
- */
-async function transactWithRetry(send: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await send();
-      return;
-    } catch (error) {
-      if (attempt >= CONFLICT_RETRIES || !isTransactionConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
-    }
-  }
 }
 
 const ttlOf = (createdAt: string) => epochSeconds(new Date(createdAt)) + REQUEST_TTL_SECONDS;
@@ -132,21 +113,19 @@ export async function storeCompletedRequest<Outcome>(
   request: ValidationRequest<Outcome> & { status: 'completed'; validatedAt: string },
   usageMonth: string,
 ) {
-  await transactWithRetry(() =>
-    dynamoDb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: toItem(request),
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+  await send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: toItem(request),
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          { Update: usageUpdate(request.companyId, usageMonth) },
-        ],
-      }),
-    ),
+        },
+        { Update: usageUpdate(request.companyId, usageMonth) },
+      ],
+    }),
   );
 }
 
@@ -162,30 +141,28 @@ export async function completePendingRequest(
   usageMonth: string,
 ): Promise<boolean> {
   return wroteIf(
-    transactWithRetry(() =>
-      dynamoDb().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: validationRequestKey(companyId, requestId),
-                UpdateExpression:
-                  'SET #status = :completed, outcome = :outcome, validatedAt = :at REMOVE #input',
-                ConditionExpression: '#status = :pending',
-                ExpressionAttributeNames: { '#status': 'status', '#input': 'input' },
-                ExpressionAttributeValues: {
-                  ':completed': 'completed',
-                  ':pending': 'pending',
-                  ':outcome': outcome,
-                  ':at': validatedAt,
-                },
+    send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: validationRequestKey(companyId, requestId),
+              UpdateExpression:
+                'SET #status = :completed, outcome = :outcome, validatedAt = :at REMOVE #input',
+              ConditionExpression: '#status = :pending',
+              ExpressionAttributeNames: { '#status': 'status', '#input': 'input' },
+              ExpressionAttributeValues: {
+                ':completed': 'completed',
+                ':pending': 'pending',
+                ':outcome': outcome,
+                ':at': validatedAt,
               },
             },
-            { Update: usageUpdate(companyId, usageMonth) },
-          ],
-        }),
-      ),
+          },
+          { Update: usageUpdate(companyId, usageMonth) },
+        ],
+      }),
     ),
   );
 }

@@ -8,7 +8,6 @@ import { settings } from '../../settings';
 import {
   addCreditsToPlan,
   endJobReservation,
-  isTransactionConflict,
   readJobReservation,
   readUsageRecords,
   reserveJobRows,
@@ -124,17 +123,6 @@ export async function reserveForJob(
   throw new Error(`Could not reserve ${rows} validations for job ${job.jobId}: the month kept changing`);
 }
 
-async function withConflictRetry<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (attempt >= RESERVE_ATTEMPTS || !isTransactionConflict(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
-    }
-  }
-}
-
 /** The part of a job these functions need; its status as the caller knows it (completed/failed are final). */
 interface EndedJob {
   companyId: string;
@@ -154,7 +142,7 @@ export async function countCompletedJob(
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
   const counted = { month: usageMonth(now), count: job.totalEmails };
-  return withConflictRetry(() => endJobReservation(reservation, counted));
+  return endJobReservation(reservation, counted);
 }
 
 /** A failed job gives its reservation back (once); nothing it validated counts. True when this call did. */
@@ -162,7 +150,7 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
   if (job.status !== 'failed') return false;
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
-  return withConflictRetry(() => endJobReservation(reservation, undefined));
+  return endJobReservation(reservation, undefined);
 }
 
 /**
@@ -180,7 +168,7 @@ export async function settleDeletedJob(
   if (leftStatus === 'completed') return countCompletedJob({ ...job, status: 'completed' }, now);
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
-  return withConflictRetry(() => endJobReservation(reservation, undefined));
+  return endJobReservation(reservation, undefined);
 }
 
 // --- Operator (npm run admin) ---------------------------------------------------------------------
