@@ -100,6 +100,13 @@ export interface BatchTarget {
   concurrency?: number;
 }
 
+/** `values` cut into consecutive groups of at most `size`. */
+export function slices<T>(values: readonly T[], size: number): T[][] {
+  const groups: T[][] = [];
+  for (let i = 0; i < values.length; i += size) groups.push(values.slice(i, i + size));
+  return groups;
+}
+
 /** Runs `work` over `values` in groups of `size`, `concurrency` groups at a time. */
 async function inGroups<T>(
   values: T[],
@@ -107,8 +114,7 @@ async function inGroups<T>(
   concurrency: number,
   work: (group: T[]) => Promise<void>,
 ): Promise<void> {
-  const groups: T[][] = [];
-  for (let i = 0; i < values.length; i += size) groups.push(values.slice(i, i + size));
+  const groups = slices(values, size);
   let next = 0;
   const worker = async () => {
     while (next < groups.length) await work(groups[next++]!);

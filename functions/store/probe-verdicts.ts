@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
-import { batchGetAll } from './dynamodb';
+import { batchGetAll, slices } from './dynamodb';
 import { probeVerdictShardKey } from './keys';
 import { ttlAttribute } from './table';
 
@@ -156,12 +156,6 @@ export class ProbeVerdictItems {
       );
     }
   }
-}
-
-function slices<T>(values: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
-  return out;
 }
 
 /** The verdict items in the service's table, on the process's client. */
