@@ -1,6 +1,7 @@
 // The cost of the local runtime's fsync policy: the local SQS (journal) and the local S3 (objects and
 // durable events) with LOCAL_FSYNC on and off, in the same run, on the disk of BENCH_DIR (default .bench/
 // in the working directory, the disk DATA_DIR lives on, not a tmpfs). Prints one line per measurement.
+import '../functions/clients/sdk-notice';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';

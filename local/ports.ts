@@ -20,11 +20,20 @@ export class PortInUseError extends Error {
     readonly port: number,
     readonly what: string,
   ) {
-    super(
-      `Port ${port} is already in use (${what}). Stop the other process or choose another port, e.g. PORT=3001 npm start.`,
-    );
+    super(`port ${port} (${what}) is already in use`);
     this.name = 'PortInUseError';
   }
+}
+
+/** True when nothing listens on the port yet (checked by listening and closing at once). */
+export function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(false) : reject(error),
+    );
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
 }
 
 /** Listens, turning EADDRINUSE into a PortInUseError with a readable message. */

@@ -1,6 +1,7 @@
 // The local runtime: DynamoDB Local, the local S3 (presigned URLs, events) and the local SQS (with
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
+import '../functions/clients/sdk-notice';
 import { resetServiceClients } from '../functions/clients/reset';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,13 +51,14 @@ export interface LocalRuntimeOptions {
    * Without it acknowledged writes survive a crash of the runtime, not of the machine.
    */
   fsync?: boolean;
-  /** The local S3's port, which every upload URL carries (S3_PORT): taken or the start fails. */
-  s3Port?: number;
   /**
-   * Without s3Port: the port this DATA_DIR used last time, else this one (npm start: PORT + 1), else any
-   * free one, so an unexpired upload URL keeps working across a restart.
+   * The local S3's port, which every upload URL carries (npm start: S3_PORT, else PORT + 1): taken or
+   * the start fails. Without it: the port this DATA_DIR used last time, else any free one, so an
+   * unexpired upload URL keeps working across a restart.
    */
-  s3PortPreferred?: number;
+  s3Port?: number;
+  /** DynamoDB Local's port (npm start: DYNAMODB_PORT, else PORT + 2); without it, any free one. */
+  dynamoDbPort?: number;
   /**
    * Called when DynamoDB Local cannot be brought back after its JVM exited; `npm start` prints the
    * message and exits. Meanwhile the API answers 503.
@@ -107,6 +109,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({
       dataDir: dynamoDir,
+      ...(options.dynamoDbPort === undefined ? {} : { port: options.dynamoDbPort }),
       onFatal: (error) => options.onFatal?.(error),
     });
     stoppers.push(() => dynamo.stop());
@@ -280,7 +283,7 @@ function s3PortFile(dataDir: string): string {
 
 async function startS3OnStablePort(
   dataDir: string,
-  ports: Pick<LocalRuntimeOptions, 's3Port' | 's3PortPreferred'>,
+  ports: Pick<LocalRuntimeOptions, 's3Port'>,
   options: Omit<LocalS3Options, 'port'>,
 ): Promise<LocalS3> {
   let s3: LocalS3;
@@ -289,8 +292,7 @@ async function startS3OnStablePort(
   } else {
     const file = s3PortFile(dataDir);
     const remembered = existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
-    const wanted =
-      remembered !== undefined && Number.isInteger(remembered) ? remembered : (ports.s3PortPreferred ?? 0);
+    const wanted = remembered !== undefined && Number.isInteger(remembered) ? remembered : 0;
     try {
       s3 = await startLocalS3({ ...options, port: wanted });
     } catch (error) {

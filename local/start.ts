@@ -1,33 +1,86 @@
 // `npm start`: the whole service on this machine, no AWS account needed.
 import path from 'node:path';
-import { demoKeys } from '../functions/domain/accounts/demo-accounts';
-import { PortInUseError } from './ports';
-import { startLocalRuntime } from './runtime';
+import { PortInUseError, portIsFree } from './ports';
 
-/** S3_PORT when set (strict); otherwise the runtime prefers the port DATA_DIR used last, then PORT + 1. */
-function s3PortSetting(): number | undefined {
-  const raw = process.env.S3_PORT;
-  if (raw === undefined || raw === '') return undefined;
-  const s3Port = Number(raw);
-  if (!Number.isInteger(s3Port) || s3Port < 0 || s3Port > 65535)
-    throw new Error(`S3_PORT must be a port number, got ${raw}`);
-  return s3Port;
+/** Exit code of a start refused because of a setting (a port taken or not a port). */
+const settingExitCode = 2;
+
+class StartSettingError extends Error {}
+
+interface PortNeed {
+  port: number;
+  role: string;
+  /** How to move it, as the user would type it. */
+  remedy: string;
+}
+
+function portSetting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new StartSettingError(`${name} must be a port number (0-65535), got ${raw}`);
+  return port;
+}
+
+/**
+ * The API on PORT, the local S3 and DynamoDB Local just above it, so runtimes started with different
+ * PORTs never share a port. PORT=0 lets the system pick every one of them.
+ */
+function ports(): { api: number; s3?: number; dynamoDb?: number; needs: PortNeed[] } {
+  const api = portSetting('PORT', 3000);
+  if (api === 0) return { api, needs: [] };
+  if (api > 65533) throw new StartSettingError(`PORT must leave room for two ports above it, got ${api}`);
+  const s3 = portSetting('S3_PORT', api + 1);
+  const dynamoDb = portSetting('DYNAMODB_PORT', api + 2);
+  const another = api + 1000 <= 65533 ? api + 1000 : 4000;
+  const needs: PortNeed[] = [
+    { port: api, role: 'the API', remedy: `start on another port: PORT=${another} npm start` },
+    {
+      port: s3,
+      role: `the local S3${process.env.S3_PORT ? ', S3_PORT' : ', PORT + 1'}`,
+      remedy: `move it with S3_PORT, or start on another port: PORT=${another} npm start`,
+    },
+    {
+      port: dynamoDb,
+      role: `DynamoDB Local${process.env.DYNAMODB_PORT ? ', DYNAMODB_PORT' : ', PORT + 2'}`,
+      remedy: `move it with DYNAMODB_PORT, or start on another port: PORT=${another} npm start`,
+    },
+  ].filter((need) => need.port !== 0);
+  return { api, s3, dynamoDb, needs };
+}
+
+/** Fails at once, before DynamoDB Local's JVM starts, when a port the runtime needs is taken. */
+async function checkPorts(needs: PortNeed[], host: string): Promise<void> {
+  for (const need of needs) {
+    const seen = needs.find((other) => other.port === need.port);
+    if (seen !== need)
+      throw new StartSettingError(`${need.role} and ${seen!.role} are both set to port ${need.port}`);
+    // The API may listen on another address (HOST); the emulators are on loopback.
+    const free = await portIsFree(need.port, need.role === 'the API' ? host : '127.0.0.1');
+    if (!free)
+      throw new StartSettingError(
+        `port ${need.port} (${need.role}) is already in use. Stop what holds it, or ${need.remedy}`,
+      );
+  }
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const port = Number(process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
+  const host = process.env.HOST ?? '127.0.0.1';
+  const { api, s3, dynamoDb, needs } = ports();
+  await checkPorts(needs, host);
+  // Loaded only now: the runtime pulls in the AWS SDK and every handler, seconds a taken port need not wait.
+  const { startLocalRuntime } = await import('./runtime');
+  const { demoKeys } = await import('../functions/domain/accounts/demo-accounts');
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
-  const s3Port = s3PortSetting();
   let stopRuntime = async () => undefined as void;
   const runtime = await startLocalRuntime({
-    port,
+    port: api,
     dataDir,
-    host: process.env.HOST ?? '127.0.0.1',
-    ...(s3Port === undefined ? {} : { s3Port }),
-    ...(port > 0 && port < 65535 ? { s3PortPreferred: port + 1 } : {}),
+    host,
+    ...(s3 === undefined ? {} : { s3Port: s3 }),
+    ...(dynamoDb === undefined ? {} : { dynamoDbPort: dynamoDb }),
     onFatal: (error) => {
       process.stderr.write(`mailvet: ${error.message}\n`);
       void stopRuntime().finally(() => process.exit(1));
@@ -35,16 +88,18 @@ async function main(): Promise<void> {
   });
   stopRuntime = () => runtime.stop();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const url = runtime.baseUrl.replace('127.0.0.1', 'localhost');
   const lines = [
     `mailvet local runtime ready in ${seconds} s`,
-    `  API:       ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}`,
-    `  console:   ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}/ (sign in with a demo key)`,
-    `  reference: ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}/docs`,
+    `  API:       ${url}`,
+    `  console:   ${url}/ (sign in with a demo key)`,
+    `  reference: ${url}/docs`,
     `  data:      ${dataDir}${runtime.seeded ? ' (new: demo workspace seeded)' : ''}`,
     `  demo keys: ${demoKeys.admin} (Acme, may invite and toggle sequences)`,
     `             ${demoKeys.member} (Acme, no write permissions)`,
     `             ${demoKeys.other} (Globex)`,
-    `  try:       curl -s -H 'x-api-key: ${demoKeys.admin}' ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}/v1/users`,
+    `  try:       MAILVET_URL=${url} npx mailvet validate-file docs/examples/leads.csv --key ${demoKeys.admin}`,
+    `             curl -s -H 'x-api-key: ${demoKeys.admin}' ${url}/v1/users`,
     '  Ctrl-C stops everything.',
   ];
   process.stdout.write(lines.join('\n') + '\n');
@@ -62,10 +117,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof PortInUseError) process.stderr.write(`mailvet: ${error.message}\n`);
-  else
-    process.stderr.write(
-      `mailvet: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+  // A port taken between the check and the listen (another start racing this one) reads the same.
+  if (error instanceof StartSettingError || error instanceof PortInUseError) {
+    process.stderr.write(`mailvet: ${error.message}\n`);
+    process.exit(settingExitCode);
+  }
+  process.stderr.write(`mailvet: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

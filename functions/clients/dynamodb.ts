@@ -1,4 +1,5 @@
 // The DynamoDB document client: one per process (Lambda container or local runtime), built on first use.
+import './sdk-notice';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../settings';

@@ -1,5 +1,6 @@
 // The S3 client: one per process, built on first use. Against the local S3, path-style addressing and
 // checksums only when required (local emulators store aws-chunked framing verbatim otherwise).
+import './sdk-notice';
 import { S3Client } from '@aws-sdk/client-s3';
 import { settings } from '../settings';
 

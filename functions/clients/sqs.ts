@@ -1,4 +1,5 @@
 // The SQS client: one per process, built on first use; queue URLs come from settings by queue name.
+import './sdk-notice';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { settings, type Settings } from '../settings';
 import { queueUrlEnvName, type QueueName } from '../wiring';

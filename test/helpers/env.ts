@@ -1,4 +1,5 @@
 // Default settings for tests that do not start the local runtime (handler tests mock the SDK).
+import '../../functions/clients/sdk-notice';
 const defaults: Record<string, string> = {
   TABLE_NAME: 'mailvet-test',
   BUCKET_NAME: 'mailvet-test-bucket',

@@ -2,7 +2,7 @@
 // stops every child (the JVM included) on SIGTERM, and explains a port already in use.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,14 +26,17 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(port: number): {
+function start(
+  port: number,
+  env: Record<string, string> = {},
+): {
   child: ChildProcessWithoutNullStreams;
   output: () => string;
   ready: Promise<string>;
 } {
   const child = spawn(tsx, ['local/start.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
   });
   started.push(child);
   let output = '';
@@ -92,6 +95,7 @@ describe('npm start', () => {
     expect(banner).toContain(`http://localhost:${port}`);
     expect(banner).toContain('demo-admin-key');
     expect(banner).toContain('demo workspace seeded');
+    expect(banner).toContain(`MAILVET_URL=http://localhost:${port} npx mailvet validate-file`);
 
     const withKey = await fetch(`http://127.0.0.1:${port}/v1/email/validate/nope`, {
       headers: { 'x-api-key': 'demo-admin-key' },
@@ -124,11 +128,28 @@ describe('npm start', () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
-    const run = start(port);
+    const fresh = path.join(dataDir, 'never-created');
+    const run = start(port, { DATA_DIR: fresh });
     const code = await exited(run.child);
     blocker.close();
-    expect(code).toBe(1);
-    expect(run.output()).toContain(`Port ${port} is already in use`);
+    expect(code).toBe(2);
+    expect(run.output()).toContain(`mailvet: port ${port} (the API) is already in use`);
+    expect(run.output()).toContain('PORT=');
     expect(run.output()).not.toMatch(/\n\s+at /);
+    // Refused before any work: no data directory, so no JVM and no emulator was started.
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('names the local S3 and the setting that moves it when PORT + 1 is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as net.AddressInfo).port;
+    const run = start(taken - 1, { DATA_DIR: path.join(dataDir, 'never-created-s3') });
+    const code = await exited(run.child);
+    blocker.close();
+    expect(code).toBe(2);
+    expect(run.output()).toContain(`port ${taken} (the local S3, PORT + 1) is already in use`);
+    expect(run.output()).toContain('S3_PORT');
+    expect(run.output().trim().split('\n')).toHaveLength(1);
   });
 });
