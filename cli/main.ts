@@ -8,6 +8,7 @@ import {
   type JobListQuery,
   type JobStatus,
   type MailvetNodeClient,
+  type Usage,
   type ValidationResult,
 } from '../client/node';
 import { readFirstRow, resolveColumn } from './csv-header';
@@ -211,13 +212,18 @@ async function listJobs(client: MailvetNodeClient, invocation: Invocation, io: I
 
 async function showUsage(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {
   const usage = await client.getUsage(invocation.month);
-  if (invocation.json) {
-    io.stdout.write(`${JSON.stringify(usage, null, 2)}\n`);
-    return;
-  }
-  io.stdout.write(
-    `${usage.month}: ${usage.used.total} used (${usage.used.single} single, ${usage.used.bulk} bulk) of a ` +
-      `${usage.quota} quota; ${usage.creditsRemaining} credits left; ${usage.remaining} validations remain\n`,
+  if (invocation.json) io.stdout.write(`${JSON.stringify(usage, null, 2)}\n`);
+  else io.stdout.write(`${usageLine(usage, new Date())}\n`);
+}
+
+/** A month that has ended is told in the past tense: nothing of it remains to be used. */
+export function usageLine(usage: Usage, now: Date): string {
+  const split = `${usage.used.single} single, ${usage.used.bulk} bulk`;
+  if (Date.parse(usage.periodEnd) <= now.getTime())
+    return `${usage.month}: ${usage.used.total} validations were used (${split}) of a ${usage.quota} quota`;
+  return (
+    `${usage.month}: ${usage.used.total} used (${split}) of a ${usage.quota} quota; ` +
+    `${usage.creditsRemaining} credits left; ${usage.remaining} validations remain`
   );
 }
 

@@ -12,6 +12,7 @@ export class UsageError extends Error {
 export const usage = `mailvet: email validation from the command line
 
 usage:
+  mailvet help
   mailvet validate <email> [--async] [--json]
   mailvet validate-file <file.csv> [--column <name|index>] [--out <path>] [--callback-url <url>] [--json]
   mailvet job <jobId> [--json]
@@ -30,6 +31,7 @@ usage:
   download        a completed job's results file (default name: the one the service gives it)
   delete          a job and its files (an active job is cancelled first)
   usage           this month's validations against quota and credits (--month for another)
+  help            this text (also -h, --help)
 
 options:
   --url <url>     the API (default $MAILVET_URL, else http://localhost:3000)
@@ -91,8 +93,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Invoca
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
-  if (values.help) return 'help';
   const [command, argument, ...extra] = positionals;
+  if (values.help || command === 'help') return 'help';
   if (command === undefined) throw new UsageError('no command given');
   const allowed = accepted[command];
   if (!allowed) throw new UsageError(`unknown command "${command}"`);

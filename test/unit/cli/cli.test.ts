@@ -3,9 +3,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { readFirstRow, resolveColumn } from '../../../cli/csv-header';
-import { defaultOutPath, main, statisticsTable, verdictLine } from '../../../cli/main';
+import { defaultOutPath, main, statisticsTable, usageLine, verdictLine } from '../../../cli/main';
 import { parseCommandLine, UsageError } from '../../../cli/usage';
-import type { JobStatus, ValidationResult } from '../../../client';
+import type { JobStatus, Usage, ValidationResult } from '../../../client';
 
 describe('the command line', () => {
   const env = { MAILVET_API_KEY: 'env-key' };
@@ -73,6 +73,18 @@ describe('the command line', () => {
   });
 });
 
+describe('help', () => {
+  it('is a command too: `mailvet help` prints the usage and exits 0', async () => {
+    expect(parseCommandLine(['help'], {})).toBe('help');
+    let out = '';
+    const stdout = { write: (text: string) => (out += text) } as unknown as NodeJS.WriteStream;
+    const code = await main(['help'], { stdout, stderr: stdout, env: {} });
+    expect(code).toBe(0);
+    expect(out).toContain('mailvet validate-file <file.csv>');
+    expect(out).toContain('mailvet help');
+  });
+});
+
 describe('the email column', () => {
   it('is an index as given, a header name in any case, or the column headed email', () => {
     const header = ['Name', ' E-Mail ', 'Company'];
@@ -118,6 +130,24 @@ describe('the output', () => {
     } as unknown as ValidationResult;
     expect(verdictLine(result)).toBe(
       'jane@gmial.com: some_risk (typo_suggestion), did you mean jane@gmail.com?',
+    );
+  });
+
+  it('tells the usage of a month that has ended in the past tense', () => {
+    const october: Usage = {
+      month: '2026-10',
+      periodStart: '2026-10-01T00:00:00.000Z',
+      periodEnd: '2026-11-01T00:00:00.000Z',
+      quota: 1000,
+      creditsRemaining: 20,
+      remaining: 1020,
+      used: { bulk: 3, single: 2, total: 5 },
+    };
+    expect(usageLine(october, new Date('2026-12-05T10:00:00Z'))).toBe(
+      '2026-10: 5 validations were used (2 single, 3 bulk) of a 1000 quota',
+    );
+    expect(usageLine(october, new Date('2026-10-20T10:00:00Z'))).toBe(
+      '2026-10: 5 used (2 single, 3 bulk) of a 1000 quota; 20 credits left; 1020 validations remain',
     );
   });
 
