@@ -159,3 +159,43 @@ describe('chunking', () => {
     expect((await run('email\n\n', 0)).chunks.length).toBe(1);
   });
 });
+
+describe('real-world exports: the delimiter', () => {
+  // Prose as CRM notes carry it: semicolons, commas, escaped quotes and line breaks, all inside one cell.
+  const prose = 'Called about the renewal; she said ""send the quote, then we talk"".\nFollow up in May; ';
+
+  it('keeps `,` for a comma export whose notes cell is a 1 MB quoted paragraph', async () => {
+    const head = 'name,email,notes\nAda Lovelace,ada@example.com,"';
+    // Put an escaped quote across the first piece boundary after the 64 KB sample: the scan must read
+    // on, since only the byte after a quote tells a closing quote from the first of `""`.
+    let notes = prose.repeat(Math.ceil(65_535 / prose.length)).slice(0, 65_535 - head.length);
+    notes += '""' + prose.repeat(Math.ceil(1_000_000 / prose.length));
+    expect(Buffer.byteLength(head + notes)).toBeGreaterThan(1_000_000);
+    expect(notes.indexOf('""', 65_535 - head.length - 2)).toBe(65_535 - head.length);
+    const tail = '"\nGrace Hopper,grace@example.com,short note\n';
+    const input = head + notes + tail;
+
+    const result = await run(input, 1, 1 << 20, 65_536);
+
+    expect(result.dialect.delimiter).toBe(',');
+    expect(result.totalEmails).toBe(2);
+    const output = result.output.toString('utf8');
+    expect(output.startsWith('name,email,notes,mailvet_status\n')).toBe(true);
+    expect(output.endsWith('",safe\nGrace Hopper,grace@example.com,short note,safe\n')).toBe(true);
+    expect(output).toContain(`${notes}",safe\n`);
+  });
+
+  it('reads a file of empty fields (`,,` rows) with `,`, so it has no data rows', async () => {
+    const input = ',,\n,,\n,,\r\n,,\n';
+    const result = await run(input, 1);
+    expect(result.dialect.delimiter).toBe(',');
+    expect(result.totalEmails).toBe(0);
+    expect(result.output.toString('utf8')).toBe(input);
+  });
+
+  it('never chooses a delimiter that does not occur over one that does, whatever the row counts', () => {
+    // `;` reads ten one-field rows, `,` only two rows of two fields: `,` occurs, so `,` it is.
+    const text = 'a,\n,\n' + 'x\n'.repeat(10);
+    expect(detectDialect(Buffer.from(text), 0, true).delimiter).toBe(',');
+  });
+});

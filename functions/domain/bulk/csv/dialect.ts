@@ -130,7 +130,10 @@ function excelSepLine(
   return { delimiter: named, end: bom + match[0].length };
 }
 
-/** The rows of the sample under `delimiter` that are neither blank nor before `from`, last row only when complete. */
+/**
+ * The rows of the sample under `delimiter` that are neither blank nor before `from` (last row only when
+ * complete), and whether the delimiter occurs at all: rows of empty fields (`,,`) count for that.
+ */
 function sampleRows(
   units: Buffer,
   bom: number,
@@ -139,19 +142,21 @@ function sampleRows(
   emailColumn: number,
   wholeFile: boolean,
   cell: (start: number, end: number) => string,
-): SampleRow[] {
+): { rows: SampleRow[]; occurs: boolean } {
   const bounds: RowBounds[] = [];
   const tokenizer = new RowTokenizer(delimiter.charCodeAt(0), emailColumn, (row) => bounds.push(row), 0, bom);
   tokenizer.push(units);
   if (wholeFile) tokenizer.finish();
-  return bounds
-    .filter((row) => !row.blank && row.start >= from)
+  const read = bounds.filter((row) => row.start >= from);
+  const rows = read
+    .filter((row) => !row.blank)
     .map((row) => ({
       start: row.start,
       end: row.end,
       fields: row.fields,
       email: row.emailStart < 0 ? undefined : cell(row.emailStart, row.emailEnd),
     }));
+  return { rows, occurs: read.some((row) => row.fields > 1) };
 }
 
 interface Candidate {
@@ -163,7 +168,7 @@ interface Candidate {
   modal: number;
 }
 
-function candidate(delimiter: Delimiter, rows: SampleRow[]): Candidate {
+function candidate(delimiter: Delimiter, rows: SampleRow[], occurs: boolean): Candidate {
   const counts = new Map<number, number>();
   for (const r of rows) counts.set(r.fields, (counts.get(r.fields) ?? 0) + 1);
   let modal = 1;
@@ -177,7 +182,7 @@ function candidate(delimiter: Delimiter, rows: SampleRow[]): Candidate {
   return {
     delimiter,
     rows,
-    occurs: rows.some((r) => r.fields > 1),
+    occurs,
     addresses: rows.filter((r) => holdsAddress(r.email)).length,
     modalRows,
     modal,
@@ -185,7 +190,8 @@ function candidate(delimiter: Delimiter, rows: SampleRow[]): Candidate {
 }
 
 /**
- * Tie rules, in order: a delimiter that occurs (outside quotes) beats one that does not; then more
+ * Tie rules, in order: a delimiter that occurs (outside quotes, in any row) beats one that never does,
+ * whatever the other counts say; then more
  * address cells in the email column; then more rows with the most common column count; then more
  * columns; then the order `,` `;` tab `|`.
  */
@@ -213,11 +219,11 @@ export function detectDialect(sample: Buffer, emailColumn: number, wholeFile: bo
 
   let best: Candidate | undefined;
   for (const delimiter of sep?.delimiter ? [sep.delimiter] : delimiters) {
-    let rows = sampleRows(units, bom, from, delimiter, emailColumn, wholeFile, cell);
+    let read = sampleRows(units, bom, from, delimiter, emailColumn, wholeFile, cell);
     // A sample cut inside the first row (a huge first row) still says something about that row.
-    if (rows.length === 0 && !wholeFile)
-      rows = sampleRows(units, bom, from, delimiter, emailColumn, true, cell);
-    const c = candidate(delimiter, rows);
+    if (read.rows.length === 0 && !wholeFile)
+      read = sampleRows(units, bom, from, delimiter, emailColumn, true, cell);
+    const c = candidate(delimiter, read.rows, read.occurs);
     if (!best || better(c, best)) best = c;
   }
   const chosen = best!;

@@ -176,9 +176,12 @@ export class RowTokenizer {
     this.offset = base + length;
   }
 
-  /** Inside a quoted field: the input so far ends in the middle of a cell. */
+  /**
+   * Inside a quoted field: the input so far ends in the middle of a cell. A quote last seen inside one
+   * counts too: only the next byte tells a closing quote from the first of `""`.
+   */
   get inQuotes(): boolean {
-    return this.state === State.Quoted;
+    return this.state === State.Quoted || this.state === State.QuoteInQuoted;
   }
 
   /** Ends the input: a pending CR, or a last row without a line ending, becomes a row. */
