@@ -1,5 +1,5 @@
-// Builds the web console with esbuild: one script, one stylesheet and index.html. The local runtime
-// builds it in memory on its first request, the CDK stack builds it into its asset at synth, and
+// Builds the web console with esbuild: one script, one stylesheet, index.html and the favicon. The local
+// runtime builds it in memory on its first request, the CDK stack builds it into its asset at synth, and
 // `npm run console:build` writes it to console/dist for a look at the files.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -22,6 +22,7 @@ const contentTypes: Record<string, string> = {
   '.json': 'application/json',
   '.map': 'application/json',
   '.png': 'image/png',
+  '.ico': 'image/x-icon',
 };
 
 /**
@@ -82,6 +83,9 @@ function collect(outputs: OutputFile[], outdir: string): ConsoleFile[] {
   }));
   const html = readFileSync(path.join(consoleRoot, 'index.html'));
   files.push({ path: 'index.html', contentType: contentTypes['.html']!, body: html });
+  // Browsers ask for /favicon.ico on their own: an envelope, so the tab is not left blank (or a 404).
+  const icon = readFileSync(path.join(consoleRoot, 'favicon.ico'));
+  files.push({ path: 'favicon.ico', contentType: contentTypes['.ico']!, body: icon });
   return files;
 }
 

@@ -6,7 +6,7 @@ import type { Api, Job, Status } from './api';
 import { StatisticsChart } from './charts';
 import { html } from './html';
 import { ErrorMessage, formatNumber } from './ui';
-import { jobStateWords, statuses, statusWords } from './words';
+import { jobProgressWords, jobStateWords, statuses, statusWords } from './words';
 
 const pollMs = 1000;
 
@@ -48,10 +48,7 @@ export function JobView({
     ${titleLevel === 2 && html`<h2>${fileName ?? 'Your file'}</h2>`}
     <p role="status">
       <span data-testid="job-state">${jobStateWords[job.status] ?? job.status}</span>
-      ${
-        job.status === 'processing' &&
-        html` · ${formatNumber(job.processedEmails)} of ${formatNumber(job.totalEmails)} emails`
-      }
+      ${jobProgressWords(job) && html` · ${jobProgressWords(job)}`}
     </p>
     ${
       !finished &&

@@ -1,7 +1,7 @@
 // The list pages' one table: a paged API list with its loading and error states, a scrolling table
 // region with column headers and a row header, the pager, and switches whose state the API answers.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Page } from './api';
 import { html } from './html';
 import { ErrorMessage, Loading, Pager, useLoad } from './ui';
@@ -13,6 +13,22 @@ export interface Column<Row> {
   rowHeader?: boolean;
   /** Right-aligned figures. */
   num?: boolean;
+}
+
+/** Whether the element's content is wider than the element (a narrow screen): the table then scrolls. */
+function useOverflow(element: { current: HTMLElement | null }): boolean {
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const target = element.current;
+    if (!target) return;
+    const check = () => setOverflows(target.scrollWidth > target.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(target);
+    if (target.firstElementChild) observer.observe(target.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return overflows;
 }
 
 /** A table in its own scrolling region (wide tables scroll there, not the page), labelled for readers. */
@@ -33,30 +49,38 @@ export function DataTable<Row>({
     0,
     columns.findIndex((c) => c.rowHeader),
   );
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label=${label}>
-    <table data-testid=${testId}>
-      <caption class="visually-hidden">
-        ${label}
-      </caption>
-      <thead>
-        <tr>
-          ${columns.map((c) => html`<th scope="col" class=${c.num ? 'num' : undefined}>${c.title}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (row) =>
-            html`<tr ...${rowAttributes?.(row) ?? {}}>
-              ${columns.map((c, i) =>
-                i === headerAt
-                  ? html`<th scope="row">${c.cell(row)}</th>`
-                  : html`<td class=${c.num ? 'num' : undefined}>${c.cell(row)}</td>`,
-              )}
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  const region = useRef<HTMLDivElement>(null);
+  const overflows = useOverflow(region);
+  return html`${
+      overflows &&
+      html`<p class="scroll-hint muted" data-testid=${testId ? `${testId}-scroll-hint` : undefined}>
+        Scroll sideways for more columns →
+      </p>`
+    }
+    <div class="table-scroll" tabindex="0" role="region" aria-label=${label} ref=${region}>
+      <table data-testid=${testId}>
+        <caption class="visually-hidden">
+          ${label}
+        </caption>
+        <thead>
+          <tr>
+            ${columns.map((c) => html`<th scope="col" class=${c.num ? 'num' : undefined}>${c.title}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${rows.map(
+            (row) =>
+              html`<tr ...${rowAttributes?.(row) ?? {}}>
+                ${columns.map((c, i) =>
+                  i === headerAt
+                    ? html`<th scope="row">${c.cell(row)}</th>`
+                    : html`<td class=${c.num ? 'num' : undefined}>${c.cell(row)}</td>`,
+                )}
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 /** A list the API pages with limit/offset; `reset` goes back to the first page (a filter changed). */

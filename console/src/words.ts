@@ -68,6 +68,21 @@ export function reasonText(reason: string): string {
   return (reasonWords as Record<string, string>)[reason] ?? reason.replace(/_/g, ' ');
 }
 
+/**
+ * How far a processing job is, after its state. Until the scan has counted the rows the total is 0:
+ * say what is happening rather than "0 of 0 emails".
+ */
+export function jobProgressWords(job: {
+  status: string;
+  processedEmails: number;
+  totalEmails: number;
+}): string | undefined {
+  if (job.status !== 'processing') return undefined;
+  if (job.totalEmails === 0) return 'reading the file and counting its rows';
+  const count = (n: number) => n.toLocaleString('en');
+  return `${count(job.processedEmails)} of ${count(job.totalEmails)} emails`;
+}
+
 export const jobStateWords: Record<string, string> = {
   awaiting_upload: 'Waiting for the file',
   processing: 'Processing',

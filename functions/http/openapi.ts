@@ -3,6 +3,7 @@
 // them, responses as the code writes them (a test checks real responses against this document), and
 // every error with its exact text. `npm run openapi` writes it to docs/openapi.json; a test checks the
 // file is current and `npm run lint` lints it (Redocly).
+import { version as packageVersion } from '../../package.json';
 import { z } from 'zod';
 import { createJobRequestErrors, createJobRequestSchema } from '../domain/bulk/create-job-request';
 import { jobViewSchema } from '../domain/bulk/job-view';
@@ -156,6 +157,41 @@ const idempotencyKeyParameter = {
     'Same key and same body within 24 hours: the first response again, and no new work. Same key, other body: 422.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
+
+/**
+ * The groups `/docs` shows the routes in, in this order; a route belongs to the first whose prefix its
+ * path starts with (bulk before single: both start with /v1/email/validate).
+ */
+const tags = [
+  {
+    name: 'Bulk jobs',
+    prefix: '/v1/email/validate-file',
+    description: 'A CSV file: create a job, upload it, follow it, download the results; list and delete jobs',
+  },
+  {
+    name: 'Single addresses',
+    prefix: '/v1/email/validate',
+    description: 'One address: within a time budget, in the background, and polling',
+  },
+  { name: 'Usage', prefix: '/v1/usage', description: "A month's validations against quota and credits" },
+  {
+    name: 'Mailboxes and domains',
+    prefix: '/v1/connected-',
+    description: 'Connected mailboxes and sending domains with their reputation',
+  },
+  { name: 'Users', prefix: '/v1/users', description: 'The workspace users and invites' },
+  {
+    name: 'Safety Net',
+    prefix: '/v1/safety-net-',
+    description: 'Safety Net mailboxes and sequences, and their switches',
+  },
+];
+
+function tagOf(path: string): string {
+  const tag = tags.find((t) => path.startsWith(t.prefix));
+  if (!tag) throw new Error(`No OpenAPI tag for ${path} in functions/http/openapi.ts`);
+  return tag.name;
+}
 
 /** What each route does, keyed by `METHOD path`. A route missing here fails the document test. */
 const operations: Record<string, Operation> = {
@@ -387,6 +423,7 @@ function operationObject(route: RouteSpec, operation: Operation) {
   }
   return {
     operationId: route.function,
+    tags: [tagOf(route.path)],
     summary: operation.summary,
     security: [{ apiKey: [] }],
     parameters: [
@@ -419,10 +456,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     openapi: '3.1.0',
     info: {
       title: 'mailvet',
-      version: '1.0.0',
+      version: packageVersion,
       description:
-        'Email validation: bulk CSV, single addresses, workspace data. Keys are sorted at every level of every JSON body; errors are {"error": "..."}. Unknown routes: 404 {"error":"Not found"}. Where the spec is silent, see README.md.',
+        'Email validation: bulk CSV, single addresses, workspace data. Keys are sorted at every level of every JSON body; errors are {"error": "..."}. Unknown routes: 404 {"error":"Not found"}. The same reference as prose, with the choices made where the contract is silent: docs/api.md in the repository.',
     },
+    tags: tags.map(({ name, description }) => ({ name, description })),
     servers: [{ url: 'http://localhost:3000', description: 'npm start' }],
     security: [{ apiKey: [] }],
     components: {

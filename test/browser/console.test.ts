@@ -76,7 +76,13 @@ describeInBrowser('web console', () => {
     await expectText(page.getByRole('alert'), 'That API key was not accepted');
     // The local runtime serves the API reference beside the console; the sign-in page says where.
     expect(await page.getByRole('link', { name: '/docs' }).getAttribute('href')).toBe('/docs');
+    expect(await page.locator('main p.muted').textContent()).toMatch(/\/docs; try the key demo-admin-key\./);
     await shot(page, 'sign-in-bad-key');
+    // The tab gets the console's icon, not a 404.
+    const icon = await fetch(runtime.baseUrl + '/favicon.ico');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
 
     await signedIn(runtime.keys.admin, page);
     expect(await page.evaluate('sessionStorage.getItem("mailvet.apiKey")')).toBe(runtime.keys.admin);
@@ -304,6 +310,14 @@ describeInBrowser('web console', () => {
     const caption = page.getByTestId('chart-caption');
     await expectText(caption, ': 90 days');
     await page.locator('figure canvas').first().waitFor({ timeout });
+    // The connection date is said once, with the connection's state.
+    await expectText(page.getByTestId('connection'), ' since ');
+    await expect(page.locator('dl.details dt').allTextContents()).resolves.toEqual([
+      'Current reputation',
+      'Owner',
+      'Provider',
+      'Connection',
+    ]);
     await shot(page, 'mailbox');
     await page.getByRole('button', { name: '30 days' }).click();
     await expectText(caption, ': 30 days');
@@ -420,6 +434,8 @@ describeInBrowser('web console', () => {
     await expectText(row(waiting.jobId), 'Waiting for the file');
     expect(await page.getByRole('link', { name: 'Jobs' }).getAttribute('aria-current')).toBe('page');
     await shot(page, 'jobs');
+    // Wide enough for every column: no hint about scrolling.
+    expect(await page.getByTestId('jobs-scroll-hint').count()).toBe(0);
 
     // The state filter asks the API for that state only.
     await page.getByLabel('Show').selectOption('completed');
@@ -558,6 +574,8 @@ describeInBrowser('web console', () => {
     await page.getByRole('link', { name: 'Jobs' }).click();
     await page.getByTestId('jobs').waitFor({ timeout });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    // The table is wider than the screen: it scrolls in its own region, and says so.
+    await page.getByTestId('jobs-scroll-hint').waitFor({ timeout });
     await shot(page, 'narrow-jobs');
     await page.getByTestId('jobs').locator('tbody tr a').first().click();
     await page.getByRole('button', { name: 'Delete job' }).waitFor({ timeout });

@@ -141,11 +141,13 @@ describe('deployment', () => {
     expect(props.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
   });
 
-  test("the console's asset build writes index.html, app.js and app.css (what synth bundles)", () => {
+  test("the console's asset build writes index.html, app.js, app.css and the favicon (what synth bundles)", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-console-'));
     try {
       buildConsoleSyncTo(dir);
-      expect(readdirSync(dir)).toEqual(expect.arrayContaining(['index.html', 'app.js', 'app.css']));
+      expect(readdirSync(dir)).toEqual(
+        expect.arrayContaining(['index.html', 'app.js', 'app.css', 'favicon.ico']),
+      );
       expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toContain('src="app.js"');
       // No file of the build points at another host: fonts and scripts are all bundled.
       expect(readFileSync(path.join(dir, 'app.css'), 'utf8')).not.toMatch(/url\(\s*["']?https?:/);

@@ -15,6 +15,29 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('groups every route under a declared tag, and carries the package version', () => {
+    const full = document as unknown as {
+      info: { version: string };
+      tags: { name: string; description: string }[];
+      paths: Record<string, Record<string, { tags: string[] }>>;
+    };
+    const declared = full.tags.map((tag) => tag.name);
+    const used = new Set<string>();
+    for (const route of routes) {
+      const tags = full.paths[route.path]![route.method.toLowerCase()]!.tags;
+      expect(tags).toHaveLength(1);
+      expect(declared).toContain(tags[0]);
+      used.add(tags[0]!);
+    }
+    expect([...used].sort()).toEqual([...declared].sort());
+    expect(full.paths['/v1/email/validate-file']!.post!.tags).toEqual(['Bulk jobs']);
+    expect(full.paths['/v1/email/validate']!.post!.tags).toEqual(['Single addresses']);
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(full.info.version).toBe(pkg.version);
+  });
+
   it('is the committed docs/openapi.json (run `npm run openapi` after changing routes or schemas)', () => {
     const committed = readFileSync(path.resolve(__dirname, '../../docs/openapi.json'), 'utf8');
     expect(JSON.parse(committed)).toEqual(JSON.parse(JSON.stringify(document)));

@@ -122,6 +122,18 @@ function useHistories(api: Api, list: MailboxList | undefined): Record<string, R
   return histories;
 }
 
+/** "connected since 5 Jan 2026" once; another status names both of its dates. */
+function connectionText(m: {
+  connectionStatus: string;
+  statusUpdatedAt: string;
+  connectedAt: string;
+}): string {
+  const status = m.connectionStatus.replace(/_/g, ' ');
+  if (m.connectionStatus === 'connected' || m.statusUpdatedAt === m.connectedAt)
+    return `${status} since ${formatDate(m.statusUpdatedAt)}`;
+  return `${status} since ${formatDate(m.statusUpdatedAt)} (connected ${formatDate(m.connectedAt)})`;
+}
+
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const daysAgo = (n: number) => isoDay(new Date(Date.now() - n * 86_400_000));
 
@@ -161,11 +173,7 @@ export function MailboxPage({ api, id }: { api: Api; id: string }) {
         </div>
         <div>
           <dt>Connection</dt>
-          <dd>${m.connectionStatus.replace(/_/g, ' ')} since ${formatDate(m.statusUpdatedAt)}</dd>
-        </div>
-        <div>
-          <dt>Connected</dt>
-          <dd>${formatDate(m.connectedAt)}</dd>
+          <dd data-testid="connection">${connectionText(m)}</dd>
         </div>
       </dl>`
     }

@@ -52,7 +52,7 @@ export function SignIn({ apiUrl, onSignedIn }: { apiUrl: string; onSignedIn: (ke
     ${
       !apiUrl &&
       html`<p class="muted">
-        On this local runtime the API reference is at <a href="/docs">/docs</a>; try the key
+        On this local runtime the API reference is at <a href="/docs">/docs</a>;${' '}try the key${' '}
         <code>demo-admin-key</code>.
       </p>`
     }
