@@ -16,6 +16,7 @@ import {
 import { logger } from '../functions/log';
 import { globalIndexes, tableKeys, ttlAttribute } from '../functions/store/table';
 import { freePort } from './ports';
+import { killStaleJvm } from './stale-jvm';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -101,20 +102,6 @@ function repositoryRootOf(): string {
   return path.resolve(__dirname, '..');
 }
 
-/** A JVM a previous runtime left running on this data directory (it died without stopping it). */
-function killStaleJvm(pidFile: string): void {
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  rmSync(pidFile, { force: true });
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  try {
-    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (commandLine.includes('DynamoDBLocal')) process.kill(pid, 'SIGKILL');
-  } catch {
-    // Gone already, or not on Linux: nothing to clean up.
-  }
-}
-
 function spawnJvm(port: number, dataDir: string | undefined): ChildProcess {
   const dir = jarDirectory();
   const launcher = compiledLauncher();
@@ -172,7 +159,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const port = options.port || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const pidFile = options.dataDir ? path.join(options.dataDir, 'jvm.pid') : undefined;
-  if (pidFile) killStaleJvm(pidFile);
+  if (pidFile) await killStaleJvm(pidFile);
   const maxRestarts = options.maxRestarts ?? 3;
   const windowMs = options.restartWindowMs ?? 5 * 60_000;
   const restarts: number[] = [];

@@ -1,6 +1,7 @@
 // `npm start`: the whole service on this machine, no AWS account needed.
 import path from 'node:path';
 import { PortInUseError, portIsFree } from './ports';
+import { killStaleJvm } from './stale-jvm';
 
 /** Exit code of a start refused because of a setting (a port taken or not a port). */
 const settingExitCode = 2;
@@ -69,11 +70,13 @@ async function main(): Promise<void> {
   const started = Date.now();
   const host = process.env.HOST ?? '127.0.0.1';
   const { api, s3, dynamoDb, needs } = ports();
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
+  // A runtime killed on this data directory may have left its JVM holding DynamoDB Local's port.
+  await killStaleJvm(path.join(dataDir, 'dynamodb', 'jvm.pid'));
   await checkPorts(needs, host);
   // Loaded only now: the runtime pulls in the AWS SDK and every handler, seconds a taken port need not wait.
   const { startLocalRuntime } = await import('./runtime');
   const { demoKeys } = await import('../functions/domain/accounts/demo-accounts');
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
   let stopRuntime = async () => undefined as void;
   const runtime = await startLocalRuntime({
     port: api,
