@@ -125,6 +125,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`mailvet: ${error.message}\n`);
     process.exit(settingExitCode);
   }
-  process.stderr.write(`mailvet: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `mailvet: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });
