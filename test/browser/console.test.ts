@@ -436,6 +436,8 @@ describeInBrowser('web console', () => {
     await shot(page, 'jobs');
     // Wide enough for every column: no hint about scrolling.
     expect(await page.getByTestId('jobs-scroll-hint').count()).toBe(0);
+    // A job with nothing counted (waiting, expired, failed before its count) shows a dash, not "0 of 0".
+    expect(await table.textContent()).not.toContain('0 of 0');
 
     // The state filter asks the API for that state only.
     await page.getByLabel('Show').selectOption('completed');
@@ -550,6 +552,32 @@ describeInBrowser('web console', () => {
     await expectText(page.getByTestId('quota-left'), `0 of ${before.quota}`);
     await page.getByRole('button', { name: 'This month' }).click();
     await expectText(page.getByTestId('used'), String(now.used.total));
+    await page.close();
+  });
+
+  it('says a job whose rows are not counted yet is reading the file, not "0 of 0 emails"', async () => {
+    const client = createMailvetClient({ baseUrl: runtime.baseUrl, apiKey: runtime.keys.admin });
+    const created = await client.createJob({ emailColumn: 0, fileName: 'counting.csv' });
+    const page = await signedIn();
+    // Held at the moment between the upload and the scan's count: the API answers as it does then.
+    const counting = {
+      completedAt: null,
+      createdAt: new Date().toISOString(),
+      jobId: created.jobId,
+      percentComplete: 0,
+      processedEmails: 0,
+      statistics: null,
+      status: 'processing',
+      totalEmails: 0,
+    };
+    await page.route(`**/v1/email/validate-file/${created.jobId}`, (route) =>
+      route.fulfill({ json: counting }),
+    );
+    await page.goto(`${runtime.baseUrl}/#/job/${created.jobId}`);
+    await expectText(page.getByRole('status'), 'Processing · reading the file and counting its rows');
+    expect(await page.getByRole('status').textContent()).not.toContain('0 of 0');
+    await shot(page, 'job-counting');
+    await client.deleteJob(created.jobId);
     await page.close();
   });
 

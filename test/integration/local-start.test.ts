@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../local/ports';
+import { freeRuntimePort } from '../helpers/runtime-port';
 
 // Every wait below is for an event (the banner, an exit, children gone), bounded only by this: a start
 // takes seconds on an idle machine and over a minute on a saturated one.
@@ -89,7 +89,7 @@ function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
 
 describe('npm start', () => {
   it('serves the API with the demo keys, keeps data across a restart, and stops every child on SIGTERM', async () => {
-    const port = await freePort();
+    const port = await freeRuntimePort();
     const first = start(port);
     const banner = await first.ready;
     expect(banner).toContain(`http://localhost:${port}`);
@@ -141,10 +141,11 @@ describe('npm start', () => {
   });
 
   it('names the local S3 and the setting that moves it when PORT + 1 is taken', async () => {
+    const port = await freeRuntimePort();
+    const taken = port + 1;
     const blocker = net.createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const taken = (blocker.address() as net.AddressInfo).port;
-    const run = start(taken - 1, { DATA_DIR: path.join(dataDir, 'never-created-s3') });
+    await new Promise<void>((resolve) => blocker.listen(taken, '127.0.0.1', resolve));
+    const run = start(port, { DATA_DIR: path.join(dataDir, 'never-created-s3') });
     const code = await exited(run.child);
     blocker.close();
     expect(code).toBe(2);

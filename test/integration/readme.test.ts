@@ -7,7 +7,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, portIsFree } from '../../local/ports';
+import { portIsFree } from '../../local/ports';
+import { freeRuntimePort } from '../helpers/runtime-port';
 
 // A start takes seconds on an idle machine and minutes on a saturated one; every wait below is for an
 // event, bounded only by this.
@@ -43,15 +44,6 @@ function copyCheckout(): string {
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'copy');
   return dir;
-}
-
-/** A PORT whose two neighbours above (the local S3, DynamoDB Local) are free too. */
-async function freeRuntimePort(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (port + 2 > 65535) continue;
-    if ((await portIsFree(port + 1, '127.0.0.1')) && (await portIsFree(port + 2, '127.0.0.1'))) return port;
-  }
 }
 
 /** Runs `npm start` in the copy; resolves with everything it printed, once it printed it all or exited. */

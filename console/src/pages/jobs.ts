@@ -7,7 +7,7 @@ import { isFinished, JobView } from '../job-view';
 import { ListView, usePagedList, type Column } from '../list';
 import { href } from '../route';
 import { ErrorMessage, formatNumber, Loading, PageTitle, useLoad } from '../ui';
-import { jobStateWords } from '../words';
+import { jobProgressWords, jobStateWords } from '../words';
 
 const pageSize = 20;
 /** How often a list with a running job is read again. */
@@ -41,8 +41,11 @@ const columns: Column<JobSummary>[] = [
   },
   {
     title: 'Progress',
+    // Nothing to measure for a file that never arrived or failed before its rows were counted.
     cell: (j) =>
-      j.status === 'awaiting_upload'
+      j.status === 'awaiting_upload' ||
+      j.status === 'expired' ||
+      (j.status === 'failed' && j.totalEmails === 0)
         ? '—'
         : html`<span class="progress-cell">
             <progress
@@ -50,7 +53,8 @@ const columns: Column<JobSummary>[] = [
               value=${j.percentComplete}
               aria-label=${`Progress of ${jobName(j)}`}
             ></progress>
-            ${j.percentComplete}% · ${formatNumber(j.processedEmails)} of ${formatNumber(j.totalEmails)}
+            ${j.percentComplete}% ·${' '}
+            ${jobProgressWords(j) ?? `${formatNumber(j.processedEmails)} of ${formatNumber(j.totalEmails)}`}
           </span>`,
   },
   { title: 'Created', cell: (j) => formatTime(j.createdAt) },
