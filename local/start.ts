@@ -26,14 +26,13 @@ function portSetting(name: string, fallback: number): number {
 
 /**
  * The API on PORT, the local S3 and DynamoDB Local just above it, so runtimes started with different
- * PORTs never share a port. PORT=0 lets the system pick every one of them.
+ * PORTs never share a port. PORT=0 lets the system pick every one of them not set on its own.
  */
 function ports(): { api: number; s3?: number; dynamoDb?: number; needs: PortNeed[] } {
   const api = portSetting('PORT', 3000);
-  if (api === 0) return { api, needs: [] };
   if (api > 65533) throw new StartSettingError(`PORT must leave room for two ports above it, got ${api}`);
-  const s3 = portSetting('S3_PORT', api + 1);
-  const dynamoDb = portSetting('DYNAMODB_PORT', api + 2);
+  const s3 = portSetting('S3_PORT', api === 0 ? 0 : api + 1);
+  const dynamoDb = portSetting('DYNAMODB_PORT', api === 0 ? 0 : api + 2);
   const another = api + 1000 <= 65533 ? api + 1000 : 4000;
   const needs: PortNeed[] = [
     { port: api, role: 'the API', remedy: `start on another port: PORT=${another} npm start` },
@@ -48,7 +47,8 @@ function ports(): { api: number; s3?: number; dynamoDb?: number; needs: PortNeed
       remedy: `move it with DYNAMODB_PORT, or start on another port: PORT=${another} npm start`,
     },
   ].filter((need) => need.port !== 0);
-  return { api, s3, dynamoDb, needs };
+  // 0: any free port (for the local S3, the one this data directory used last, when free).
+  return { api, s3: s3 || undefined, dynamoDb: dynamoDb || undefined, needs };
 }
 
 /** Fails at once, before DynamoDB Local's JVM starts, when a port the runtime needs is taken. */
