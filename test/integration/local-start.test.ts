@@ -2,7 +2,7 @@
 // stops every child (the JVM included) on SIGTERM, and explains a port already in use.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,6 +121,33 @@ describe('npm start', () => {
     });
     expect(stillThere.status).not.toBe(403);
     second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+  });
+
+  it('starts again on the same PORT after the runtime was killed with SIGKILL', async () => {
+    const port = await freeRuntimePort();
+    const own = { DATA_DIR: path.join(dataDir, 'killed') };
+    const first = start(port, own);
+    await first.ready;
+    // Every node process of the runtime dies at once; its JVM is left to notice (or to the next start).
+    for (const pid of [first.child.pid!, ...descendants(first.child.pid!)]) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal'))
+          process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    await exited(first.child);
+
+    // The same ports again: DynamoDB Local's (PORT + 2) is free by the time they are checked.
+    const second = start(port, own);
+    expect(await second.ready).toContain(`http://localhost:${port}`);
+    const answer = await fetch(`http://127.0.0.1:${port}/v1/users`, {
+      headers: { 'x-api-key': 'demo-admin-key' },
+    });
+    expect(answer.status).toBe(200);
+    second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
   });
 
