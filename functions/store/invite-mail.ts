@@ -5,6 +5,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { ses } from '../clients/ses';
+import { withoutEmails } from '../privacy';
 import { settings, type Settings } from '../settings';
 
 export interface MailMessage {
@@ -25,18 +26,24 @@ export function sesTransport(from: string): MailTransport {
   return {
     kind: 'ses',
     async send(message) {
-      await ses().send(
-        new SendEmailCommand({
-          FromEmailAddress: from,
-          Destination: { ToAddresses: [message.to] },
-          Content: {
-            Simple: {
-              Subject: { Data: message.subject, Charset: 'UTF-8' },
-              Body: { Text: { Data: message.text, Charset: 'UTF-8' } },
-            },
+      const command = new SendEmailCommand({
+        FromEmailAddress: from,
+        Destination: { ToAddresses: [message.to] },
+        Content: {
+          Simple: {
+            Subject: { Data: message.subject, Charset: 'UTF-8' },
+            Body: { Text: { Data: message.text, Charset: 'UTF-8' } },
           },
-        }),
-      );
+        },
+      });
+      try {
+        await ses().send(command);
+      } catch (error) {
+        // SES names the addresses in its refusals ("...failed the check: a@b"); the logs must not.
+        const refused = new Error(withoutEmails(error instanceof Error ? error.message : String(error)));
+        refused.name = error instanceof Error ? error.name : 'Error';
+        throw refused;
+      }
     },
   };
 }

@@ -46,9 +46,23 @@ describe('sesTransport', () => {
     });
   });
 
-  it('lets a refusal through, so the queue delivers the invite again', async () => {
-    sesMock.on(SendEmailCommand).rejects(new Error('MessageRejected'));
-    await expect(sesTransport('invites@mail.acme.io').send(message)).rejects.toThrow('MessageRejected');
+  it('lets a refusal through, so the queue delivers the invite again, with the addresses taken out', async () => {
+    const refusal = new Error(
+      'Email address is not verified. The following identities failed the check in region US-EAST-1: new@acme.example',
+    );
+    refusal.name = 'MessageRejected';
+    sesMock.on(SendEmailCommand).rejects(refusal);
+    const error = await sesTransport('invites@mail.acme.io')
+      .send(message)
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(error?.name).toBe('MessageRejected');
+    expect(error?.message).toBe(
+      'Email address is not verified. The following identities failed the check in region US-EAST-1: [email]',
+    );
+    expect(error?.stack).not.toContain('new@acme.example');
   });
 });
 
