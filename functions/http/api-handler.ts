@@ -6,7 +6,6 @@ import type { Context } from 'aws-lambda';
 import type { Principal } from '../domain/accounts/accounts';
 import type { Logger } from '../log';
 import { authentication, rateLimit } from '../middlewares/auth';
-import { secretSettings } from '../middlewares/secret-settings';
 import {
   errorMapping,
   jsonBody,
@@ -55,7 +54,6 @@ export function apiHandler(route: Route): MiddyfiedHandler<ApiEvent, ApiResult, 
   const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(requestLog())
     .use(sortedJsonResponse())
-    .use(secretSettings())
     .use(authentication())
     .use(rateLimit())
     .use(jsonBody())

@@ -4,9 +4,14 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
 import { readSecretText, resetSecretClients } from '../../../functions/clients/secrets';
+import { handler as probeMailboxes } from '../../../functions/handlers/probe-mailboxes';
+import { handler as runValidation } from '../../../functions/handlers/run-validation';
+import { handler as validateChunk } from '../../../functions/handlers/validate-chunk';
 import { loadSecretSettings, resetSecretSettings } from '../../../functions/middlewares/secret-settings';
 import { resetSettings, settings } from '../../../functions/settings';
 
+const secrets = mockClient(SecretsManagerClient);
+const ssm = mockClient(SSMClient);
 const pool = 'socks5://probe:s3cret@10.0.0.1:1080\nsocks5://probe:s3cret@10.0.0.2:1080\n';
 
 afterEach(() => {
@@ -55,8 +60,6 @@ describe('loadSecretSettings', () => {
 });
 
 describe('readSecretText', () => {
-  const secrets = mockClient(SecretsManagerClient);
-  const ssm = mockClient(SSMClient);
   afterEach(() => {
     secrets.reset();
     ssm.reset();
@@ -82,5 +85,28 @@ describe('readSecretText', () => {
     await expect(readSecretText('secretsmanager:mailvet/socks')).rejects.toThrow(
       'secretsmanager:mailvet/socks holds no text',
     );
+  });
+});
+
+describe('the probing queue consumers', () => {
+  afterEach(() => {
+    secrets.reset();
+    resetSecretClients();
+  });
+
+  it.each([
+    ['validateChunk', validateChunk],
+    ['runValidation', runValidation],
+    ['probeMailboxes', probeMailboxes],
+  ])('%s reads the SOCKS pool before its handler runs', async (name, handler) => {
+    process.env.SMTP_SOCKS_PROXY_SECRET = `secretsmanager:mailvet/${name}`;
+    resetSecretSettings();
+    secrets.on(GetSecretValueCommand).resolves({ SecretString: pool });
+    const context = { functionName: name, getRemainingTimeInMillis: () => 60_000 };
+    expect(await handler({ Records: [] }, context as never)).toEqual({ batchItemFailures: [] });
+    expect(secrets.commandCalls(GetSecretValueCommand).map((c) => c.args[0].input.SecretId)).toEqual([
+      `mailvet/${name}`,
+    ]);
+    expect(settings().SMTP_SOCKS_PROXY).toContain('10.0.0.1:1080');
   });
 });
