@@ -17,6 +17,7 @@ import {
   type MailvetOptions,
   type MailvetStacks,
 } from '../../lib/mailvet';
+import { repoRoot } from '../../lib/mailvet-function';
 import { probingFunctions, socksSecretOf } from '../../lib/probing';
 
 type Json = Record<string, unknown>;
@@ -148,6 +149,13 @@ describe('mailbox probing in the stack', () => {
     const text = JSON.stringify(configured.api.toJSON());
     expect(text).not.toContain('socks5://');
     expect(text).not.toContain('SMTP_SOCKS_PROXY"');
+  });
+
+  it('lists exactly the functions whose handler reads the secret (secretSettings)', () => {
+    const readers = wiring.functions
+      .filter((f) => fs.readFileSync(path.join(repoRoot, f.entry), 'utf8').includes('secretSettings()'))
+      .map((f) => f.name);
+    expect(readers.sort()).toEqual([...probingFunctions].sort());
   });
 
   it('lets only the probing functions read that one secret', () => {
