@@ -48,7 +48,7 @@ const tableOperations = [
   'TransactWriteItems',
 ] as const;
 
-export const defaultApiLatencyP99Ms = 10_000;
+const defaultApiLatencyP99Ms = 10_000;
 
 export class Alarms extends Construct {
   private readonly notify: cloudwatchActions.SnsAction;

@@ -17,7 +17,7 @@ export interface InviteOptions {
 }
 
 /** The function that sends invite emails. */
-export const inviteSender = 'sendInvite';
+const inviteSender = 'sendInvite';
 
 const addressPattern = /^[^\s@<>"]+@([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
