@@ -64,6 +64,15 @@ const schema = z.object({
   SMTP_MAIL_FROM: z.string().default('probe@mailvet.local'),
   /** socks5://[user:pass@]host:port, or a comma-separated pool used round-robin, to reach port 25. */
   SMTP_SOCKS_PROXY: z.string().optional(),
+  /**
+   * Where SMTP_SOCKS_PROXY is kept when its URLs carry credentials (the stack sets it):
+   * `secretsmanager:<secret name or ARN>` or `ssm:<SecureString parameter name or ARN>`. Read once per
+   * process before the first probe (functions/middlewares/secret-settings.ts); never logged.
+   */
+  SMTP_SOCKS_PROXY_SECRET: z
+    .string()
+    .regex(/^(secretsmanager|ssm):.+/, 'must be secretsmanager:<secret> or ssm:<parameter>')
+    .optional(),
   /** N: SMTP sessions open at once per MX host across every invocation (bulk probe stage). */
   SMTP_MAX_SESSIONS_PER_HOST: int(2, 1),
   /** M: RCPT commands per second per MX host across every invocation (bulk probe stage). */
@@ -80,6 +89,16 @@ const schema = z.object({
   PROBE_GREYLIST_DELAY_SECONDS: z.coerce.number().int().min(0).max(900).default(300),
   /** Target size of one bulk chunk in bytes (small values exercise chunk boundaries in tests). */
   CHUNK_SIZE_BYTES: int(4 * 1024 * 1024, 1),
+  /**
+   * The address invite emails are sent from through Amazon SES (a verified identity; the stack sets it
+   * from context `inviteFrom`). Unset, and without INVITE_OUTBOX_DIR, invites stay `pending`.
+   */
+  INVITE_FROM: z.email().optional(),
+  /**
+   * Local runtime: each invite email is written to this directory as an .eml file instead of being
+   * sent (the runtime sets DATA_DIR/outbox). Takes precedence over INVITE_FROM.
+   */
+  INVITE_OUTBOX_DIR: z.string().optional(),
   /** Write the dashboard's counts as CloudWatch embedded-metric log lines (the stack sets it). */
   EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -88,10 +107,15 @@ const schema = z.object({
 export type Settings = z.infer<typeof schema>;
 
 let cached: Settings | undefined;
+/** Values read from a secret store at cold start; they win over process.env and never enter it. */
+let secretValues: Partial<Record<SecretSettingName, string>> = {};
+
+/** The settings that may come from a secret store instead of the environment. */
+export type SecretSettingName = 'SMTP_SOCKS_PROXY';
 
 /** The settings, parsed on first use. Throws naming each missing or malformed variable. */
 export function settings(): Settings {
-  if (!cached) cached = parseSettings(process.env);
+  if (!cached) cached = parseSettings({ ...process.env, ...secretValues });
   return cached;
 }
 
@@ -102,6 +126,12 @@ function parseSettings(env: NodeJS.ProcessEnv): Settings {
     throw new Error(`Invalid settings: ${problems}`);
   }
   return parsed.data;
+}
+
+/** Values read from a secret store (functions/middlewares/secret-settings.ts); the next settings() sees them. */
+export function applySecretSettings(values: Partial<Record<SecretSettingName, string>>): void {
+  secretValues = { ...values };
+  cached = undefined;
 }
 
 /** Tests and the local runtime change process.env; this makes the next settings() read it again. */

@@ -17,10 +17,14 @@ import { planSettingDefaults } from '../functions/settings';
 import { globalIndexes } from '../functions/store/table';
 import * as wiring from '../functions/wiring';
 import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions/wiring';
+import { Alarms, type AlarmOptions } from './alarms';
+import { reserveApiConcurrency } from './concurrency';
+import { grantInviteSending, type InviteOptions } from './invites';
 import { MailvetFunction, repoRoot } from './mailvet-function';
 import { ConsoleSite } from './console-site';
 import { addOutputs } from './outputs';
 import { Operations } from './operations';
+import { grantSocksSecret, probingEnvironment, type ProbingOptions } from './probing';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
 
@@ -34,6 +38,13 @@ export interface ApiStackProps extends StackProps {
   corsOrigins?: string[];
   /** Plan defaults (contexts `defaultMonthlyQuota`, `defaultCredits`); unset: the settings' defaults. */
   usageDefaults?: UsageDefaults;
+  /** Mailbox probing (contexts `smtpProbe`, `smtpHeloName`, `smtpMailFrom`, `smtpSocksSecret`). */
+  probing?: ProbingOptions;
+  /** Invite emails through SES (contexts `inviteFrom`, `inviteIdentity`). */
+  invites?: InviteOptions;
+  /** Per API function (context `apiReservedConcurrency`); default lib/concurrency.ts's, 0: none. */
+  apiReservedConcurrency?: number;
+  alarms?: AlarmOptions;
 }
 
 export interface UsageDefaults {
@@ -59,6 +70,8 @@ export class ApiStack extends Stack {
   readonly api: apigwv2.HttpApi;
   readonly stage: apigwv2.HttpStage;
   readonly console: ConsoleSite;
+  /** alarms.alarmOn(id, metric, options): one more alarm that notifies the alarm topic. */
+  readonly alarms: Alarms;
   private readonly table: dynamodb.ITable;
   private readonly bucket: s3.IBucket;
   private readonly queues: Record<QueueName, QueueRefs>;
@@ -102,6 +115,8 @@ export class ApiStack extends Stack {
         props.usageDefaults?.monthlyQuota ?? planSettingDefaults.DEFAULT_MONTHLY_QUOTA,
       ),
       DEFAULT_CREDITS: String(props.usageDefaults?.credits ?? planSettingDefaults.DEFAULT_CREDITS),
+      // SMTP_PROBE and the HELO / MAIL FROM names (checked here: synth stops on a name servers refuse).
+      ...probingEnvironment(props.probing),
     };
     for (const spec of wiring.queues)
       environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;
@@ -118,6 +133,9 @@ export class ApiStack extends Stack {
       functions.set(spec.name, fn);
     }
     this.functions = functions;
+    grantSocksSecret(this, props.probing, functions);
+    grantInviteSending(this, props.invites, functions);
+    reserveApiConcurrency(functions, props.apiReservedConcurrency);
     const fn = (name: string): MailvetFunction => {
       const found = functions.get(name);
       if (!found) throw new Error(`No function named ${name} in functions/wiring.ts`);
@@ -226,6 +244,13 @@ export class ApiStack extends Stack {
       api: this.api,
       functions,
       alarmTopicArn: refs.alarmTopicArn,
+    });
+    this.alarms = new Alarms(this, 'Alarms', {
+      ...props.alarms,
+      alarmTopicArn: refs.alarmTopicArn,
+      api: this.api,
+      functions,
+      tableName: refs.tableName,
     });
 
     addOutputs(this, {

@@ -8,7 +8,10 @@
 // avoided that workaround, but then every deploy of a handler would also update the stack that owns the
 // data.
 import { RemovalPolicy, type App, type Environment } from 'aws-cdk-lib';
+import type { AlarmOptions } from './alarms';
 import { ApiStack, type UsageDefaults } from './api-stack';
+import type { InviteOptions } from './invites';
+import type { ProbingOptions } from './probing';
 import { StatefulStack } from './stateful-stack';
 
 /**
@@ -31,6 +34,14 @@ export interface MailvetOptions {
   apiCorsOrigins?: string[];
   /** Plan defaults for the functions (contexts `defaultMonthlyQuota`, `defaultCredits`). */
   usageDefaults?: UsageDefaults;
+  /** Mailbox probing (contexts `smtpProbe`, `smtpHeloName`, `smtpMailFrom`, `smtpSocksSecret`). */
+  probing?: ProbingOptions;
+  /** Invite emails through SES (contexts `inviteFrom`, `inviteIdentity`); unset: invites stay pending. */
+  invites?: InviteOptions;
+  /** Reserved concurrency per API function (context `apiReservedConcurrency`); 0: none. */
+  apiReservedConcurrency?: number;
+  /** Alarm thresholds (context `apiLatencyP99Ms`). */
+  alarms?: AlarmOptions;
 }
 
 /**
@@ -43,6 +54,14 @@ export function contextCount(name: string, value: unknown): number | undefined {
   if (!Number.isSafeInteger(number) || number < 0)
     throw new Error(`${name} must be a whole number >= 0, not ${String(value)}`);
   return number;
+}
+
+/** A context value as true or false (`-c smtpProbe=true` arrives as a string); unset: false. */
+export function contextFlag(name: string, value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`${name} must be true or false, not ${String(value)}`);
 }
 
 /** A context value as a list: an array as is, a string split on commas; unset: empty. */
@@ -71,6 +90,10 @@ export function createMailvet(app: App, options: MailvetOptions = {}): MailvetSt
     refs: stateful.refs,
     corsOrigins: options.apiCorsOrigins,
     usageDefaults: options.usageDefaults,
+    probing: options.probing,
+    invites: options.invites,
+    apiReservedConcurrency: options.apiReservedConcurrency,
+    alarms: options.alarms,
   });
   api.addStackDependency(stateful);
   return { stateful, api };

@@ -1,6 +1,6 @@
 // Everything that holds data and outlives a deploy: the table, the bucket (and its access-log bucket), the
 // queues with their dead-letter queues and alarms. The functions that use them live in ApiStack.
-import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -94,6 +94,11 @@ export class StatefulStack extends Stack {
     });
     if (props.alarmEmail)
       this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    else
+      Annotations.of(this.alarmTopic).addWarning(
+        'No alarm subscriber: alarms notify a topic nobody reads. Deploy with -c alarmEmail=ops@yourdomain.com ' +
+          'or subscribe to the topic of the <prefix>-data-AlarmTopicArn export yourself.',
+      );
 
     const oldestMessageAlarmAfter = props.oldestMessageAlarmAfter ?? Duration.hours(1);
     const pairs: Partial<Record<QueueName, QueuePair>> = {};
@@ -201,8 +206,20 @@ export class StatefulStack extends Stack {
       deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: spec.maxReceiveCount },
     });
 
-    // Any message on a DLQ means work was given up on: alarm on the first one.
+    // Any message on a DLQ means work was given up on. Its fail* consumer drains it within seconds, so
+    // visible messages rarely show: alarm on the first receive, and on messages left visible (a consumer
+    // that is not running).
     const notify = new cloudwatchActions.SnsAction(this.alarmTopic);
+    deadLetterQueue
+      .metricNumberOfMessagesReceived({ period: Duration.minutes(1), statistic: 'Sum' })
+      .createAlarm(this, `${id}DeadLetterReceivedAlarm`, {
+        alarmDescription: `mailvet ${spec.name}: a message reached the dead-letter queue`,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      })
+      .addAlarmAction(notify);
     deadLetterQueue
       .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' })
       .createAlarm(this, `${id}DeadLetterAlarm`, {

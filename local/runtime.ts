@@ -176,6 +176,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       BUCKET_NAME: bucketName,
       // decisions.md: the local runtime delivers webhooks to local receivers.
       ALLOW_PRIVATE_CALLBACKS: process.env.ALLOW_PRIVATE_CALLBACKS ?? 'true',
+      // No SES here: invite emails are written to DATA_DIR/outbox as .eml files (INVITE_OUTBOX_DIR=''
+      // keeps them pending, as a deployment without inviteFrom does).
+      INVITE_OUTBOX_DIR: process.env.INVITE_OUTBOX_DIR ?? path.join(dataDir, 'outbox'),
       ...options.env,
     };
     const sqsClient = new SQSClient({ region, endpoint: sqsServer.url, credentials: localCredentials });

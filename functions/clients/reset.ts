@@ -3,6 +3,8 @@
 import { resetSettings } from '../settings';
 import { resetDynamoDb } from './dynamodb';
 import { resetS3 } from './s3';
+import { resetSecretClients } from './secrets';
+import { resetSes } from './ses';
 import { resetSqs } from './sqs';
 
 export function resetServiceClients(): void {
@@ -10,4 +12,6 @@ export function resetServiceClients(): void {
   resetDynamoDb();
   resetS3();
   resetSqs();
+  resetSes();
+  resetSecretClients();
 }

@@ -5,6 +5,7 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { probeMessageSchema } from '../domain/bulk/probe-messages';
 import { probeStageDeps, processProbeMessage } from '../domain/bulk/probe-stage';
+import { secretSettings } from '../middlewares/secret-settings';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
 function probeMailboxesHandler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
@@ -19,4 +20,6 @@ function probeMailboxesHandler(event: SQSEvent, context: Context): Promise<SQSBa
   )(event);
 }
 
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>().handler(probeMailboxesHandler);
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
+  .use(secretSettings())
+  .handler(probeMailboxesHandler);

@@ -4,6 +4,7 @@ import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { validationMessageSchema } from '../domain/single-validation/queue-message';
 import { runQueuedValidation } from '../domain/single-validation/run-queued';
+import { secretSettings } from '../middlewares/secret-settings';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
 // Concurrently: the records' DNS waits overlap, so a batch of ten takes about as long as its slowest.
@@ -16,4 +17,4 @@ export const runValidation = sqsBatch(
   { name: 'runValidation', concurrent: true },
 );
 
-export const handler = middy<SQSEvent, SQSBatchResponse>().handler(runValidation);
+export const handler = middy<SQSEvent, SQSBatchResponse>().use(secretSettings()).handler(runValidation);

@@ -4,6 +4,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { chunkMessageSchema } from '../domain/bulk/chunk-messages';
 import { classifyChunk } from '../domain/bulk/classifier';
 import { processChunkMessage } from '../domain/bulk/validate-chunk';
+import { secretSettings } from '../middlewares/secret-settings';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
 const validateChunkHandler = sqsBatch(
@@ -12,4 +13,6 @@ const validateChunkHandler = sqsBatch(
   { name: 'validateChunk' },
 );
 
-export const handler = middy<SQSEvent, SQSBatchResponse>().handler(validateChunkHandler);
+export const handler = middy<SQSEvent, SQSBatchResponse>()
+  .use(secretSettings())
+  .handler(validateChunkHandler);

@@ -2,6 +2,7 @@
 import { parseValidationRequestBody } from '../domain/single-validation/request-body';
 import { validateWithinBudget } from '../domain/single-validation/validate-sync';
 import { apiHandler, type Route } from '../http/api-handler';
+import { secretSettings } from '../middlewares/secret-settings';
 import { settings } from '../settings';
 
 /** Time kept back from the Lambda's deadline to store the request and queue it after the budget. */
@@ -27,4 +28,5 @@ const validateEmailRoute: Route = async (request) => {
   };
 };
 
-export const handler = apiHandler(validateEmailRoute);
+// The SOCKS pool of the mailbox probes, read before the route runs (the only API route that probes).
+export const handler = apiHandler(validateEmailRoute).use(secretSettings());

@@ -17,6 +17,7 @@ import {
 import { json } from '../http/response';
 import { nestedDeeperThan } from '../json';
 import { Logger, logger } from '../log';
+import { withoutEmails } from '../privacy';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -64,7 +65,8 @@ export function requestLog(): ApiMiddleware {
       context.headers = lowerCaseHeaders(event.headers);
       context.log = logger.child({
         requestId: context.requestId,
-        path: event.rawPath,
+        // a caller may put an address in a path (GET /v1/users/ada@acme.example): never logged
+        path: event.rawPath === undefined ? undefined : withoutEmails(event.rawPath),
         method: event.requestContext?.http?.method,
       });
     },

@@ -1,5 +1,6 @@
 // The single-email API handlers with the AWS SDK mocked: 400 texts, 200/202 shapes with sorted keys,
 // what is stored and queued, polling outcomes, and that the tenant always comes from the API key.
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import {
   DynamoDBDocumentClient,
@@ -17,7 +18,9 @@ import type { ValidationResult } from '../../functions/domain/validation';
 import { budgetMs, handler as validateEmail } from '../../functions/handlers/validate-email';
 import { handler as validateEmailAsync } from '../../functions/handlers/validate-email-async';
 import { handler as getValidation } from '../../functions/handlers/get-validation';
-import { resetSettings } from '../../functions/settings';
+import { resetSecretClients } from '../../functions/clients/secrets';
+import { resetSecretSettings } from '../../functions/middlewares/secret-settings';
+import { resetSettings, settings } from '../../functions/settings';
 import { apiEvent, lambdaContext } from '../../local/events';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -378,5 +381,53 @@ describe('GET /v1/email/validate/{requestId}', () => {
     const reads = ddb.commandCalls(GetCommand).length;
     expect(await poll('../../etc')).toMatchObject({ statusCode: 404 });
     expect(ddb.commandCalls(GetCommand).length).toBe(reads + 1); // the key lookup only
+  });
+});
+
+describe('the SOCKS pool kept in a secret (SMTP_SOCKS_PROXY_SECRET)', () => {
+  const secrets = mockClient(SecretsManagerClient);
+  const pool = 'socks5://probe:s3cret@203.0.113.10:1080';
+  let seen: (string | undefined)[];
+
+  beforeEach(() => {
+    secrets.reset();
+    seen = [];
+    process.env.SMTP_SOCKS_PROXY_SECRET = 'secretsmanager:mailvet/socks-pool';
+    // Earlier requests of this process loaded "no secret": a new process (cold start) reads it.
+    resetSecretSettings();
+    resetSettings();
+    setSingleEngine({
+      validate: async (raw) => {
+        seen.push(settings().SMTP_SOCKS_PROXY);
+        return resultFor(String(raw));
+      },
+    });
+  });
+  afterEach(() => {
+    delete process.env.SMTP_SOCKS_PROXY_SECRET;
+    resetSecretSettings();
+    resetSecretClients();
+    setSingleEngine(instantEngine);
+  });
+
+  it('is read once, before the route validates, and never lands in process.env', async () => {
+    secrets.on(GetSecretValueCommand, { SecretId: 'mailvet/socks-pool' }).resolves({ SecretString: pool });
+    expect((await post(validateEmail, '{"email":"jo@example.test"}')).statusCode).toBe(200);
+    expect((await post(validateEmail, '{"email":"al@example.test"}')).statusCode).toBe(200);
+    expect(seen).toEqual([pool, pool]);
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+    expect(process.env.SMTP_SOCKS_PROXY).toBeUndefined();
+  });
+
+  it('answers a plain 500 when it cannot be read, and reads it again on the next request', async () => {
+    secrets
+      .on(GetSecretValueCommand)
+      .rejectsOnce(new Error('AccessDeniedException'))
+      .resolves({ SecretString: pool });
+    const failed = await post(validateEmail, '{"email":"jo@example.test"}');
+    expect(failed).toMatchObject({ statusCode: 500, body: '{"error":"Internal server error"}' });
+    expect(seen).toEqual([]);
+    expect((await post(validateEmail, '{"email":"jo@example.test"}')).statusCode).toBe(200);
+    expect(seen).toEqual([pool]);
   });
 });

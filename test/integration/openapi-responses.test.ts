@@ -1,6 +1,8 @@
 // Every route over real HTTP on the local runtime, each response checked against docs/openapi.json
 // (status documented, body valid against its schema, error text listed), so the document cannot
 // drift from what the code answers. The bulk end-to-end client checks its responses the same way.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import openapi from '../../docs/openapi.json';
 import { onboardCompany } from '../../functions/domain/accounts/onboarding';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
@@ -172,6 +174,12 @@ describe('responses against docs/openapi.json', () => {
   it('workspace writes, with their errors', async () => {
     const invite = { email: 'new.person@acme.example', name: 'New Person' };
     expect((await call('POST', '/v1/users', { body: invite })).status).toBe(201);
+    // No SES on the local runtime: the invite email is written to DATA_DIR/outbox and the record sent.
+    const outbox = join(local.dataDir, 'outbox');
+    const eml = await until('the invite email in the outbox', async () =>
+      existsSync(outbox) ? readdirSync(outbox).find((file) => file.endsWith('.eml')) : undefined,
+    );
+    expect(readFileSync(join(outbox, eml), 'utf8')).toContain('\r\nTo: new.person@acme.example\r\n');
     expect((await call('POST', '/v1/users', { body: invite })).status).toBe(200);
     expect((await call('POST', '/v1/users', { body: { email: 'nope' } })).status).toBe(400);
     expect((await call('POST', '/v1/users', { key: local.keys.member, body: invite })).status).toBe(403);

@@ -1,4 +1,5 @@
 // Users and invites against DynamoDB Local: list rules, expiry at read time, seats, 403/409, the outbox.
+import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -11,9 +12,12 @@ import { getUserRoute } from '../../functions/handlers/get-user';
 import { inviteUserRoute } from '../../functions/handlers/invite-user';
 import { listUsersRoute } from '../../functions/handlers/list-users';
 import { sendInvites } from '../../functions/handlers/send-invite';
+import { resetSes } from '../../functions/clients/ses';
+import { resetSettings } from '../../functions/settings';
 import { allPages, call, getItem, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
 
 const sqsMock = mockClient(SQSClient);
+const sesMock = mockClient(SESv2Client);
 const start = new Date('2026-03-04T15:30:00.000Z');
 let now = start;
 const clock = () => now;
@@ -31,7 +35,34 @@ beforeEach(() => {
   now = start;
   sqsMock.reset();
   sqsMock.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+  sesMock.reset();
+  sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
 });
+
+/** Runs `act` with the settings changed, every log line it writes captured (at debug level). */
+async function withSettingsAndLogs(env: Record<string, string>, act: () => Promise<void>): Promise<string[]> {
+  const saved = { ...process.env };
+  const lines: string[] = [];
+  const capture = (chunk: unknown) => {
+    lines.push(String(chunk));
+    return true;
+  };
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
+  Object.assign(process.env, { LOG_LEVEL: 'debug', ...env });
+  resetSettings();
+  try {
+    await act();
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+    process.env = saved;
+    resetSettings();
+    resetSes();
+  }
+  return lines.filter((line) => line.startsWith('{'));
+}
+const anAddress = /[^\s"]+@[^\s"]+/;
 
 const emails = (users: { email: string }[]) => users.map((u) => u.email);
 const setSeats = (companyId: string, seats: number) =>
@@ -171,37 +202,81 @@ describe('POST /v1/users', () => {
   });
 
   it('invites with role member by default: 201, listed as invited, outbox record and queue message', async () => {
-    const res = await post(demoKeys.admin, { email: 'New.Person@Acme.example', name: 'New Person' });
-    expect(res.statusCode).toBe(201);
-    expect(res.body).toEqual({
-      email: 'new.person@acme.example',
-      id: null,
-      inviteExpiresAt: '2026-03-11T15:30:00.000Z',
-      mailboxes: [],
-      name: 'New Person',
-      role: 'member',
-      status: 'invited',
-    });
-    const listed = await call(list, { key: demoKeys.admin, query: { status: 'invited' } });
-    expect(listed.body.users).toContainEqual(res.body);
-    const sends = sqsMock.commandCalls(SendMessageCommand);
-    expect(sends).toHaveLength(1);
-    const message = JSON.parse(sends[0]!.args[0].input.MessageBody!);
-    expect(message.companyId).toBe(db.accounts.acmeId);
-    const record = await getItem(inviteEmailKey(db.accounts.acmeId, message.outboxId));
-    expect(record).toMatchObject({
-      to: 'new.person@acme.example',
-      status: 'pending',
-      invitedBy: 'ada.admin@acme.example',
-    });
+    let message = { companyId: '', outboxId: '' };
+    const lines = await withSettingsAndLogs({ INVITE_FROM: 'invites@acme-mail.io' }, async () => {
+      const res = await post(demoKeys.admin, { email: 'New.Person@Acme.example', name: 'New Person' });
+      expect(res.statusCode).toBe(201);
+      expect(res.body).toEqual({
+        email: 'new.person@acme.example',
+        id: null,
+        inviteExpiresAt: '2026-03-11T15:30:00.000Z',
+        mailboxes: [],
+        name: 'New Person',
+        role: 'member',
+        status: 'invited',
+      });
+      const listed = await call(list, { key: demoKeys.admin, query: { status: 'invited' } });
+      expect(listed.body.users).toContainEqual(res.body);
+      const sends = sqsMock.commandCalls(SendMessageCommand);
+      expect(sends).toHaveLength(1);
+      message = JSON.parse(sends[0]!.args[0].input.MessageBody!);
+      expect(message.companyId).toBe(db.accounts.acmeId);
+      const record = await getItem(inviteEmailKey(db.accounts.acmeId, message.outboxId));
+      expect(record).toMatchObject({
+        to: 'new.person@acme.example',
+        status: 'pending',
+        invitedBy: 'ada.admin@acme.example',
+      });
 
-    // send-invite marks it sent, once.
-    const event = { Records: [{ messageId: 'm-1', body: JSON.stringify(message) }] } as unknown as SQSEvent;
-    expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
-    expect(await getItem(inviteEmailKey(db.accounts.acmeId, message.outboxId))).toMatchObject({
-      status: 'sent',
+      // send-invite emails it through SES from INVITE_FROM and marks it sent, once.
+      const event = { Records: [{ messageId: 'm-1', body: JSON.stringify(message) }] } as unknown as SQSEvent;
+      expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
+      expect(await getItem(inviteEmailKey(db.accounts.acmeId, message.outboxId))).toMatchObject({
+        status: 'sent',
+      });
+      expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
+      const emails = sesMock.commandCalls(SendEmailCommand).map((c) => c.args[0].input);
+      expect(emails).toHaveLength(1);
+      expect(emails[0]).toMatchObject({
+        FromEmailAddress: 'invites@acme-mail.io',
+        Destination: { ToAddresses: ['new.person@acme.example'] },
+      });
+      expect(emails[0]!.Content?.Simple?.Body?.Text?.Data).toContain('ada.admin@acme.example invited you');
     });
-    expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
+    // The invite path logged (the request, the send), and no line carries an address.
+    expect(lines.some((line) => line.includes('invite email sent'))).toBe(true);
+    expect(lines.some((line) => line.includes('request done'))).toBe(true);
+    for (const line of lines) expect(line).not.toMatch(anAddress);
+    expect(lines.join('')).toContain(message.outboxId);
+  });
+
+  it('keeps an invite pending without a mail transport (no inviteFrom), and a refusal by SES is retried', async () => {
+    const res = await post(demoKeys.admin, { email: 'pending.person@acme.example' });
+    expect(res.statusCode).toBe(201);
+    const body = sqsMock.commandCalls(SendMessageCommand)[0]!.args[0].input.MessageBody!;
+    const { outboxId } = JSON.parse(body) as { outboxId: string };
+    const event = { Records: [{ messageId: 'm-2', body }] } as unknown as SQSEvent;
+
+    const lines = await withSettingsAndLogs({}, async () => {
+      expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
+    });
+    expect(await getItem(inviteEmailKey(db.accounts.acmeId, outboxId))).toMatchObject({ status: 'pending' });
+    expect(sesMock.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(lines.some((line) => line.includes('stays pending'))).toBe(true);
+
+    sesMock
+      .on(SendEmailCommand)
+      .rejects(
+        new Error(
+          'Email address is not verified. The following identities failed the check in region US-EAST-1: ' +
+            'invites@acme-mail.io, pending.person@acme.example',
+        ),
+      );
+    const refused = await withSettingsAndLogs({ INVITE_FROM: 'invites@acme-mail.io' }, async () => {
+      expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
+    });
+    expect(await getItem(inviteEmailKey(db.accounts.acmeId, outboxId))).toMatchObject({ status: 'pending' });
+    for (const line of refused) expect(line).not.toMatch(anAddress);
   });
 
   it('refreshes an existing invite with 200 and no second seat; an invitee with mailboxes keeps them', async () => {

@@ -30,16 +30,17 @@ export class ProxyPool {
       .map((s) => s.trim())
       .filter((s) => s.length > 0);
     if (urls.length === 0) return null;
-    for (const url of urls) {
+    // Entries are named by position: they may carry credentials, and this message reaches the logs.
+    urls.forEach((url, index) => {
       let parsed: URL;
       try {
         parsed = new URL(url);
       } catch {
-        throw new Error(`SMTP_SOCKS_PROXY: "${url}" is not a URL (socks5://[user:pass@]host:port)`);
+        throw new Error(`SMTP_SOCKS_PROXY: entry ${index + 1} is not a URL (socks5://[user:pass@]host:port)`);
       }
       if (parsed.protocol !== 'socks5:' && parsed.protocol !== 'socks:')
-        throw new Error(`SMTP_SOCKS_PROXY: "${url}" is not a socks5:// URL`);
-    }
+        throw new Error(`SMTP_SOCKS_PROXY: entry ${index + 1} is not a socks5:// URL`);
+    });
     return new ProxyPool(urls, benchMs, now);
   }
 

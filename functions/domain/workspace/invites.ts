@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError } from '../../errors';
 import type { Logger } from '../../log';
-import { dynamoOutbox, outboxPut, type InviteOutbox } from '../../store/invite-outbox';
+import { configuredTransport, type MailTransport } from '../../store/invite-mail';
+import { dynamoOutbox, outboxPut, type InviteOutbox, type OutboxRecord } from '../../store/invite-outbox';
 import { sendMessage } from '../../store/queues';
 import { invitedUserWrite } from '../../store/workspace';
 import { getCompany, type Permitted } from '../accounts/accounts';
@@ -117,23 +118,46 @@ export async function inviteUser(
   return outcome;
 }
 
-/** Delivers one outbox record (there is no mail server: the email is logged) and marks it sent. */
+/** The invite email's subject and text (plain text: nothing in it is HTML-escaped or rendered). */
+export function inviteEmailContent(record: OutboxRecord): { subject: string; text: string } {
+  const who = record.name ? `Hello ${record.name},` : 'Hello,';
+  return {
+    subject: 'You are invited to a mailvet workspace',
+    text: [
+      who,
+      '',
+      `${record.invitedBy} invited you to their mailvet workspace as ${record.role === 'admin' ? 'an admin' : 'a member'}.`,
+      `The invite is open until ${record.inviteExpiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}.`,
+      '',
+      'If you did not expect this email, you can ignore it.',
+      '',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Delivers one outbox record through the configured transport and marks it sent. With no transport
+ * (no INVITE_FROM in AWS) the record stays `pending` and the message is acknowledged: sending needs a
+ * deploy with `inviteFrom`, not a retry. The log lines name the outbox record, never an address.
+ */
 export async function sendInviteEmail(
   message: InviteMessage,
   now: Date,
   log: Logger,
   outbox: InviteOutbox = dynamoOutbox,
-): Promise<'sent' | 'already-sent' | 'missing'> {
+  transport: MailTransport | null = configuredTransport(),
+): Promise<'sent' | 'already-sent' | 'missing' | 'not-configured'> {
   const record = await outbox.read(message.companyId, message.outboxId);
   if (!record) return 'missing';
   if (record.status === 'sent') return 'already-sent';
-  log.info('invite email', {
-    to: record.to,
-    invitedBy: record.invitedBy,
-    role: record.role,
-    inviteExpiresAt: record.inviteExpiresAt,
-    outboxId: message.outboxId,
-  });
+  if (!transport) {
+    log.warn('invite email not sent: no mail transport configured (inviteFrom); it stays pending', {
+      outboxId: message.outboxId,
+    });
+    return 'not-configured';
+  }
+  await transport.send({ id: record.outboxId, to: record.to, ...inviteEmailContent(record) });
+  log.info('invite email sent', { outboxId: message.outboxId, transport: transport.kind, role: record.role });
   // Another delivery of the same message may have marked it first: the email then went out twice
   // at most, never zero times.
   return (await outbox.markSent(message.companyId, message.outboxId, now)) ? 'sent' : 'already-sent';

@@ -178,8 +178,16 @@ describe('ProxyPool', () => {
   });
 
   it('rejects a setting that is not a list of socks5 URLs, naming the entry', () => {
-    expect(() => ProxyPool.parse('socks5://a:1,http://b:2')).toThrow(/"http:\/\/b:2" is not a socks5/);
-    expect(() => ProxyPool.parse('nonsense')).toThrow(/"nonsense" is not a URL/);
+    expect(() => ProxyPool.parse('socks5://a:1,http://b:2')).toThrow(/entry 2 is not a socks5/);
+    expect(() => ProxyPool.parse('nonsense')).toThrow(/entry 1 is not a URL/);
+    // An entry may carry a password: the message names its position, never its text.
+    let message = '';
+    try {
+      ProxyPool.parse('http://user:s3cret@b:2');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe('SMTP_SOCKS_PROXY: entry 1 is not a socks5:// URL');
     expect(ProxyPool.parse(' , ')).toBeNull();
   });
 });

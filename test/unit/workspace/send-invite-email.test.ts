@@ -1,10 +1,10 @@
-// The outbox rule of invite emails, without DynamoDB: an in-memory outbox stands in for storage.
-import { sendInviteEmail } from '../../../functions/domain/workspace/invites';
-import { Logger } from '../../../functions/log';
+// The outbox rule of invite emails, without DynamoDB or SES: an in-memory outbox and transport stand in.
+import { inviteEmailContent, sendInviteEmail } from '../../../functions/domain/workspace/invites';
+import type { Logger } from '../../../functions/log';
+import type { MailMessage, MailTransport } from '../../../functions/store/invite-mail';
 import type { InviteOutbox, OutboxRecord } from '../../../functions/store/invite-outbox';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
-const log = new Logger();
 const record = (status: OutboxRecord['status']): OutboxRecord => ({
   outboxId: 'o1',
   companyId: 'c1',
@@ -29,24 +29,110 @@ function memoryOutbox(stored?: OutboxRecord, markWins = true) {
   return { outbox, marked };
 }
 
+function memoryTransport(fail = false) {
+  const sent: MailMessage[] = [];
+  const transport: MailTransport = {
+    kind: 'ses',
+    send: async (message) => {
+      if (fail) throw new Error('MessageRejected: Email address is not verified');
+      sent.push(message);
+    },
+  };
+  return { transport, sent };
+}
+
+/** Every line the use case logs, as JSON text, whatever the logger does with it. */
+function recordingLog() {
+  const lines: string[] = [];
+  const write =
+    (level: string) =>
+    (message: string, ...rest: unknown[]) =>
+      lines.push(
+        JSON.stringify({ level, message, rest }, (_k, v: unknown) => (v instanceof Error ? v.message : v)),
+      );
+  const log = {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    child: () => log,
+  } as unknown as Logger;
+  return { log, lines };
+}
+
 const message = { companyId: 'c1', outboxId: 'o1' };
+const address = /[^\s"]+@[^\s"]+/;
 
 describe('sendInviteEmail', () => {
-  it('sends a pending record and marks it sent', async () => {
+  it('sends a pending record to its invitee through the transport and marks it sent', async () => {
     const { outbox, marked } = memoryOutbox(record('pending'));
-    expect(await sendInviteEmail(message, now, log, outbox)).toBe('sent');
+    const { transport, sent } = memoryTransport();
+    const { log } = recordingLog();
+    expect(await sendInviteEmail(message, now, log, outbox, transport)).toBe('sent');
     expect(marked).toEqual(['o1']);
+    expect(sent).toEqual([{ id: 'o1', to: 'new@acme.example', ...inviteEmailContent(record('pending')) }]);
   });
 
-  it('skips a record already sent, and one that is gone', async () => {
-    const sent = memoryOutbox(record('sent'));
-    expect(await sendInviteEmail(message, now, log, sent.outbox)).toBe('already-sent');
-    expect(sent.marked).toEqual([]);
-    expect(await sendInviteEmail(message, now, log, memoryOutbox(undefined).outbox)).toBe('missing');
+  it('skips a record already sent, and one that is gone, without sending', async () => {
+    const { transport, sent } = memoryTransport();
+    const { log } = recordingLog();
+    const done = memoryOutbox(record('sent'));
+    expect(await sendInviteEmail(message, now, log, done.outbox, transport)).toBe('already-sent');
+    expect(done.marked).toEqual([]);
+    expect(await sendInviteEmail(message, now, log, memoryOutbox(undefined).outbox, transport)).toBe(
+      'missing',
+    );
+    expect(sent).toEqual([]);
   });
 
   it('reports already-sent when another delivery marked it between the read and the mark', async () => {
     const { outbox } = memoryOutbox(record('pending'), false);
-    expect(await sendInviteEmail(message, now, log, outbox)).toBe('already-sent');
+    const { log } = recordingLog();
+    expect(await sendInviteEmail(message, now, log, outbox, memoryTransport().transport)).toBe(
+      'already-sent',
+    );
+  });
+
+  it('leaves the record pending when no transport is configured (no inviteFrom)', async () => {
+    const { outbox, marked } = memoryOutbox(record('pending'));
+    const { log, lines } = recordingLog();
+    expect(await sendInviteEmail(message, now, log, outbox, null)).toBe('not-configured');
+    expect(marked).toEqual([]);
+    expect(lines.join('\n')).toContain('stays pending');
+  });
+
+  it('leaves the record pending when the transport refuses, so SQS delivers the message again', async () => {
+    const { outbox, marked } = memoryOutbox(record('pending'));
+    const { log } = recordingLog();
+    await expect(sendInviteEmail(message, now, log, outbox, memoryTransport(true).transport)).rejects.toThrow(
+      'MessageRejected',
+    );
+    expect(marked).toEqual([]);
+  });
+
+  it('logs no email address on any path (sent, pending, missing), only the outbox id', async () => {
+    const { log, lines } = recordingLog();
+    await sendInviteEmail(
+      message,
+      now,
+      log,
+      memoryOutbox(record('pending')).outbox,
+      memoryTransport().transport,
+    );
+    await sendInviteEmail(message, now, log, memoryOutbox(record('pending')).outbox, null);
+    await sendInviteEmail(message, now, log, memoryOutbox(undefined).outbox, null);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(line).not.toMatch(address);
+    expect(lines.join('\n')).toContain('o1');
+  });
+});
+
+describe('inviteEmailContent', () => {
+  it('names the inviter, the role and the end of the invite, in plain text', () => {
+    const { subject, text } = inviteEmailContent({ ...record('pending'), role: 'admin' });
+    expect(subject).toBe('You are invited to a mailvet workspace');
+    expect(text).toContain('Hello New,');
+    expect(text).toContain('ada@acme.example invited you to their mailvet workspace as an admin.');
+    expect(text).toContain('open until 2026-11-29 12:00:00 UTC');
   });
 });
