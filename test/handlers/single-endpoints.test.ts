@@ -47,6 +47,7 @@ function resultFor(email: string): ValidationResult {
       isKnownDead: false,
       isKnownComplainer: false,
       smtpProbe: 'off',
+      smtpReply: null,
     },
     result: { status: 'safe', reason: 'domain_ok', subStatus: null },
   };

@@ -1,5 +1,5 @@
 // The small pieces behind the engine: typo suggestions, SMTP reply reading, MX providers, roles.
-import { classifyRcpt } from '../../../functions/domain/validation/smtp-probe';
+import { classifyRcpt } from '../../../functions/domain/validation/smtp-reply';
 import { editDistance, suggestDomain } from '../../../functions/domain/validation/typos';
 import { mxProviderOf } from '../../../functions/domain/validation/mx-provider';
 import { ABUSE_ROLE, NOT_ROLE, ROLE, roleKindOf } from '../../../functions/domain/validation/lists';
