@@ -257,7 +257,10 @@ async function runSession(
         queue.shift();
         return { kind: 'dropped', detail: 'rcpt timeout' };
       }
-      if (envelopeFull || tooManyRecipients(reply)) {
+      // "too many recipients" to the first RCPT of an envelope is not about the envelope's size: it is
+      // this recipient's answer (a rate limit), else a fresh envelope would get it again, forever
+      const firstOfEnvelope = inEnvelope === 0 && answered === 0;
+      if (envelopeFull || (tooManyRecipients(reply) && !firstOfEnvelope)) {
         // the rest of this window is resent in a fresh envelope
         envelopeFull = true;
         continue;

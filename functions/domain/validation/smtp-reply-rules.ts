@@ -73,7 +73,7 @@ export const PROVIDER_RULES: readonly TextRule[] = [
   // Outlook.com answers an unknown mailbox with 5.5.0 and RFC 5321's example text for 550
   {
     meaning: 'not_found',
-    text: /requested action not taken: mailbox unavailable/i,
+    text: /requested actions? not taken:? (as the )?mailbox (is )?unavailable/i,
     enhanced: /^5\.5\.0$/,
     source: 'sisimai reason/userunknown.rb ("requested action not taken: mailbox unavailable"); Outlook.com "550 5.5.0 Requested action not taken: mailbox unavailable"',
   },
@@ -105,7 +105,7 @@ export const TEXT_RULES: readonly TextRule[] = [
   },
   {
     meaning: 'temporary',
-    text: /rate limit|rate-limit|ratelimit|too many (messages|mails|emails|connections|sessions|concurrent|recipients|requests|rcpt)|max(imum)? (emails|messages) per (hour|minute|day)|per hour message receive limit|exceeded the max emails per hour|message receive limit|try again slower|trop de connexions|excessive volume|due to unexpected volume|thread limit|max message per connection/i,
+    text: /rate limit|rate-limit|ratelimit|too many (connections|sessions|concurrent|recipients|requests|rcpt)|frequency limited|(per|an|each) hour|max(imum)? (emails|messages) per (hour|minute|day)|per hour message receive limit|exceeded the max emails per hour|message receive limit|try again slower|trop de connexions|excessive volume|due to unexpected volume|thread limit|max message per connection/i,
     source:
       'sisimai reason/speeding.rb, reason/toomanyconn.rb, rhost/microsoft.rb (5.2.121, 5.2.122), rhost/yahooinc.rb, rhost/apple.rb; zonemta (Orange "Too many connections")',
   },
@@ -128,7 +128,7 @@ export const TEXT_RULES: readonly TextRule[] = [
   },
   {
     meaning: 'about_us',
-    text: /black ?list|block ?list|blocked using|listed (at|on|in|by)|is listed|on our block|banned sending ip|banned sender|poor reputation|bad reputation|low reputation|ip reputation|sender reputation|reputation (of|service)|not allowed to connect|connections? (not|will not be) accepted|rejected for policy reasons|client host (\[.*?\] )?(rejected|blocked)|your ip|sending ip|sender ip|from your (ip|location|network)|dynamic ip|residential|geoip|administratively denied|access denied, (bad|rejected|spam)|junkmail rejected/i,
+    text: /black ?list|block ?list|blocked using|listed (at|on|in|by)|is listed|on our block|banned sending ip|banned sender|poor reputation|bad reputation|low reputation|ip reputation|sender reputation|reputation (of|service)|not allowed to connect|connections? (not|will not be) accepted|rejected for policy reasons|client host (\[.*?\] )?(rejected|blocked)|your ip|sending ip|sender ip|from your (ip|location|network)|dynamic ip|residential|geoip|administratively denied|access denied, (bad|rejected|spam)|ip name lookup failed|junkmail rejected/i,
     source:
       'zonemta (blocklist, Hotmail, AOL RTR, Yahoo BL/TSS, Comcast, Mimecast sections); reacher parser.rs; ms-ndr 5.7.506-5.7.513, 5.7.606-649; sisimai rhost/microsoft.rb blocked',
   },
@@ -156,7 +156,7 @@ export const TEXT_RULES: readonly TextRule[] = [
   // --- disabled: the mailbox exists (or existed) but takes no mail (5xx only: a 4xx is retried) ---
   {
     meaning: 'disabled',
-    text: /disabled|discontinued|deactivated|de-activated|frozen|suspended|inactive|not active|no longer active|is locked|account (is )?locked|temporarily locked|expired account|account (has )?expired|is expired|archived recipient|terminated|user account is unavailable|mailbox cannot be accessed|has been closed|account closed|account is closed|no longer (accepts|accepting) mail|recipient suspend/i,
+    text: /disabled|discontinued|deactivated|de-activated|frozen|suspended|inactive|not active|no longer active|is locked|account (is )?locked|temporar(il)?y locked|account is blocked|compte du destinataire est bloque|expired account|account (has )?expired|is expired|archived recipient|terminated|user account is unavailable|mailbox cannot be accessed|has been closed|account closed|account is closed|no longer (accepts|accepting) mail|recipient suspend/i,
     classes: [5],
     source:
       'sisimai reason/suspend.rb; reacher parser.rs is_disabled_account; google (5.2.1 DisabledUser, "is inactive"); yahoo ("This account has been disabled or discontinued"); zonemta (Hot.ee "expired account", Mail.ee "Inactive user"); ms-ndr 5.2.1',
@@ -170,7 +170,7 @@ export const TEXT_RULES: readonly TextRule[] = [
   // --- not found: unknown user, no such mailbox, not a valid recipient (4xx too: "User unknown") ---
   {
     meaning: 'not_found',
-    text: /user unknown|unknown user|unknown (recipient|mailbox|local ?part|address|alias)|recipient unknown|address unknown|mailbox unknown|no such (user|mailbox|recipient|address|person|account)|no mailbox|no account by that name|(user|recipient|mailbox|address|account|e-?mail) (does not|doesn'?t|dosn'?t) exist|does not exist|doesn'?t exist|not exist|(user|recipient|mailbox|address) not found|mailbox not available|not a (valid|known) (user|recipient|mailbox|address)|is not a known user|invalid (recipient|mailbox|user|address|email address|e-mail address)|(recipient|address|mailbox|user) (is )?invalid|bad destination mailbox|bad address|(doesn'?t|does not) have an? .*account|have an account|not our customer|not a local address|not local|no longer (available|valid|exists?)|unrouteable address|unroutable address|could not be found|undeliverable address|utilisateur inconnu|usuario (desconocido|inexistente)|unbekannt|badrcptto|not in my validrcptto|invalid-recipient|no valid recipients|there is no one at this address|address rejected: user unknown|not listed in (domino|the) directory|not handled by this system|recipient rejected/i,
+    text: /user unknown|unknown user|unknown (recipient|mailbox|local ?part|address|alias)|recipient unknown|address unknown|mailbox unknown|no such (user|mailbox|recipient|address|person|account)|no mailbox|no account by that name|(user|recipient|mailbox|address|account|e-?mail) (does not|doesn'?t|dosn'?t) exist|does not exist|doesn'?t exist|not exist|(user|recipient|mailbox|address) not found|mailbox not available|not a (valid|known) (user|recipient|mailbox|address)|is not a known user|invalid (recipient|mailbox|user|address|email address|e-mail address)|(recipient|address|mailbox|user) (is )?invalid|bad destination mailbox|bad address|(doesn'?t|does not) have an? .*account|have an account|not our customer|not a local address|not local|no longer (available|valid|exists?)|unrouteable address|unroutable address|could not be found|undeliverable address|utilisateur inconnu|usuario (desconocido|inexistente)|unbekannt|badrcptto|not in my validrcptto|invalid-recipient|no valid recipients|there is no one at this address|address rejected: user unknown|not listed in (domino|the) directory|not handled by this system|not a registered (gateway )?user|recipient rejected/i,
     source:
       'sisimai reason/userunknown.rb; reacher parser.rs is_invalid; google (550 5.1.1 NoSuchUser); yahoo (554 "dd This user doesn\'t have a yahoo.com account"); qmail ("no mailbox here by that name"); postfix ("User unknown in virtual alias table", "in local recipient table"); exim ("Unrouteable address"); zonemta (recipient category)',
   },
