@@ -183,7 +183,11 @@ async function secure(s: Session, o: BatchSessionOptions, ctx: HandshakeContext)
 }
 
 /** Greeting, EHLO (HELO when refused), STARTTLS when offered, MAIL FROM: ready for RCPT, or why not. */
-async function handshake(s: Session, o: BatchSessionOptions, ctx: HandshakeContext): Promise<SessionEnd | null> {
+async function handshake(
+  s: Session,
+  o: BatchSessionOptions,
+  ctx: HandshakeContext,
+): Promise<SessionEnd | null> {
   const greeting = await s.reply();
   if (greeting.code < 200 || greeting.code >= 300) return refused(greeting, 'greeting');
   const hi = await hello(s, o);
@@ -195,7 +199,11 @@ async function handshake(s: Session, o: BatchSessionOptions, ctx: HandshakeConte
   return mailFrom(s, o, ctx);
 }
 
-async function mailFrom(s: Session, o: BatchSessionOptions, ctx: HandshakeContext): Promise<SessionEnd | null> {
+async function mailFrom(
+  s: Session,
+  o: BatchSessionOptions,
+  ctx: HandshakeContext,
+): Promise<SessionEnd | null> {
   let from = await s.command(`MAIL FROM:<${o.mailFrom}>`);
   // a server that requires TLS without offering it in EHLO: STARTTLS anyway, then MAIL FROM again
   if (requiresTls(from) && !s.secure && ctx.tlsAllowed) {

@@ -129,7 +129,11 @@ export async function connectSocks(
  * MTAs deliver over opportunistic TLS to self-signed and mismatched certificates alike (RFC 7435), and
  * the probe must see what a delivery would see. SNI carries the MX host name, never an IP (RFC 6066 3).
  */
-export function startTls(socket: net.Socket, serverName: string | undefined, timeoutMs: number): Promise<tls.TLSSocket> {
+export function startTls(
+  socket: net.Socket,
+  serverName: string | undefined,
+  timeoutMs: number,
+): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
     const sni = serverName && net.isIP(serverName) === 0 ? serverName.replace(/\.$/, '') : undefined;
     const secure = tls.connect({ socket, servername: sni, rejectUnauthorized: false });

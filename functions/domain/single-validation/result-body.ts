@@ -97,7 +97,9 @@ export const completedBodySchema = z.object({
     subStatus: z
       .string()
       .nullable()
-      .describe('Detail of the reason; for a probe verdict the server’s enhanced code (5.1.1), else its basic code'),
+      .describe(
+        'Detail of the reason; for a probe verdict the server’s enhanced code (5.1.1), else its basic code',
+      ),
   }),
   validatedAt: z.string().describe('ISO 8601'),
 }) satisfies z.ZodType<CompletedBody>;

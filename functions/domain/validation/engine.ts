@@ -325,7 +325,10 @@ export class ValidationEngine {
   }
 
   /** The cached probe verdict of an address, or a fresh probe (then cached when conclusive). */
-  private async probeMailbox(host: { host: string; addresses: string[] }, email: string): Promise<RecipientResult> {
+  private async probeMailbox(
+    host: { host: string; addresses: string[] },
+    email: string,
+  ): Promise<RecipientResult> {
     const cache = this.options.probeCache;
     const cached = await cache?.get([email]).catch(() => undefined);
     const hit = cached?.get(email.toLowerCase());

@@ -75,7 +75,8 @@ export const PROVIDER_RULES: readonly TextRule[] = [
     meaning: 'not_found',
     text: /requested actions? not taken:? (as the )?mailbox (is )?unavailable/i,
     enhanced: /^5\.5\.0$/,
-    source: 'sisimai reason/userunknown.rb ("requested action not taken: mailbox unavailable"); Outlook.com "550 5.5.0 Requested action not taken: mailbox unavailable"',
+    source:
+      'sisimai reason/userunknown.rb ("requested action not taken: mailbox unavailable"); Outlook.com "550 5.5.0 Requested action not taken: mailbox unavailable"',
   },
   // Postfix reject_unverified_recipient while the probe is still running: not an answer yet
   {
@@ -119,12 +120,14 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     meaning: 'about_us',
     text: /too many (invalid|unknown|bad) (recipients|users|rcpt)|too many (errors|failed recipients)/i,
-    source: 'zonemta ("550 Too many invalid recipients" blocks the sending IP); sisimai toomanyconn.rb (Free.fr "too many errors from your IP")',
+    source:
+      'zonemta ("550 Too many invalid recipients" blocks the sending IP); sisimai toomanyconn.rb (Free.fr "too many errors from your IP")',
   },
   {
     meaning: 'about_us',
     text: /spamhaus|spamcop|barracuda|sorbs|abusix|uceprotect|invaluement|cloudmark|hostkarma|junkemailfilter|spamrl|ipcheck\.proofpoint|proofpoint reputation|trend micro|mail-abuse\.com|senderbase|psbl|surbl|uribl|\bzen\.|\bdnsbl\b|\brbl\b/i,
-    source: 'zonemta (blocklist section); reacher parser.rs is_err_ip_blacklisted; sisimai rhost/apple.rb blocked',
+    source:
+      'zonemta (blocklist section); reacher parser.rs is_err_ip_blacklisted; sisimai rhost/apple.rb blocked',
   },
   {
     meaning: 'about_us',
@@ -136,17 +139,20 @@ export const TEXT_RULES: readonly TextRule[] = [
     // our sender address or its domain, checked by the server (Exim, Sendmail 5.1.8): about us
     meaning: 'about_us',
     text: /sender verif(y|ication) failed|verification failed for <|domain of sender address|sender domain|sender address (rejected|does not exist|invalid)|unverifiable sender/i,
-    source: 'exim ("Sender verify failed"); sendmail ("553 5.1.8 ... Domain of sender address ... does not exist"); postfix (reject_unverified_sender)',
+    source:
+      'exim ("Sender verify failed"); sendmail ("553 5.1.8 ... Domain of sender address ... does not exist"); postfix (reject_unverified_sender)',
   },
   {
     meaning: 'about_us',
     text: /relay(ing)? (access )?(denied|not permitted|not allowed|prohibited)|unable to relay|not permitted to relay|open relay|allowed rcpthosts|relay not permitted|we do not relay|rcpthosts/i,
-    source: 'postfix ("Relay access denied"); qmail ("sorry, that domain isn\'t in my list of allowed rcpthosts"); sisimai reason/norelaying.rb; ms-ndr 5.7.1 unable to relay',
+    source:
+      'postfix ("Relay access denied"); qmail ("sorry, that domain isn\'t in my list of allowed rcpthosts"); sisimai reason/norelaying.rb; ms-ndr 5.7.1 unable to relay',
   },
   {
     meaning: 'about_us',
     text: /starttls|must issue a|tls required|encryption (needed|required)|authentication required|must (be )?authenticat|not authenticated|sender .*not authenticated|requires all senders to authenticate|\bspf\b|\bdkim\b|\bdmarc\b|sender policy framework|\bhelo\b|\behlo\b|reverse dns|\bptr\b|rdns|forward.confirmed|fcrdns|sender address rejected|sender (denied|blocked|refused)|envelope blocked|anti-spoofing|not authorized to send|unauthenticated/i,
-    source: 'google (5.7.0 starttls, 5.7.26, 5.7.25, 5.5.4 helo); ms-ndr 5.7.1, 5.7.57, 5.7.25; sisimai reason/securityerror.rb, requireptr.rb, authfailure.rb; mimecast (anti-spoofing, envelope blocked)',
+    source:
+      'google (5.7.0 starttls, 5.7.26, 5.7.25, 5.5.4 helo); ms-ndr 5.7.1, 5.7.57, 5.7.25; sisimai reason/securityerror.rb, requireptr.rb, authfailure.rb; mimecast (anti-spoofing, envelope blocked)',
   },
   {
     meaning: 'about_us',
@@ -165,7 +171,8 @@ export const TEXT_RULES: readonly TextRule[] = [
   {
     meaning: 'full',
     text: /over ?quota|quota exceeded|exceed(ed|s|ing)? (its |their |the |his |her )?(mailbox |disk |storage )?quota|mailbox (is )?full|mailbox (size )?limit exceeded|full mailbox|mailfolder is full|inbox is full|out of storage|not enough (storage|space)|insufficient (disk|storage) space|disk quota|storage (allocation|space) (exceeded|limit)|exceeded storage allocation|would exceed|too many messages (on the server|in (the )?mailbox)|boite du destinataire pleine|overquota/i,
-    source: 'sisimai reason/mailboxfull.rb; reacher parser.rs is_full_inbox; google (452 4.2.2 OverQuotaTemp, 552 5.2.2); zonemta (Orange "Recipient overquota", Hot.ee)',
+    source:
+      'sisimai reason/mailboxfull.rb; reacher parser.rs is_full_inbox; google (452 4.2.2 OverQuotaTemp, 552 5.2.2); zonemta (Orange "Recipient overquota", Hot.ee)',
   },
   // --- not found: unknown user, no such mailbox, not a valid recipient (4xx too: "User unknown") ---
   {
@@ -185,12 +192,24 @@ export const ENHANCED_RULES: readonly {
   meaning: Exclude<ReplyMeaning, 'accepted'>;
   source: string;
 }[] = [
-  { code: /^2\./, meaning: 'temporary', source: 'rfc3463 2.X.X success (never a refusal: read as not decided)' },
+  {
+    code: /^2\./,
+    meaning: 'temporary',
+    source: 'rfc3463 2.X.X success (never a refusal: read as not decided)',
+  },
   // X.1.1 bad destination mailbox address, X.1.10 recipient address has null MX / Microsoft RecipientNotFound,
   // X.1.0 other address status, X.1.3 bad destination mailbox syntax, X.1.6 mailbox has moved
-  { code: /^5\.1\.(0|1|3|6|10)$/, meaning: 'not_found', source: 'rfc3463 5.1.1, 5.1.3, 5.1.6; ms-ndr 5.1.10' },
+  {
+    code: /^5\.1\.(0|1|3|6|10)$/,
+    meaning: 'not_found',
+    source: 'rfc3463 5.1.1, 5.1.3, 5.1.6; ms-ndr 5.1.10',
+  },
   // X.2.1 mailbox disabled, not accepting messages
-  { code: /^5\.2\.1$/, meaning: 'disabled', source: 'rfc3463 5.2.1 (Mailbox disabled, not accepting messages)' },
+  {
+    code: /^5\.2\.1$/,
+    meaning: 'disabled',
+    source: 'rfc3463 5.2.1 (Mailbox disabled, not accepting messages)',
+  },
   // X.2.2 mailbox full
   { code: /^[45]\.2\.2$/, meaning: 'full', source: 'rfc3463 X.2.2 (Mailbox full)' },
   // X.7.x security or policy status: about the sender, not the mailbox
@@ -210,7 +229,8 @@ export const WEAK_TEXT_RULES: readonly TextRule[] = [
     meaning: 'not_found',
     text: /mailbox (is )?unavailable|unavailable mailbox|address rejected|recipient rejected|not found|invalid/i,
     classes: [5],
-    source: 'rfc5321 550 ("mailbox unavailable (e.g., mailbox not found ...)"); reacher parser.rs ("mailbox unavailable", "address rejected")',
+    source:
+      'rfc5321 550 ("mailbox unavailable (e.g., mailbox not found ...)"); reacher parser.rs ("mailbox unavailable", "address rejected")',
   },
   {
     meaning: 'about_us',

@@ -108,7 +108,10 @@ export function classifyRcpt(reply: SmtpReply): MailboxProbe {
 /** The reply as the single result reports it: text on one line, at most 200 characters. */
 export function replyForResult(reply: SmtpReply): SmtpReply {
   // eslint-disable-next-line no-control-regex
-  const oneLine = reply.text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const oneLine = reply.text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return { code: reply.code, enhanced: reply.enhanced, text: oneLine.slice(0, 200) };
 }
 

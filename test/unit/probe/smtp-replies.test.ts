@@ -116,7 +116,9 @@ describe('real SMTP replies', () => {
         code: parsed.code,
         enhanced: parsed.enhanced,
       };
-      return JSON.stringify(got) === JSON.stringify(expected) ? [] : [{ case: c.i, reply: c.reply, got, expected }];
+      return JSON.stringify(got) === JSON.stringify(expected)
+        ? []
+        : [{ case: c.i, reply: c.reply, got, expected }];
     });
     expect(wrong).toEqual([]);
     // the reply as reported: one line, at most 200 characters
