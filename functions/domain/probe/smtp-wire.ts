@@ -6,7 +6,7 @@ import { SocksClient } from 'socks';
 import { parseReply, type SmtpReply } from '../validation/smtp-reply';
 
 export class Timeout extends Error {}
-export class Closed extends Error {}
+class Closed extends Error {}
 /** The TLS handshake after STARTTLS failed: the session is lost, a plain one may still work. */
 export class TlsFailed extends Error {}
 

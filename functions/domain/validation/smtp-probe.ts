@@ -8,8 +8,6 @@ import { defaultBatchSessionOptions, probeBatch } from '../probe/smtp-session';
 import type { SmtpReply } from './smtp-reply';
 import type { MailboxProbe } from './types';
 
-export { classifyRcpt, type SmtpReply } from './smtp-reply';
-
 export interface SmtpProbeOptions {
   port: number;
   /** Per step: connect, greeting and each reply. */

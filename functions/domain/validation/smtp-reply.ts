@@ -55,7 +55,7 @@ const firstMatch = (rules: readonly TextRule[], reply: SmtpReply, cls: number) =
  * channel); provider rules (code and text together); texts that override any code; the enhanced code;
  * generic words; the basic code.
  */
-export function readRcptReply(reply: SmtpReply): ReplyMeaning {
+function readRcptReply(reply: SmtpReply): ReplyMeaning {
   const { code } = reply;
   if (code >= 200 && code < 300) return 'accepted';
   if (code === 421) return 'temporary';
@@ -107,9 +107,10 @@ export function classifyRcpt(reply: SmtpReply): MailboxProbe {
 
 /** The reply as the single result reports it: text on one line, at most 200 characters. */
 export function replyForResult(reply: SmtpReply): SmtpReply {
-  // eslint-disable-next-line no-control-regex
-  const oneLine = reply.text
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+  // control characters (a reply is Latin-1 text from a stranger) become spaces
+  const oneLine = [...reply.text]
+    .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch))
+    .join('')
     .replace(/\s+/g, ' ')
     .trim();
   return { code: reply.code, enhanced: reply.enhanced, text: oneLine.slice(0, 200) };
