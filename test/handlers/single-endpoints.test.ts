@@ -175,6 +175,7 @@ describe('POST /v1/email/validate', () => {
           isRoleAccount: false,
           localPart: ' jo',
           smtpProbe: 'off',
+          smtpReply: null,
         },
         metadata: { a: { b: 3, y: 2 }, z: 1 },
         requestId: body.requestId,
