@@ -160,6 +160,8 @@ interface HandshakeContext {
 
 async function hello(s: Session, o: BatchSessionOptions): Promise<SmtpReply> {
   let reply = await s.command(`EHLO ${o.heloName}`);
+  // 421: the server is closing the channel, a HELO would meet a closed socket
+  if (reply.code === 421) return reply;
   if (reply.code === 250) {
     s.pipelining = /(^|\s)PIPELINING(\s|$)/i.test(reply.text);
     s.startTls = /(^|\s)STARTTLS(\s|$)/i.test(reply.text);
