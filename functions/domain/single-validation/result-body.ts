@@ -82,7 +82,7 @@ export const completedBodySchema = z.object({
     smtpProbe: z.enum(keysOf(smtpProbes)).describe('off, skipped, or the SMTP probe’s outcome'),
     smtpReply: z
       .object({
-        code: z.number().int().describe('Basic reply code (550)'),
+        code: z.number().int().min(100).max(599).describe('Basic reply code (550)'),
         enhanced: z.string().nullable().describe('RFC 3463 enhanced status code (5.1.1), null when not sent'),
         text: z.string().describe('The reply text on one line, at most 200 characters'),
       })

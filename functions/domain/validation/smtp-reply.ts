@@ -105,8 +105,12 @@ export function classifyRcpt(reply: SmtpReply): MailboxProbe {
   return probeOfMeaning(readRcptReply(reply));
 }
 
-/** The reply as the single result reports it: text on one line, at most 200 characters. */
-export function replyForResult(reply: SmtpReply): SmtpReply {
+/**
+ * The reply as the single result reports it: text on one line, at most 200 characters; null for a
+ * line that was no reply at all (no three-digit code).
+ */
+export function replyForResult(reply: SmtpReply): SmtpReply | null {
+  if (reply.code < 100 || reply.code > 599) return null;
   // control characters (a reply is Latin-1 text from a stranger) become spaces
   const oneLine = [...reply.text]
     .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch))

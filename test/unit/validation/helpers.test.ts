@@ -109,8 +109,10 @@ describe('SMTP reply parsing', () => {
   it('reports the reply on one line of at most 200 characters, and its code as subStatus', () => {
     const long = { code: 550, enhanced: null, text: `a\u0007b\tc ${'x'.repeat(300)}` };
     const shown = replyForResult(long);
-    expect(shown.text).toMatch(/^a b c x+$/);
-    expect(shown.text).toHaveLength(200);
+    expect(shown?.text).toMatch(/^a b c x+$/);
+    expect(shown?.text).toHaveLength(200);
+    // a line without a code is no reply to report
+    expect(replyForResult(parseReply(['hello there']))).toBeNull();
     expect(subStatusOf(long)).toBe('550');
     expect(subStatusOf({ code: 550, enhanced: '5.1.10', text: '' })).toBe('5.1.10');
   });
