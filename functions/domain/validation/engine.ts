@@ -27,7 +27,8 @@ import { listEmail } from '../../store/keys';
 import { isDisposableDomain, isFreeProviderDomain, registrableDomainOf } from './lists';
 import { mxProviderOf } from './mx-provider';
 import { normalizeEmail, rawDomainOf } from './normalize';
-import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
+import { probeRecipients, randomLocalPart, type RecipientResult, type SmtpProbeOptions } from './smtp-probe';
+import { replyForResult, subStatusOf } from './smtp-reply';
 import { isAcceptAllProvider } from '../probe/accept-all';
 import type { ProbeVerdictCache } from '../probe/verdict-cache';
 import { LOCAL_OCTETS, parseDomain } from './syntax';
@@ -37,6 +38,7 @@ import type {
   DomainVerdict,
   KnownFlags,
   MailboxProbe,
+  SmtpReply,
   Status,
   ValidationResult,
   Verdict,
@@ -289,44 +291,56 @@ export class ValidationEngine {
     try {
       return await this.validateUnsafe(raw, ctx);
     } catch {
-      return buildResult(normalizeEmail(raw).email, undefined, V.validationError, undefined, 'skipped');
+      return buildResult(normalizeEmail(raw).email, undefined, V.validationError, undefined, 'skipped', null);
     }
   }
 
   private async validateUnsafe(raw: unknown, ctx: ValidateContext): Promise<ValidationResult> {
     const address = extract(typeof raw === 'string' ? raw : '');
     if (address === null)
-      return buildResult(String(raw).trim(), undefined, V.multipleAddresses, undefined, 'skipped');
+      return buildResult(String(raw).trim(), undefined, V.multipleAddresses, undefined, 'skipped', null);
     const n = normalizeEmail(address);
-    if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped');
-    if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped');
+    if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped', null);
+    if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped', null);
     const [domain, known] = await Promise.all([
       this.resolveDomain(rawDomainOf(n.email)),
       this.knownFlags(ctx.companyId, n.email),
     ]);
     const before = classifyLocal(n.email, domain, known);
     let probe: MailboxProbe | 'off' | 'skipped' = this.options.smtpProbe ? 'skipped' : 'off';
+    let reply: SmtpReply | null = null;
     // the proxy failed on this domain's catch-all test: say so rather than "skipped"
     if (this.options.smtpProbe && domain.catchAllProbe === 'proxy_failed') probe = 'proxy_failed';
     if (this.shouldProbe(domain, before, n.localPart) && domain.mailHost) {
       if (isAcceptAllProvider(domain.mxProvider)) probe = 'unverifiable';
-      else probe = await this.probeMailbox(domain.mailHost.addresses, n.email);
+      else ({ probe, reply } = await this.probeMailbox(domain.mailHost, n.email));
     }
-    const final =
+    let final =
       typeof probe === 'string' && probe !== 'off' && probe !== 'skipped'
         ? classifyLocal(n.email, domain, known, probe)
         : before;
-    return buildResult(n.email, domain, final, known, probe);
+    // a verdict the reply decided carries the server's own code (5.1.10, 5.2.1, 550)
+    if (reply !== null && PROBE_REASONS.has(final.reason)) final = verdict(final.reason, subStatusOf(reply));
+    return buildResult(n.email, domain, final, known, probe, reply);
   }
 
   /** The cached probe verdict of an address, or a fresh probe (then cached when conclusive). */
-  private async probeMailbox(addresses: string[], email: string): Promise<MailboxProbe> {
+  private async probeMailbox(
+    host: { host: string; addresses: string[] },
+    email: string,
+  ): Promise<RecipientResult> {
     const cache = this.options.probeCache;
     const cached = await cache?.get([email]).catch(() => undefined);
     const hit = cached?.get(email.toLowerCase());
-    if (hit !== undefined) return hit;
-    const [outcome = 'error'] = await probeRecipients(addresses, [email], this.smtp);
-    await cache?.put(new Map([[email, outcome]])).catch(() => undefined);
+    // a cached verdict keeps no reply: it was decided by an earlier probe
+    if (hit !== undefined) return { probe: hit, reply: null };
+    const [outcome = { probe: 'error', reply: null }] = await probeRecipients(
+      host.addresses,
+      [email],
+      this.smtp,
+      host.host,
+    );
+    await cache?.put(new Map([[email, outcome.probe]])).catch(() => undefined);
     return outcome;
   }
 
@@ -419,8 +433,9 @@ export class ValidationEngine {
         facts.mailHost.addresses,
         [`${randomLocalPart()}@${ascii}`],
         this.smtp,
+        facts.mailHost.host,
       );
-      catchAllProbe = catchAllOf(outcome ?? 'error');
+      catchAllProbe = catchAllOf(outcome?.probe ?? 'error');
     }
     const isCatchAll =
       catchAllProbe === 'catch_all' ? true : catchAllProbe === 'not_catch_all' ? false : null;
@@ -454,6 +469,15 @@ export class ValidationEngine {
     };
   }
 }
+
+/** Reasons a mailbox probe's reply decides: their subStatus is the server's own code. */
+const PROBE_REASONS: ReadonlySet<string> = new Set([
+  'mailbox_not_found',
+  'mailbox_not_found_catch_all',
+  'mailbox_disabled',
+  'mailbox_full',
+  'greylisted',
+]);
 
 function catchAllOf(outcome: MailboxProbe): CatchAllProbe {
   switch (outcome) {
@@ -500,6 +524,7 @@ function buildResult(
   result: Verdict,
   known: KnownFlags | undefined,
   probe: MailboxProbe | 'off' | 'skipped',
+  reply: SmtpReply | null,
 ): ValidationResult {
   const facts = localFactsOf(email);
   const out: ValidationResult = {
@@ -522,6 +547,7 @@ function buildResult(
       isKnownDead: known?.dead ?? false,
       isKnownComplainer: known?.complainer ?? false,
       smtpProbe: probe,
+      smtpReply: reply === null ? null : replyForResult(reply),
     },
     result: { reason: result.reason, status: result.status, subStatus: result.subStatus },
   };
