@@ -22,6 +22,11 @@ export interface FunctionAccess {
   bucketWrite?: string[];
   /** S3 key prefixes the function lists and deletes objects under. */
   bucketDelete?: string[];
+  /**
+   * S3 key prefixes the function lists keys under without deleting (s3:ListBucket limited to them):
+   * how it learns whether an object exists (functions/store/bucket.ts objectExists).
+   */
+  bucketList?: string[];
   /** Queues the function sends messages to. */
   sendsTo?: QueueName[];
 }
@@ -101,7 +106,12 @@ export const functions: FunctionSpec[] = [
     timeoutSeconds: 29,
     // Making a filtered copy streams the whole results file: more memory is more CPU.
     memoryMb: 1024,
-    access: { table: 'readwrite', bucketRead: [resultsPrefix], bucketWrite: [resultsPrefix] },
+    access: {
+      table: 'readwrite',
+      bucketRead: [resultsPrefix],
+      bucketWrite: [resultsPrefix],
+      bucketList: [resultsPrefix],
+    },
   },
   {
     name: 'listJobs',

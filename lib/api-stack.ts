@@ -255,21 +255,24 @@ export class ApiStack extends Stack {
           resources: access.bucketWrite.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
         }),
       );
-    if (access.bucketDelete?.length) {
+    if (access.bucketDelete?.length)
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:DeleteObject'],
           resources: access.bucketDelete.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
         }),
       );
+    // Listing, limited to the prefixes the function lists or deletes under. Never unconditioned: that
+    // would disclose every key of the bucket (company and job ids) to the function.
+    const listed = [...new Set([...(access.bucketList ?? []), ...(access.bucketDelete ?? [])])];
+    if (listed.length)
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [this.bucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': access.bucketDelete.map((prefix) => `${prefix}*`) } },
+          conditions: { StringLike: { 's3:prefix': listed.map((prefix) => `${prefix}*`) } },
         }),
       );
-    }
     for (const queue of access.sendsTo ?? []) this.queues[queue].queue.grantSendMessages(fn);
   }
 

@@ -248,7 +248,8 @@ describe("least privilege, from each function's access in wiring.ts", () => {
               expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketWrite)));
             else if (action === 's3:DeleteObject')
               expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketDelete)));
-            else if (action === 's3:ListBucket') expect(access.bucketDelete?.length).toBeGreaterThan(0);
+            else if (action === 's3:ListBucket')
+              expect(resources).toEqual([`import:${exportOf('BucketArn')}`]);
             else throw new Error(`${name} has unexpected ${action}`);
             break;
           case 'sqs': {
@@ -280,6 +281,9 @@ describe("least privilege, from each function's access in wiring.ts", () => {
       expect(perms.has('dynamodb:PutItem')).toBe(access.table === 'readwrite');
       expect(perms.has('s3:GetObject')).toBe(Boolean(access.bucketRead?.length));
       expect(perms.has('s3:PutObject')).toBe(Boolean(access.bucketWrite?.length));
+      expect(perms.has('s3:ListBucket')).toBe(
+        Boolean(access.bucketList?.length || access.bucketDelete?.length),
+      );
       expect(perms.has('sqs:SendMessage')).toBe(Boolean(access.sendsTo?.length));
       expect(perms.has('sqs:ReceiveMessage')).toBe(wiring.queueConsumers.some((c) => c.function === name));
     },
@@ -295,6 +299,32 @@ describe("least privilege, from each function's access in wiring.ts", () => {
     const perms = permissions('createJob');
     expect(perms.get('s3:PutObject')).toEqual([`import:${exportOf('BucketArn')}/uploads/*`]);
     expect(perms.has('s3:GetObject')).toBe(false);
+  });
+
+  // Without it S3 answers a missing key's HEAD with 403, and the first filtered download answered 500.
+  test('downloadJob may list keys under results/ only, to learn whether a filtered copy exists', () => {
+    const roleId = logicalId(stacks.api.functions.get('downloadJob')!.role!);
+    api.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: roleId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: 'Allow',
+            Action: 's3:ListBucket',
+            Resource: { 'Fn::ImportValue': exportOf('BucketArn') },
+            Condition: { StringLike: { 's3:prefix': ['results/*'] } },
+          },
+        ]),
+      },
+    });
+  });
+
+  test('no role may list the bucket without a prefix condition', () => {
+    for (const policy of Object.values(api.findResources('AWS::IAM::Policy')))
+      for (const s of (policy.Properties as { PolicyDocument: { Statement: (Statement & Json)[] } })
+        .PolicyDocument.Statement)
+        if (list(s.Action).includes('s3:ListBucket'))
+          expect(s.Condition).toEqual({ StringLike: { 's3:prefix': expect.anything() } });
   });
 
   test('validateChunk can send only to the webhooks and probes queues', () => {
