@@ -1,6 +1,7 @@
 // The local runtime: DynamoDB Local, the local S3 (presigned URLs, events) and the local SQS (with
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
+import { recordAwsCalls, runAsFunction, type AwsCall } from '../functions/clients/call-recording';
 import { resetServiceClients } from '../functions/clients/reset';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import {
   type QueueName,
 } from '../functions/wiring';
 import { startApiGateway, type ApiGateway } from './api-gateway';
+import type { LocalResources } from './iam/template-policies';
 import { consoleSite } from './console-site';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
@@ -62,6 +64,11 @@ export interface LocalRuntimeOptions {
    * message and exits. Meanwhile the API answers 503.
    */
   onFatal?: (error: Error) => void;
+  /**
+   * Keep every AWS call the functions make, with the function that made it (`awsCalls`): the tests check
+   * them against the functions' IAM policies, the bench counts them. Off by default (they pile up).
+   */
+  recordAwsCalls?: boolean;
 }
 
 export interface LocalRuntime {
@@ -72,6 +79,8 @@ export interface LocalRuntime {
   /** True when this start created the data (and seeded the demo workspace). */
   seeded: boolean;
   invoke(functionName: string, event: unknown): Promise<unknown>;
+  /** The AWS calls made so far, when started with `recordAwsCalls` (else always empty). */
+  awsCalls: AwsCall[];
   stop(): Promise<void>;
 }
 
@@ -81,6 +90,15 @@ const localHost = '127.0.0.1';
 const region = 'us-east-1';
 const tableName = 'mailvet';
 const bucketName = 'mailvet-local';
+
+/** The names this runtime gives the stateful resources (local/iam/ resolves the stack's policies to them). */
+export const localResources: LocalResources = {
+  region,
+  account: '000000000000',
+  table: tableName,
+  bucket: bucketName,
+  queueName: (queue) => `mailvet-${queue}`,
+};
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 
@@ -100,11 +118,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     for (const stopOne of stoppers.reverse()) await stopOne().catch(() => undefined);
     stoppers.length = 0;
   };
+  const awsCalls: AwsCall[] = [];
   try {
     // Last to run: the handlers' own SDK clients (and their keep-alive sockets) go with the services.
     stoppers.push(async () => {
       resetServiceClients();
     });
+    if (options.recordAwsCalls) {
+      recordAwsCalls((call) => awsCalls.push(call));
+      stoppers.push(async () => recordAwsCalls(undefined));
+    }
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({
       dataDir: dynamoDir,
       onFatal: (error) => options.onFatal?.(error),
@@ -179,12 +202,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stoppers.push(async () => sqsClient.destroy());
     const queueArns = new Map<string, string>();
     for (const queue of queues) {
-      const dlq = await createQueue(sqsClient, `mailvet-${queue.name}-dlq`, {
+      const dlq = await createQueue(sqsClient, `${localResources.queueName(queue.name)}-dlq`, {
         MessageRetentionPeriod: String(deadLetterRetentionSeconds),
         VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
       });
       queueArns.set(`${queue.name}-dlq`, dlq.arn);
-      const main = await createQueue(sqsClient, `mailvet-${queue.name}`, {
+      const main = await createQueue(sqsClient, localResources.queueName(queue.name), {
         VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
         MessageRetentionPeriod: String(queue.retentionSeconds),
         RedrivePolicy: JSON.stringify({
@@ -265,6 +288,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       env,
       seeded,
       invoke,
+      awsCalls,
       stop,
     };
   } catch (error) {
@@ -342,7 +366,8 @@ async function invokeFunction(
     );
   });
   try {
-    return await Promise.race([handler(event, context), timeout]);
+    // The function's AWS calls are attributed to it, though every function shares this process.
+    return await Promise.race([runAsFunction(name, () => handler(event, context)), timeout]);
   } finally {
     clearTimeout(timer);
   }
