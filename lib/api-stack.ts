@@ -1,6 +1,6 @@
 // The stateless half: one Lambda per wiring entry with exactly the access the wiring gives it, the HTTP
 // API routes, the queue consumers and the upload trigger. Redeploying it never touches stored data.
-import { Duration, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -16,9 +16,10 @@ import type { Construct } from 'constructs';
 import { planSettingDefaults } from '../functions/settings';
 import { globalIndexes } from '../functions/store/table';
 import * as wiring from '../functions/wiring';
-import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions/wiring';
+import { queueUrlEnvName, type FunctionSpec, type QueueName, type TableAccess } from '../functions/wiring';
 import { MailvetFunction, repoRoot } from './mailvet-function';
 import { ConsoleSite } from './console-site';
+import { giveNotificationsHandlerLogs } from './custom-resource-logs';
 import { addOutputs } from './outputs';
 import { Operations } from './operations';
 import type { StatefulRefs } from './stateful-stack';
@@ -47,6 +48,16 @@ interface QueueRefs {
   queue: sqs.IQueue;
   deadLetterQueue: sqs.IQueue;
 }
+
+/** The DynamoDB actions of each kind of table access the wiring names (functions/wiring.ts TableAccess). */
+export const tableActions: Record<TableAccess, string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+  query: ['dynamodb:Query'],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  delete: ['dynamodb:DeleteItem'],
+  batchWrite: ['dynamodb:BatchWriteItem'],
+  transact: ['dynamodb:ConditionCheckItem'],
+};
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -106,12 +117,14 @@ export class ApiStack extends Stack {
     for (const spec of wiring.queues)
       environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;
 
+    const onFailureDeadLetters = this.onFailureDeadLetterQueues();
     const functions = new Map<string, MailvetFunction>();
     for (const spec of wiring.functions) {
       const fn = new MailvetFunction(this, spec.name, {
         spec,
         environment,
         logRetention: props.logRetention,
+        deadLetterQueue: onFailureDeadLetters.get(spec.name),
       });
       this.grantAccess(fn, spec);
       this.acknowledgeWildcards(fn, spec, refs);
@@ -159,6 +172,7 @@ export class ApiStack extends Stack {
         });
     }
     this.acknowledgeNotificationsHandler();
+    giveNotificationsHandlerLogs(this, props.logRetention);
 
     // The web console (lib/console-site.ts) calls the API from its CloudFront origin.
     this.console = new ConsoleSite(this, 'Console');
@@ -236,11 +250,43 @@ export class ApiStack extends Stack {
     });
   }
 
+  /**
+   * A dead-letter queue for each bucket trigger's on-failure function: Lambda invokes it asynchronously,
+   * and an event it still fails on after Lambda's retries would otherwise be lost with the job in it.
+   * Retained like the stateful stack's queues: it holds the only record of that job.
+   */
+  private onFailureDeadLetterQueues(): Map<string, sqs.Queue> {
+    const queues = new Map<string, sqs.Queue>();
+    for (const t of wiring.bucketTriggers) {
+      const queue = new sqs.Queue(this, `${pascal(t.onFailure)}DeadLetterQueue`, {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.seconds(wiring.deadLetterRetentionSeconds),
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      Validations.of(queue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: `This is the dead-letter queue of ${t.onFailure}'s asynchronous invocations itself.`,
+      });
+      queues.set(t.onFailure, queue);
+    }
+    return queues;
+  }
+
   /** Exactly what the wiring's `access` says; nothing is granted anywhere else. */
   private grantAccess(fn: MailvetFunction, spec: FunctionSpec): void {
     const { access } = spec;
-    if (access.table === 'read') this.table.grantReadData(fn);
-    if (access.table === 'readwrite') this.table.grantReadWriteData(fn);
+    const tableActionsOf = [...new Set(access.table.flatMap((a) => tableActions[a]))];
+    if (tableActionsOf.length)
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: tableActionsOf,
+          // Queries may go through the generic indexes; nothing else needs an index.
+          resources: access.table.includes('query')
+            ? [this.table.tableArn, `${this.table.tableArn}/index/*`]
+            : [this.table.tableArn],
+        }),
+      );
     if (access.bucketRead?.length)
       fn.addToRolePolicy(
         new iam.PolicyStatement({
@@ -294,7 +340,7 @@ export class ApiStack extends Stack {
       'Resource::*',
       'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
     );
-    if (spec.access.table !== 'none')
+    if (spec.access.table.includes('query'))
       acknowledge(
         `Resource::${exportName(refs.tableArn)}/index/*`,
         'Queries on the single table go through its generic GSIs (gsi1, gsi2); the wildcard covers only ' +
