@@ -10,6 +10,11 @@ export type AwsService = 'dynamodb' | 's3' | 'sqs';
 export interface AwsCall {
   /** The wiring name of the function that made it; undefined for work outside any function. */
   function?: string;
+  /** Which invocation of the function made it (a number counted up per process). */
+  invocation?: number;
+  /** When it was sent and how long the answer took (ms, performance.now()). */
+  at: number;
+  ms: number;
   service: AwsService;
   /** The SDK operation, e.g. `PutItem`, `HeadObject`, `SendMessageBatch`. */
   operation: string;
@@ -38,7 +43,8 @@ export interface CallTarget {
 
 type Sink = (call: AwsCall) => void;
 
-const invocation = new AsyncLocalStorage<string>();
+const invocation = new AsyncLocalStorage<{ function: string; invocation: number }>();
+let invocations = 0;
 let sink: Sink | undefined;
 
 /** Start (or with undefined, stop) handing every call to `to`. */
@@ -48,7 +54,7 @@ export function recordAwsCalls(to: Sink | undefined): void {
 
 /** Runs `work` as function `name`: the calls it makes, however deep or late, are attributed to it. */
 export function runAsFunction<T>(name: string, work: () => T): T {
-  return invocation.run(name, work);
+  return invocation.run({ function: name, invocation: ++invocations }, work);
 }
 
 type Input = Record<string, unknown>;
@@ -101,8 +107,12 @@ export function recordCallsOf(client: { middlewareStack: unknown }, service: Aws
     (next, context) => async (args) => {
       const to = sink;
       if (!to) return next(args);
+      const current = invocation.getStore();
       const call: AwsCall = {
-        function: invocation.getStore(),
+        function: current?.function,
+        invocation: current?.invocation,
+        at: performance.now(),
+        ms: 0,
         service,
         operation: (context.commandName ?? 'Unknown').replace(/Command$/, ''),
         target: targetOf(args.input),
@@ -117,6 +127,7 @@ export function recordCallsOf(client: { middlewareStack: unknown }, service: Aws
         call.status = statusOf(error);
         throw error;
       } finally {
+        call.ms = performance.now() - call.at;
         to(call);
       }
     },

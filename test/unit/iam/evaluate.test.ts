@@ -12,7 +12,12 @@ import {
 const names = { region: 'us-east-1', account: '000000000000' };
 const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/t';
 const bucket = 'arn:aws:s3:::b';
-const call = (c: Omit<AwsCall, 'function'> & { function?: string }): AwsCall => ({ function: 'fn', ...c });
+const call = (c: Omit<AwsCall, 'function' | 'at' | 'ms'> & { function?: string }): AwsCall => ({
+  function: 'fn',
+  at: 0,
+  ms: 0,
+  ...c,
+});
 
 describe('permissionsFor', () => {
   it('needs each transaction item its own action on its table', () => {
