@@ -155,7 +155,7 @@ function conditionsHold(statement: PolicyStatement, context: Record<string, stri
   return true;
 }
 
-export function statementApplies(statement: PolicyStatement, permission: Permission): boolean {
+function statementApplies(statement: PolicyStatement, permission: Permission): boolean {
   if (statement.NotAction !== undefined || statement.NotResource !== undefined)
     throw new Error('NotAction and NotResource are not modelled; extend local/iam/evaluate.ts');
   return (

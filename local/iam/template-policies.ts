@@ -66,7 +66,7 @@ function resolver(stateful: string, local: LocalResources): (value: unknown) => 
 }
 
 /** Reads each function's statements out of a synthesized ApiStack. */
-export function policiesOf(stacks: MailvetStacks, local: LocalResources): FunctionPolicies {
+function policiesOf(stacks: MailvetStacks, local: LocalResources): FunctionPolicies {
   const template = Template.fromStack(stacks.api).toJSON() as {
     Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
   };

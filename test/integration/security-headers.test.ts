@@ -1,6 +1,7 @@
 // Every answer of the local runtime says `nosniff`: the API's (from any function, and the gateway's own
 // 413/503/500 answers), the console's and the reference's; the reference at /docs also sends its
 // Content-Security-Policy. The deployed functions send the same headers (functions/http/response.ts).
+import { docsContentSecurityPolicy } from '../../local/docs-site';
 import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 
 let runtime: TestRuntime;
@@ -52,6 +53,7 @@ describe('x-content-type-options: nosniff', () => {
 describe('the reference at /docs', () => {
   it('sends a Content-Security-Policy that runs scripts from its own origin only', async () => {
     const csp = (await get('/docs')).headers.get('content-security-policy') ?? '';
+    expect(csp).toBe(docsContentSecurityPolicy);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
