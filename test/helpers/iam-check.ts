@@ -40,7 +40,7 @@ export interface UsedPermission {
 }
 
 /** Each distinct permission the functions' calls needed. */
-function usedPermissions(calls: AwsCall[]): UsedPermission[] {
+export function usedPermissions(calls: AwsCall[]): UsedPermission[] {
   const used = new Map<string, UsedPermission>();
   for (const call of calls) {
     if (call.function === undefined) continue;

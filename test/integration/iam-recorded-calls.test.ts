@@ -5,18 +5,24 @@
 import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { runAsFunction, type AwsCall } from '../../functions/clients/call-recording';
 import { bucketName, s3 } from '../../functions/clients/s3';
-import { describeRefused, refusedCalls, type PolicyStatement } from '../../local/iam/evaluate';
+import { describeRefused, refusedCalls, unusedGrants, type PolicyStatement } from '../../local/iam/evaluate';
 import { localResources } from '../../local/runtime';
-import { functionPolicies } from '../helpers/iam-check';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { functionPolicies, usedPermissions } from '../helpers/iam-check';
+import { functions } from '../../functions/wiring';
+import { BulkClient, buildCsv, startBulkDns } from '../e2e/bulk-client';
+import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 
 let runtime: TestRuntime;
+let dns: FixtureDns;
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
+  dns = await startBulkDns();
+  runtime = await startTestRuntime({ ...fixtureDnsSettings(dns), CHUNK_SIZE_BYTES: '64' });
 });
 afterAll(async () => {
   await runtime?.stop();
+  await dns?.close();
 });
 
 /** Runs `work` as `fn` and takes the calls it made out of the runtime's record (stop() checks the rest). */
@@ -79,5 +85,44 @@ it("refuses a function's call outside what the wiring gives it", async () => {
   );
   expect(refusedCalls(calls, functionPolicies(), localResources)).toEqual([
     expect.objectContaining({ function: 'getJob', operation: 'ListObjectsV2' }),
+  ]);
+});
+
+// Least privilege from the other side: what the bulk functions may do to the bucket, a plain job uses.
+// Only failure paths are left out: aborting a multipart upload (and listing its parts), and reading an
+// older version (the local bucket keeps none).
+it('a bulk job, its filtered download and its deletion use every S3 grant of the bulk functions', async () => {
+  const client = new BulkClient(runtime.baseUrl, runtime.keys.admin);
+  const rows = [
+    ['email'],
+    ...Array.from({ length: 12 }, (_, i) => [i % 3 ? `user${i}@ok.test` : `x${i}@no.test`]),
+  ];
+  const { input } = buildCsv({ delimiter: ',', rows, header: true, emailColumn: 0 });
+  const from = runtime.runtime.awsCalls.length;
+  const run = await client.run(input, { emailColumn: 0 });
+  expect(run.final.status).toBe('completed');
+  const filtered = await client.request('GET', `/v1/email/validate-file/${run.jobId}/download?status=safe`);
+  expect(filtered.status).toBe(200);
+  expect((await client.request('DELETE', `/v1/email/validate-file/${run.jobId}`)).status).toBe(204);
+
+  const bulkFunctions = new Set(
+    functions
+      .filter((f) => f.access.bucketRead || f.access.bucketWrite || f.access.bucketDelete)
+      .map((f) => f.name),
+  );
+  const policies = Object.fromEntries(
+    Object.entries(functionPolicies()).filter(([name]) => bulkFunctions.has(name)),
+  );
+  const failureOnly = ['s3:AbortMultipartUpload', 's3:ListMultipartUploadParts', 's3:GetObjectVersion'];
+  const unused = unusedGrants(usedPermissions(runtime.runtime.awsCalls.slice(from)), policies).filter(
+    (g) => g.action.startsWith('s3:') && !failureOnly.includes(g.action),
+  );
+  expect(unused).toEqual([]);
+  expect([...bulkFunctions].sort()).toEqual([
+    'createJob',
+    'deleteJob',
+    'downloadJob',
+    'startProcessing',
+    'validateChunk',
   ]);
 });
