@@ -91,9 +91,9 @@ function targetOf(input: Input): CallTarget {
 interface MiddlewareStack {
   add(
     middleware: (
-      next: (args: { input: Input }) => Promise<{ output?: unknown; response?: unknown }>,
+      next: (args: { input: Input }) => Promise<{ output?: unknown }>,
       context: { commandName?: string },
-    ) => (args: { input: Input }) => Promise<{ output?: unknown; response?: unknown }>,
+    ) => (args: { input: Input }) => Promise<{ output?: unknown }>,
     options: { step: 'initialize'; name: string; override?: boolean },
   ): void;
 }
@@ -119,8 +119,9 @@ export function recordCallsOf(client: { middlewareStack: unknown }, service: Aws
       };
       try {
         const out = await next(args);
-        const query = (out.response as { query?: Record<string, unknown> } | undefined)?.query;
-        if (query?.['X-Amz-Signature'] !== undefined) call.presigned = true;
+        // getSignedUrl answers from inside the stack with the signed request, sending nothing.
+        if ((out.output as { presigned?: unknown } | undefined)?.presigned !== undefined)
+          call.presigned = true;
         else call.status = statusOf(out.output);
         return out;
       } catch (error) {

@@ -101,6 +101,10 @@ it('a bulk job, its filtered download and its deletion use every S3 grant of the
   const from = runtime.runtime.awsCalls.length;
   const run = await client.run(input, { emailColumn: 0 });
   expect(run.final.status).toBe('completed');
+  // The upload URL is signed by createJob's role (a presign, nothing sent), and the role must allow it.
+  expect(runtime.runtime.awsCalls.slice(from)).toContainEqual(
+    expect.objectContaining({ function: 'createJob', operation: 'PutObject', presigned: true }),
+  );
   const filtered = await client.request('GET', `/v1/email/validate-file/${run.jobId}/download?status=safe`);
   expect(filtered.status).toBe(200);
   expect((await client.request('DELETE', `/v1/email/validate-file/${run.jobId}`)).status).toBe(204);
