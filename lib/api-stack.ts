@@ -279,12 +279,14 @@ export class ApiStack extends Stack {
     const tableActionsOf = [...new Set(access.table.flatMap((a) => tableActions[a]))];
     if (tableActionsOf.length)
       fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: tableActionsOf, resources: [this.table.tableArn] }),
+      );
+    // Queries may go through the generic indexes; nothing else reads an index.
+    if (access.table.includes('query'))
+      fn.addToRolePolicy(
         new iam.PolicyStatement({
-          actions: tableActionsOf,
-          // Queries may go through the generic indexes; nothing else needs an index.
-          resources: access.table.includes('query')
-            ? [this.table.tableArn, `${this.table.tableArn}/index/*`]
-            : [this.table.tableArn],
+          actions: tableActions.query,
+          resources: [`${this.table.tableArn}/index/*`],
         }),
       );
     if (access.bucketRead?.length)
