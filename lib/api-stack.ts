@@ -321,7 +321,15 @@ export class ApiStack extends Stack {
           conditions: { StringLike: { 's3:prefix': listed.map((prefix) => `${prefix}*`) } },
         }),
       );
-    for (const queue of access.sendsTo ?? []) this.queues[queue].queue.grantSendMessages(fn);
+    // SendMessage alone: grantSendMessages would add GetQueueAttributes and GetQueueUrl, which no
+    // function calls (queue URLs come from the environment; the queues use SQS-managed keys).
+    if (access.sendsTo?.length)
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['sqs:SendMessage'],
+          resources: access.sendsTo.map((queue) => this.queues[queue].queue.queueArn),
+        }),
+      );
   }
 
   /** The wildcards each role needs, acknowledged one by one so that any other wildcard still fails nag. */

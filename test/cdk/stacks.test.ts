@@ -300,12 +300,15 @@ describe("least privilege, from each function's access in wiring.ts", () => {
     },
   );
 
-  test('no function may Scan the table, and only those that delete may DeleteItem or BatchWriteItem', () => {
+  test('no function may Scan the table, only those that delete may DeleteItem or BatchWriteItem, senders only send', () => {
     for (const { name, access } of wiring.functions) {
       const perms = permissions(name);
       expect(perms.has('dynamodb:Scan')).toBe(false);
       expect(perms.has('dynamodb:DeleteItem')).toBe(access.table.includes('delete'));
       expect(perms.has('dynamodb:BatchWriteItem')).toBe(access.table.includes('batchWrite'));
+      // A function that only sends may only send: no GetQueueUrl or GetQueueAttributes.
+      if (!wiring.queueConsumers.some((c) => c.function === name))
+        expect([...perms.keys()].filter((a) => a.startsWith('sqs:') && a !== 'sqs:SendMessage')).toEqual([]);
     }
     // The job's own reads keep to reading and the rate counter.
     expect(sorted([...permissions('getJob').keys()].filter((a) => a.startsWith('dynamodb:')))).not.toContain(
