@@ -266,6 +266,13 @@ export class ApiStack extends Stack {
       functions,
       tableName: refs.tableName,
     });
+    // An event the on-failure function itself could not handle holds a job nobody will finish.
+    for (const [name, queue] of onFailureDeadLetters)
+      this.alarms.alarmOn(
+        `${pascal(name)}DeadLetterAlarm`,
+        queue.metricNumberOfMessagesReceived({ period: Duration.minutes(1), statistic: 'Sum' }),
+        { description: `An event ${name} could not handle reached its dead-letter queue` },
+      );
 
     addOutputs(this, {
       apiUrl: this.stage.url,

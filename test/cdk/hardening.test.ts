@@ -101,6 +101,24 @@ describe("startProcessing's on-failure function", () => {
     // Only that function has one: the others are invoked synchronously or by queues with their own DLQs.
     plain.api.resourcePropertiesCountIs('AWS::Lambda::Function', { DeadLetterConfig: Match.anyValue() }, 1);
   });
+
+  it('pages when an event reaches that dead-letter queue', () => {
+    const [trigger] = wiring.bucketTriggers;
+    const fn = plain.stacks.api.functions.get(trigger!.onFailure)!;
+    const fnId = plain.stacks.api.getLogicalId(fn.node.defaultChild as never);
+    const props = (plain.api.toJSON().Resources[fnId] as { Properties: Json }).Properties;
+    const queueId = (props.DeadLetterConfig as { TargetArn: { 'Fn::GetAtt': [string, string] } }).TargetArn[
+      'Fn::GetAtt'
+    ][0];
+    plain.api.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'NumberOfMessagesReceived',
+      Namespace: 'AWS/SQS',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      AlarmActions: Match.anyValue(),
+    });
+  });
 });
 
 describe('log retention', () => {
