@@ -483,6 +483,7 @@ export interface components {
           | 'mailbox_not_found_catch_all'
           | 'dns_error'
           | 'dns_timeout'
+          | 'dns_unavailable'
           | 'ip_literal'
           | 'quoted_local_part'
           | 'smtputf8_local_part'

@@ -14,6 +14,11 @@ export type MetricName =
   | 'JobsDeleted'
   | 'RowsValidated'
   | 'MailboxProbes'
+  /** A DNS canary check found the resolver answering none of DNS_CANARY_DOMAINS. */
+  | 'DnsUnavailable'
+  /** Probe batches that got answers from their MX host, and those whose host refused us ("about us"). */
+  | 'ProbedHosts'
+  | 'RefusingHosts'
   | 'WebhookDeliveries';
 
 function enabled(): boolean {

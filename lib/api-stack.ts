@@ -21,6 +21,7 @@ import { MailvetFunction, repoRoot } from './mailvet-function';
 import { ConsoleSite } from './console-site';
 import { addOutputs } from './outputs';
 import { Operations } from './operations';
+import { ValidationHealthAlarms } from './validation-health-alarms';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
 
@@ -227,6 +228,7 @@ export class ApiStack extends Stack {
       functions,
       alarmTopicArn: refs.alarmTopicArn,
     });
+    new ValidationHealthAlarms(this, 'ValidationHealth', { alarmTopicArn: refs.alarmTopicArn });
 
     addOutputs(this, {
       apiUrl: this.stage.url,

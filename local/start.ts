@@ -1,6 +1,8 @@
 // `npm start`: the whole service on this machine, no AWS account needed.
 import path from 'node:path';
 import { demoKeys } from '../functions/domain/accounts/demo-accounts';
+import { checkResolver } from '../functions/domain/validation/dns-health';
+import { settings } from '../functions/settings';
 import { PortInUseError } from './ports';
 import { startLocalRuntime } from './runtime';
 
@@ -34,6 +36,9 @@ async function main(): Promise<void> {
     },
   });
   stopRuntime = () => runtime.stop();
+  // The runtime has put its settings in process.env; a resolver that fails every name (filtered and
+  // captive networks) is said here, not discovered in a results file.
+  const dns = await checkResolver(settings());
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const lines = [
     `mailvet local runtime ready in ${seconds} s`,
@@ -44,6 +49,13 @@ async function main(): Promise<void> {
     `  demo keys: ${demoKeys.admin} (Acme, may invite and toggle sequences)`,
     `             ${demoKeys.member} (Acme, no write permissions)`,
     `             ${demoKeys.other} (Globex)`,
+    ...(dns.broken
+      ? [
+          `  DNS:       the resolver answers none of ${dns.canaries.join(', ')}: domains it calls non-existent`,
+          '             read as some_risk / dns_unavailable, not block_bounce_risk. Set DNS_SERVERS to a',
+          '             resolver that works (DNS_CANARY_DOMAINS names the check, empty turns it off).',
+        ]
+      : []),
     `  try:       curl -s -H 'x-api-key: ${demoKeys.admin}' ${runtime.baseUrl.replace('127.0.0.1', 'localhost')}/v1/users`,
     '  Ctrl-C stops everything.',
   ];

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../local/ports';
+import { fixtureCanaryDomain, startFixtureDns } from '../unit/validation/fixtures/dns-server';
 
 // Every wait below is for an event (the banner, an exit, children gone), bounded only by this: a start
 // takes seconds on an idle machine and over a minute on a saturated one.
@@ -26,14 +27,17 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(port: number): {
+function start(
+  port: number,
+  env: Record<string, string> = {},
+): {
   child: ChildProcessWithoutNullStreams;
   output: () => string;
   ready: Promise<string>;
 } {
   const child = spawn(tsx, ['local/start.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
   });
   started.push(child);
   let output = '';
@@ -130,5 +134,28 @@ describe('npm start', () => {
     expect(code).toBe(1);
     expect(run.output()).toContain(`Port ${port} is already in use`);
     expect(run.output()).not.toMatch(/\n\s+at /);
+  });
+
+  it('says in its banner when the resolver answers none of the canary domains, and not otherwise', async () => {
+    const broken = await startFixtureDns({}, { withoutCanary: true });
+    const working = await startFixtureDns({});
+    try {
+      const port = await freePort();
+      const env = { DNS_CANARY_DOMAINS: `${fixtureCanaryDomain},gmail.com`, DNS_TIMEOUT_MS: '2000' };
+      const first = start(port, { ...env, DNS_SERVERS: broken.servers.join(',') });
+      const banner = await first.ready;
+      expect(banner).toContain(`DNS:       the resolver answers none of ${fixtureCanaryDomain}, gmail.com`);
+      expect(banner).toContain('some_risk / dns_unavailable');
+      first.child.kill('SIGTERM');
+      expect(await exited(first.child)).toBe(0);
+
+      const second = start(port, { ...env, DNS_SERVERS: working.servers.join(',') });
+      expect(await second.ready).not.toContain('DNS:');
+      second.child.kill('SIGTERM');
+      expect(await exited(second.child)).toBe(0);
+    } finally {
+      await broken.close();
+      await working.close();
+    }
   });
 });

@@ -26,6 +26,7 @@ const reasons = {
   mailbox_not_found_catch_all: true,
   dns_error: true,
   dns_timeout: true,
+  dns_unavailable: true,
   ip_literal: true,
   quoted_local_part: true,
   smtputf8_local_part: true,

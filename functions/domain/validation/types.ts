@@ -26,6 +26,8 @@ export type Reason =
   | 'mailbox_not_found_catch_all'
   | 'dns_error'
   | 'dns_timeout'
+  /** The resolver answers none of the canary domains: its "does not exist" cannot be believed. */
+  | 'dns_unavailable'
   | 'ip_literal'
   | 'quoted_local_part'
   | 'smtputf8_local_part'
@@ -54,6 +56,8 @@ export type DnsOutcome =
   | 'no_mail_server'
   | 'dns_error'
   | 'dns_timeout'
+  /** A negative answer (NXDOMAIN, null MX, no mail server) from a resolver that fails the canaries. */
+  | 'dns_unavailable'
   | 'ip_literal'
   | 'skipped';
 
