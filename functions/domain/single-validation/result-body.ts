@@ -52,6 +52,7 @@ const smtpProbes = {
   error: true,
   proxy_failed: true,
   unverifiable: true,
+  not_attempted: true,
   off: true,
   skipped: true,
 } satisfies Record<SmtpProbe, true>;

@@ -249,7 +249,8 @@ export class ValidationEngine {
       },
       classifyProbed: (email, probe) => {
         const address = typeof email === 'string' ? extract(email) : null;
-        if (probe === undefined || !address) return verdictOf(email);
+        // not probed (the probe stage ran out of time): the verdict without a probe
+        if (probe === undefined || probe === 'not_attempted' || !address) return verdictOf(email);
         return classifyLocal(address, this.domainOf(address), flagsOf(address), probe);
       },
     };

@@ -130,7 +130,8 @@ export interface KnownFlags {
 /**
  * The outcome of an SMTP RCPT probe for one mailbox. proxy_failed: the SOCKS proxy, not the mail host,
  * failed (no evidence about the mailbox). unverifiable: the provider accepts every recipient at RCPT
- * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing.
+ * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing. not_attempted:
+ * never probed (bulk probe stage out of time).
  */
 export type MailboxProbe =
   | 'accepted'
@@ -142,7 +143,9 @@ export type MailboxProbe =
   | 'blocked'
   | 'error'
   | 'proxy_failed'
-  | 'unverifiable';
+  | 'unverifiable'
+  /** Bulk only: the probe stage could not probe it before the job's deadline; the DNS verdict stands. */
+  | 'not_attempted';
 
 /** The engine's answer for one address; the endpoint adds requestId, metadata and validatedAt. */
 export interface ValidationResult {
