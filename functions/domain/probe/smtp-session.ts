@@ -113,11 +113,20 @@ class Session {
     this.socket.write(lines.map((l) => `${l}\r\n`).join(''));
   }
 
-  close(): void {
-    if (!this.socket.destroyed) {
+  /**
+   * QUIT, resolved once the connection is closed (at most a second later): the host counts a session
+   * until then, so the next one of the batch, or of whoever takes the released slot, must not overlap it.
+   */
+  close(): Promise<void> {
+    if (this.socket.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.socket.destroy(), 1000);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
       this.socket.end('QUIT\r\n');
-      setTimeout(() => this.socket.destroy(), 1000).unref();
-    }
+    });
   }
 }
 
@@ -245,7 +254,7 @@ export async function probeBatch(
       end =
         e instanceof Timeout ? { kind: 'failed', probe: 'timeout' } : { kind: 'dropped', detail: String(e) };
     } finally {
-      s.close();
+      await s.close();
     }
     pipelining = s.pipelining;
     if (end.kind === 'stopped') break;

@@ -487,7 +487,7 @@ export class ValidationEngine {
       didYouMean,
       verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, catchAllProbe),
     };
-    if (resolverBroken) return { value, ttlMs: 0 };
+    if (resolverBroken || this.dnsHealth.lastKnownBroken === true) return { value, ttlMs: 0 };
     const settled =
       facts.dns !== 'dns_error' &&
       facts.dns !== 'dns_timeout' &&
