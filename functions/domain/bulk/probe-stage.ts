@@ -54,7 +54,7 @@ const maxBusyHostDelaySeconds = 30;
  * A batch stops waiting this long before its job's processing deadline: what it could not probe by then
  * settles as not_attempted (its DNS verdict), leaving the chunks and the assembly time to finish.
  */
-export const probeSettleReserveMs = 10 * 60_000;
+const probeSettleReserveMs = 10 * 60_000;
 /** The expected finish time is written again only when it moved by more than this. */
 const finishEstimateSlackMs = 5_000;
 

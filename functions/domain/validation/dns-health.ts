@@ -8,7 +8,7 @@ import type { Settings } from '../../settings';
 import { createResolver, parseDnsServers, type DnsClient } from './dns-lookup';
 
 /** A broken (or healed) resolver is noticed within this long. */
-export const dnsHealthRecheckMs = 30_000;
+const dnsHealthRecheckMs = 30_000;
 
 /** "a.com, b.com" -> ["a.com", "b.com"]; an empty value turns the check off. */
 export function parseDnsCanaries(value: string): string[] {
