@@ -5,7 +5,7 @@ import { settings } from './settings';
 
 export const metricsNamespace = 'mailvet';
 
-/** Every metric the code emits; lib/operations.ts graphs them. */
+/** Every metric the code emits; lib/operations.ts graphs them, lib/validation-health-alarms.ts alarms on some. */
 export type MetricName =
   | 'JobsCreated'
   | 'JobsStarted'
