@@ -11,7 +11,7 @@ import { demoIds, demoKeys } from '../functions/domain/accounts/demo-accounts';
 import { monthlyUsage } from '../functions/domain/usage';
 import { createMailvetClient } from '../client';
 import { startLocalRuntime } from '../local/runtime';
-import { startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
+import { fixtureCanaryDomain, startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
 import { ZONES } from '../test/unit/validation/fixtures/world';
 
 /** The part of autocannon's result used here (the package ships no type declarations). */
@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     dataDir,
     env: {
       DNS_SERVERS: dns.servers.join(','),
+      DNS_CANARY_DOMAINS: fixtureCanaryDomain,
       ALLOW_PRIVATE_MX: 'true',
       // the bench measures the endpoint, not the per-company limit (decisions.md default 25/s)
       RATE_LIMIT_PER_SECOND: '1000000',

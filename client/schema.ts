@@ -337,6 +337,8 @@ export interface components {
       encoding?: string;
       /** @description Failed jobs, and completed jobs whose results expired: what happened and what to do */
       error?: string;
+      /** @description Processing jobs whose mailbox probes wait on the politeness limits of a busy mail server: when probing is expected to be done (ISO 8601) */
+      expectedFinishAt?: string;
       jobId: string;
       percentComplete: number;
       processedEmails: number;
@@ -351,6 +353,8 @@ export interface components {
       /** @enum {string} */
       status: 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
       totalEmails: number;
+      /** @description Addresses the mailbox probe could not reach before the processing deadline: they keep the verdict their domain gives (smtpProbe not_attempted). 0 when every address was probed or probing is off */
+      unprobedEmails: number;
     };
     Download: {
       /** @description Presigned GET of the results CSV */
@@ -373,6 +377,8 @@ export interface components {
         encoding?: string;
         /** @description Failed jobs, and completed jobs whose results expired: what happened and what to do */
         error?: string;
+        /** @description Processing jobs whose mailbox probes wait on the politeness limits of a busy mail server: when probing is expected to be done (ISO 8601) */
+        expectedFinishAt?: string;
         jobId: string;
         percentComplete: number;
         processedEmails: number;
@@ -387,6 +393,8 @@ export interface components {
         /** @enum {string} */
         status: 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
         totalEmails: number;
+        /** @description Addresses the mailbox probe could not reach before the processing deadline: they keep the verdict their domain gives (smtpProbe not_attempted). 0 when every address was probed or probing is off */
+        unprobedEmails: number;
         /** @description The fileName given at creation; null when none was */
         fileName: string | null;
       }[];
@@ -456,6 +464,7 @@ export interface components {
           | 'error'
           | 'proxy_failed'
           | 'unverifiable'
+          | 'not_attempted'
           | 'off'
           | 'skipped';
         /** @description The mail server’s reply that decided smtpProbe; null when no reply decided */
@@ -494,6 +503,7 @@ export interface components {
           | 'mailbox_disabled'
           | 'dns_error'
           | 'dns_timeout'
+          | 'dns_unavailable'
           | 'ip_literal'
           | 'quoted_local_part'
           | 'smtputf8_local_part'

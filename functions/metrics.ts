@@ -5,7 +5,7 @@ import { settings } from './settings';
 
 export const metricsNamespace = 'mailvet';
 
-/** Every metric the code emits; lib/operations.ts graphs them. */
+/** Every metric the code emits; lib/operations.ts graphs them, lib/validation-health-alarms.ts alarms on some. */
 export type MetricName =
   | 'JobsCreated'
   | 'JobsStarted'
@@ -14,6 +14,11 @@ export type MetricName =
   | 'JobsDeleted'
   | 'RowsValidated'
   | 'MailboxProbes'
+  /** A DNS canary check found the resolver answering none of DNS_CANARY_DOMAINS. */
+  | 'DnsUnavailable'
+  /** Probe batches that got answers from their MX host, and those whose host refused us ("about us"). */
+  | 'ProbedHosts'
+  | 'RefusingHosts'
   | 'WebhookDeliveries';
 
 function enabled(): boolean {

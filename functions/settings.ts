@@ -54,6 +54,11 @@ const schema = z.object({
   /** Comma-separated host:port DNS servers for the validator's resolver; empty: the system's. */
   DNS_SERVERS: z.string().default(''),
   DNS_TIMEOUT_MS: int(5000, 1),
+  /**
+   * Comma-separated names that certainly receive mail: while none resolves, the resolver is broken and
+   * no domain is called non-existent (some_risk / dns_unavailable instead). Empty: the check is off.
+   */
+  DNS_CANARY_DOMAINS: z.string().default('gmail.com,outlook.com,yahoo.com'),
   /** Time the sync endpoint waits for a verdict before answering 202 with a poll URL. */
   SYNC_BUDGET_MS: int(30000, 0),
   /** SMTP mailbox probing; off by default because most AWS accounts block outbound port 25. */

@@ -12,6 +12,7 @@ import type { S3Event } from 'aws-lambda';
 import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
 import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
 import { releaseOrphanedLeases } from '../functions/store/jobs';
+import { voidAllSessionLeases } from '../functions/store/mx-politeness';
 import {
   bucketTriggers,
   deadLetterRetentionSeconds,
@@ -236,7 +237,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // On every restart, not only when messages were in flight: a crash that lands between a message's
     // delete and the end of the work it started leaves a lease and nothing in flight (the search reads
     // the whole table; a clean stop leaves no lease, so then it finds nothing).
-    if (!fresh) await releaseOrphanedLeases();
+    // So are the MX session leases its probe batches held: left alone they would keep each host's slots
+    // taken for a lease's lifetime (150 s) while the batches released for redelivery wait for them.
+    if (!fresh) await Promise.all([releaseOrphanedLeases(), voidAllSessionLeases()]);
     // Uploads answered before a crash whose scan never finished are scanned now (the scan is idempotent).
     if (options.serve !== false) s3.deliverPending();
 

@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   // Loaded only now: the runtime pulls in the AWS SDK and every handler, seconds a taken port need not wait.
   const { startLocalRuntime } = await import('./runtime');
   const { demoKeys } = await import('../functions/domain/accounts/demo-accounts');
+  const { checkResolver } = await import('../functions/domain/validation/dns-health');
+  const { settings } = await import('../functions/settings');
   let stopRuntime = async () => undefined as void;
   const runtime = await startLocalRuntime({
     port: api,
@@ -90,6 +92,9 @@ async function main(): Promise<void> {
     },
   });
   stopRuntime = () => runtime.stop();
+  // The runtime has put its settings in process.env; a resolver that fails every name (filtered and
+  // captive networks) is said here, not discovered in a results file.
+  const dns = await checkResolver(settings());
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const url = runtime.baseUrl.replace('127.0.0.1', 'localhost');
   const lines = [
@@ -101,6 +106,13 @@ async function main(): Promise<void> {
     `  demo keys: ${demoKeys.admin} (Acme, may invite and toggle sequences)`,
     `             ${demoKeys.member} (Acme, no write permissions)`,
     `             ${demoKeys.other} (Globex)`,
+    ...(dns.broken
+      ? [
+          `  DNS:       the resolver answers none of ${dns.canaries.join(', ')}: domains it calls non-existent`,
+          '             read as some_risk / dns_unavailable, not block_bounce_risk. Set DNS_SERVERS to a',
+          '             resolver that works (DNS_CANARY_DOMAINS names the check, empty turns it off).',
+        ]
+      : []),
     `  try:       MAILVET_URL=${url} npx mailvet validate-file docs/examples/leads.csv --key ${demoKeys.admin}`,
     `             curl -s -H 'x-api-key: ${demoKeys.admin}' ${url}/v1/users`,
     '  Ctrl-C stops everything.',

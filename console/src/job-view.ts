@@ -59,6 +59,14 @@ export function JobView({
       </div>`
     }
     ${
+      job.status === 'processing' &&
+      job.expectedFinishAt &&
+      html`<p class="muted" data-testid="expected-finish">
+        Mailbox checks are pacing themselves for a busy mail server; expected to finish by
+        ${new Date(job.expectedFinishAt).toLocaleTimeString()}.
+      </p>`
+    }
+    ${
       job.status === 'failed' &&
       html`<p class="error" role="alert">The job failed: ${job.error ?? 'no reason was given.'}</p>`
     }
@@ -162,6 +170,13 @@ function Statistics({ job }: { job: Job }) {
   const summary = statuses.map((s) => `${statusWords[s].label} ${stats[s]}`).join(', ');
   return html`<div class="statistics">
     <p>${formatNumber(job.totalEmails)} emails validated.</p>
+    ${
+      job.unprobedEmails > 0 &&
+      html`<p class="muted" data-testid="unprobed">
+        ${formatNumber(job.unprobedEmails)} addresses could not get a mailbox check before the time limit:
+        their status comes from their domain alone.
+      </p>`
+    }
     <${StatisticsChart} statistics=${stats} label=${`Results by status: ${summary}`} />
     <table class="stats-table">
       <caption class="visually-hidden">

@@ -51,6 +51,8 @@ export const reasonWords: Record<Reason, string> = {
   mailbox_disabled: 'The mail server says this account is disabled or inactive.',
   dns_error: 'The domain could not be looked up (its DNS answered with an error).',
   dns_timeout: 'The domain could not be looked up in time.',
+  dns_unavailable:
+    'The DNS resolver answers no known mail domain either, so it cannot tell whether this domain exists.',
   ip_literal: 'The address names a server by IP address rather than a domain.',
   quoted_local_part: 'The address uses quotes, which many mail systems mishandle.',
   smtputf8_local_part: 'The name before @ has non-ASCII letters, which not every server accepts.',

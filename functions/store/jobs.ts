@@ -683,6 +683,8 @@ const listedAttributes = [
   'doneChunks',
   'probeUnits',
   'probeProgress',
+  'unprobedEmails',
+  'probeFinishExpectedAtMs',
 ];
 
 /**
@@ -707,7 +709,7 @@ export type ListedJob = Pick<
   | 'dialect'
   | 'doneChunks'
 > &
-  Pick<JobProbeState, 'probeUnits' | 'probeProgress'>;
+  Pick<JobProbeState, 'probeUnits' | 'probeProgress' | 'unprobedEmails' | 'probeFinishExpectedAtMs'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the

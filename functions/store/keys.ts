@@ -234,6 +234,8 @@ export const mxSessionLeaseKey = (host: string, slot: number): ItemKey => ({
   pk: `MXHOST#${part(host.toLowerCase())}`,
   sk: `SESSION#${slot}`,
 });
+/** What every session lease's key begins with (the local runtime voids them all at start). */
+export const mxSessionLeasePrefix = { pk: 'MXHOST#', sk: 'SESSION#' } as const;
 export const mxRcptScheduleKey = (host: string): ItemKey => ({
   pk: `MXHOST#${part(host.toLowerCase())}`,
   sk: 'RCPTPACE',

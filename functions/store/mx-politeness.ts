@@ -10,8 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
-import { mxRcptScheduleKey, mxSessionLeaseKey } from './keys';
-import { ttlAttribute } from './table';
+import { scanPages, send } from './dynamodb';
+import { mxRcptScheduleKey, mxSessionLeaseKey, mxSessionLeasePrefix } from './keys';
+import { tableKeys, ttlAttribute } from './table';
 
 export interface PolitenessLimits {
   /** N: sessions open at once per MX host (SMTP_MAX_SESSIONS_PER_HOST). */
@@ -189,6 +190,27 @@ const bookingLead = (() => {
     },
   };
 })();
+
+/**
+ * Deletes every MX session lease (the local runtime at start: nothing of an earlier process holds a
+ * session any more, and its leases would keep a host's slots taken for up to a lease's lifetime).
+ * Reads the whole table; returns how many it voided.
+ */
+export async function voidAllSessionLeases(): Promise<number> {
+  let voided = 0;
+  const pages = scanPages({
+    FilterExpression: 'begins_with(#pk, :pk) AND begins_with(#sk, :sk)',
+    ProjectionExpression: '#pk, #sk',
+    ExpressionAttributeNames: { '#pk': tableKeys.partition, '#sk': tableKeys.sort },
+    ExpressionAttributeValues: { ':pk': mxSessionLeasePrefix.pk, ':sk': mxSessionLeasePrefix.sk },
+  });
+  for await (const page of pages)
+    for (const key of page) {
+      await send(new DeleteCommand({ TableName: tableName(), Key: key }));
+      voided += 1;
+    }
+  return voided;
+}
 
 /** The politeness state in the service's table, on the process's client. */
 export function tablePoliteness(limits: PolitenessLimits): DynamoPoliteness {

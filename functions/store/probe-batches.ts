@@ -29,6 +29,12 @@ export interface JobProbeState {
   settledProbes?: Set<string>;
   /** Addresses with a verdict so far, per batch handed back and not yet settled. */
   probeProgress?: Record<string, number>;
+  /** Addresses the probe stage could not probe before the job's deadline (they keep their DNS verdict). */
+  unprobedEmails?: number;
+  /** Addresses whose server refused us ("about us, not the mailbox"), for the job's probe health line. */
+  blockedEmails?: number;
+  /** When the probe stage expects to have probed every address, while batches wait on politeness. */
+  probeFinishExpectedAtMs?: number;
 }
 
 type Job = Pick<JobItem, 'companyId' | 'jobId'>;
@@ -87,23 +93,39 @@ export async function recordProbeHandoff(job: Job, chunkIndex: number, rows: num
   );
 }
 
+/** What a settled batch adds to its job's probe counts besides its size. */
+export interface SettledCounts {
+  /** Addresses not probed before the job's deadline. */
+  unprobed: number;
+  /** Addresses whose server refused us. */
+  blocked: number;
+}
+
 /**
  * Marks one batch settled and counts its addresses, at most once per batch id.
  * @returns the job after the update, or undefined when already settled (or the job moved on)
  */
-export async function settleProbeBatch(job: Job, batchId: string, chunkIndex: number, emails: number) {
+export async function settleProbeBatch(
+  job: Job,
+  batchId: string,
+  chunkIndex: number,
+  emails: number,
+  counts: SettledCounts = { unprobed: 0, blocked: 0 },
+) {
   const settle = () =>
     conditionalUpdate(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(job.companyId, job.jobId),
         UpdateExpression:
-          'SET probeUnits.#i = if_not_exists(probeUnits.#i, :zero) + :n REMOVE probeProgress.#b ADD settledProbes :set, probedEmails :n',
+          'SET probeUnits.#i = if_not_exists(probeUnits.#i, :zero) + :n REMOVE probeProgress.#b ADD settledProbes :set, probedEmails :n, unprobedEmails :unprobed, blockedEmails :blocked',
         ConditionExpression: '#status = :processing AND NOT contains(settledProbes, :id)',
         ExpressionAttributeNames: { '#status': 'status', '#i': String(chunkIndex), '#b': batchId },
         ExpressionAttributeValues: {
           ':set': new Set([batchId]),
           ':n': emails,
+          ':unprobed': counts.unprobed,
+          ':blocked': counts.blocked,
           ':zero': 0,
           ':id': batchId,
           ':processing': 'processing',
@@ -146,6 +168,23 @@ export async function recordBatchProgress(job: Job, batchId: string, done: numbe
     await ensureProbeUnits(job);
     await record();
   }
+}
+
+/**
+ * Records when the probe stage expects to be done (batches waiting for a session slot at a busy host):
+ * shown in the job's progress. Only on a processing job.
+ */
+export async function recordProbeFinishExpected(job: Job, atMs: number): Promise<void> {
+  await conditionalUpdate(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      UpdateExpression: 'SET probeFinishExpectedAtMs = :at',
+      ConditionExpression: '#status = :processing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':at': atMs, ':processing': 'processing' },
+    }),
+  );
 }
 
 /** True when `batches` batches of the chunk are settled on the job. */

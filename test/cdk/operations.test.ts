@@ -65,6 +65,31 @@ describe('alarms', () => {
   });
 });
 
+describe('validation health alarms', () => {
+  it('alarm on a resolver that fails the DNS canaries and on the share of MX hosts refusing the probing IP', () => {
+    plain.api.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'DnsUnavailable',
+      Namespace: 'mailvet',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const alarms = Object.values(plain.api.findResources('AWS::CloudWatch::Alarm')) as Json[];
+    const share = alarms.find((a) => JSON.stringify(a).includes('RefusingHosts'));
+    expect(share).toBeDefined();
+    const props = share!.Properties as { Metrics: Json[]; Threshold: number };
+    expect(props.Threshold).toBe(0.2);
+    const expression = props.Metrics.find((m) => m.Expression !== undefined)!.Expression as string;
+    expect(expression).toContain('refusing / probed');
+    const metrics = props.Metrics.filter((m) => m.MetricStat !== undefined).map(
+      (m) => m.MetricStat as { Metric: { MetricName: string }; Period: number },
+    );
+    expect(metrics.map((m) => [m.Metric.MetricName, m.Period]).sort()).toEqual([
+      ['ProbedHosts', 3600],
+      ['RefusingHosts', 3600],
+    ]);
+  });
+});
+
 describe('startProcessing', () => {
   it('has an on-failure destination that fails the job, after one retry', () => {
     const config = plain.api.findResources('AWS::Lambda::EventInvokeConfig');

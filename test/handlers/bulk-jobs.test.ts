@@ -164,6 +164,7 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
       statistics: null,
       status: 'processing',
       totalEmails: 200,
+      unprobedEmails: 0,
     });
   });
 

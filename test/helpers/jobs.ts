@@ -4,8 +4,15 @@ import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { markProcessing, putNewJob } from '../../functions/store/jobs';
 
-/** Puts a new job of the company and moves it to processing; false when the move did not happen. */
-export async function putProcessingJob(companyId: string, jobId: string): Promise<boolean> {
+/**
+ * Puts a new job of the company and moves it to processing (its deadline an hour away unless given);
+ * false when the move did not happen.
+ */
+export async function putProcessingJob(
+  companyId: string,
+  jobId: string,
+  deadlineAtMs = Date.now() + 3600_000,
+): Promise<boolean> {
   await putNewJob(
     {
       jobId,
@@ -20,6 +27,6 @@ export async function putProcessingJob(companyId: string, jobId: string): Promis
   );
   return markProcessing(
     { companyId, jobId },
-    { now: new Date().toISOString(), deadlineAtMs: Date.now() + 3600_000, scanLeaseUntilMs: 0 },
+    { now: new Date().toISOString(), deadlineAtMs, scanLeaseUntilMs: 0 },
   );
 }

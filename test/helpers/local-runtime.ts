@@ -6,6 +6,7 @@ import path from 'node:path';
 import { demoKeys, demoIds } from '../../functions/domain/accounts/demo-accounts';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { checkRecordedCalls } from './iam-check';
+import { fixtureCanaryDomain } from '../unit/validation/fixtures/dns-server';
 
 export interface TestRuntime {
   baseUrl: string;
@@ -24,7 +25,10 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     port: 0,
     dataDir,
     fsync: false,
-    env: { LOG_LEVEL: 'warn', ...env },
+    // The canary check is off unless a test asks for it: suites that use the system's resolver (NXDOMAIN
+    // for every name on a machine without DNS) expect `.test` domains to read as non-existent, and
+    // fixtureDnsSettings turns it on with a canary its fixture server serves.
+    env: { LOG_LEVEL: 'warn', DNS_CANARY_DOMAINS: '', ...env },
     recordAwsCalls: true,
   });
   return {
@@ -42,7 +46,15 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
   };
 }
 
-/** Settings that point the validator at a fixture DNS server on 127.0.0.1 whose MX hosts are loopback. */
+/**
+ * Settings that point the validator at a fixture DNS server on 127.0.0.1 whose MX hosts are loopback,
+ * with the DNS canary check on the name every fixture server answers (fixtureCanaryDomain).
+ */
 export function fixtureDnsSettings(dns: { servers: string[] }, timeoutMs = 500): Record<string, string> {
-  return { DNS_SERVERS: dns.servers.join(','), DNS_TIMEOUT_MS: String(timeoutMs), ALLOW_PRIVATE_MX: 'true' };
+  return {
+    DNS_SERVERS: dns.servers.join(','),
+    DNS_TIMEOUT_MS: String(timeoutMs),
+    ALLOW_PRIVATE_MX: 'true',
+    DNS_CANARY_DOMAINS: fixtureCanaryDomain,
+  };
 }

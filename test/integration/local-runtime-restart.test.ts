@@ -14,6 +14,7 @@ import { processingDeadlineSeconds, scanLeaseSeconds } from '../../functions/dom
 import { parseUploadObjectKey } from '../../functions/domain/bulk/object-keys';
 import { startProcessing } from '../../functions/domain/bulk/start-processing';
 import { jobKey } from '../../functions/store/keys';
+import { tablePoliteness } from '../../functions/store/mx-politeness';
 import { apiEvent } from '../../local/events';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { sqsRecord } from '../../local/sqs/poller';
@@ -164,6 +165,28 @@ describe('a fresh local runtime completes a bulk job left as a SIGKILL leaves it
     await first.stop();
     // Nothing is on the queues; only the upload's pending event is left to finish the job.
     await expectCompletedAfterRestart(dataDir, jobId);
+  });
+});
+
+describe('a fresh local runtime voids what a dead process held at MX hosts', () => {
+  it('frees every MX session slot its probe batches held, so their redelivered batches probe at once', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-restart-'));
+    cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const limits = { maxSessionsPerHost: 2, rcptPerSecondPerHost: 20, leaseMs: 150_000 };
+    const first = await runtimeOn(dataDir, false);
+    const dying = tablePoliteness(limits);
+    // the dead process's sessions: every slot at one host, and one at another
+    expect(await dying.acquireSession('mx.busy.test')).not.toBeNull();
+    expect(await dying.acquireSession('mx.busy.test')).not.toBeNull();
+    expect(await dying.acquireSession('mx.busy.test')).toBeNull();
+    expect(await dying.acquireSession('mx.other.test')).not.toBeNull();
+    await first.stop();
+
+    await runtimeOn(dataDir, false);
+    const next = tablePoliteness(limits);
+    expect(await next.acquireSession('mx.busy.test')).not.toBeNull();
+    expect(await next.acquireSession('mx.busy.test')).not.toBeNull();
+    expect(await next.acquireSession('mx.other.test')).not.toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freeRuntimePort } from '../helpers/runtime-port';
+import { fixtureCanaryDomain, startFixtureDns } from '../unit/validation/fixtures/dns-server';
 
 // Every wait below is for an event (the banner, an exit, children gone), bounded only by this: a start
 // takes seconds on an idle machine and over a minute on a saturated one.
@@ -179,5 +180,28 @@ describe('npm start', () => {
     expect(run.output()).toContain(`port ${taken} (the local S3, PORT + 1) is already in use`);
     expect(run.output()).toContain('S3_PORT');
     expect(run.output().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('says in its banner when the resolver answers none of the canary domains, and not otherwise', async () => {
+    const broken = await startFixtureDns({}, { withoutCanary: true });
+    const working = await startFixtureDns({});
+    try {
+      const port = await freeRuntimePort();
+      const env = { DNS_CANARY_DOMAINS: `${fixtureCanaryDomain},gmail.com`, DNS_TIMEOUT_MS: '2000' };
+      const first = start(port, { ...env, DNS_SERVERS: broken.servers.join(',') });
+      const banner = await first.ready;
+      expect(banner).toContain(`DNS:       the resolver answers none of ${fixtureCanaryDomain}, gmail.com`);
+      expect(banner).toContain('some_risk / dns_unavailable');
+      first.child.kill('SIGTERM');
+      expect(await exited(first.child)).toBe(0);
+
+      const second = start(port, { ...env, DNS_SERVERS: working.servers.join(',') });
+      expect(await second.ready).not.toContain('DNS:');
+      second.child.kill('SIGTERM');
+      expect(await exited(second.child)).toBe(0);
+    } finally {
+      await broken.close();
+      await working.close();
+    }
   });
 });

@@ -3,6 +3,7 @@
 // the batch back untouched, a host with every session slot taken gets the batch back later, and
 // greylisted addresses come back after the greylist delay, then settle.
 import { resetServiceClients } from '../../functions/clients/reset';
+import { resetSettings } from '../../functions/settings';
 import { getJobItem, recordChunk, recordScan } from '../../functions/store/jobs';
 import { putProcessingJob } from '../helpers/jobs';
 import { jobView } from '../../functions/domain/bulk/job-view';
@@ -60,6 +61,7 @@ function deps(sent: Sent[], extra: Partial<ProbeStageDeps> = {}): ProbeStageDeps
     session: { ...defaultBatchSessionOptions, port: smtp.port, timeoutMs: 1000, proxies: null },
     greylistRetries: 1,
     greylistDelaySeconds: 120,
+    rcptPerSecondPerHost: 1000,
     send: async (queue, body, delaySeconds = 0) => void sent.push({ queue, body, delaySeconds }),
     ...extra,
   };
@@ -157,6 +159,114 @@ describe('processProbeMessage', () => {
     await processProbeMessage(message('j-busy', ['gus@x.test']), deps(sent, { politeness }), plenty, log);
     expect(sent).toEqual([expect.objectContaining({ queue: 'probes', delaySeconds: busyHostDelaySeconds })]);
     expect((await jobState('j-busy')).probedEmails).toBeUndefined();
+  });
+
+  it('never gives up at a busy host: waits as long as its RCPT schedule needs and shows when probing ends', async () => {
+    await processingJob('j-wait');
+    const job = { companyId, jobId: 'j-wait' };
+    await recordProbeHandoff(job, 0, 300, 300);
+    const politeness = new MemoryPoliteness({
+      maxSessionsPerHost: 1,
+      rcptPerSecondPerHost: 10,
+      leaseMs: 60_000,
+    });
+    await politeness.acquireSession('mx.fixture.test');
+    const todo = Array.from({ length: 100 }, (_, i) => `wait${i}@x.test`);
+    const sent: Sent[] = [];
+    const before = Date.now();
+    // handed back far more often than the old limit of 50: still waiting, nothing settled
+    const m = message('j-wait', todo, { handBacks: 500 });
+    await processProbeMessage(m, deps(sent, { politeness, rcptPerSecondPerHost: 10 }), plenty, log);
+    // 100 addresses at 10 RCPT a second: the host needs about 10 s for a batch like this one
+    expect(sent).toEqual([expect.objectContaining({ queue: 'probes', delaySeconds: 10 })]);
+    expect(JSON.parse(sent[0]!.body)).toMatchObject({ todo, handBacks: 501 });
+    const item = (await getJobItem(companyId, 'j-wait', true))!;
+    expect((item as { probedEmails?: number }).probedEmails).toBeUndefined();
+    // the job's 300 addresses at 10 a second: about 30 s from now
+    const view = jobView(item, Date.now());
+    const expected = Date.parse(view.expectedFinishAt!);
+    expect(expected).toBeGreaterThanOrEqual(before + 30_000);
+    expect(expected).toBeLessThanOrEqual(Date.now() + 30_000);
+    expect(view.unprobedEmails).toBe(0);
+  });
+
+  it('settles what it could not probe before the job deadline as not_attempted, and counts it', async () => {
+    // the deadline is 5 minutes away: past the point where a batch stops waiting (10 minutes before it)
+    await putProcessingJob(companyId, 'j-cutoff', Date.now() + 5 * 60_000);
+    const sent: Sent[] = [];
+    const sessions = smtp.stats.sessions;
+    const m = message('j-cutoff', ['lou@x.test', 'unknown7@x.test'], {
+      done: { 'kai@x.test': 'accepted' },
+      size: 3,
+    });
+    await processProbeMessage(m, deps(sent), plenty, log);
+    expect(smtp.stats.sessions).toBe(sessions);
+    expect(Object.fromEntries(await loadChunkVerdicts({ companyId, jobId: 'j-cutoff' }, 0))).toEqual({
+      'kai@x.test': 'accepted',
+      'lou@x.test': 'not_attempted',
+      'unknown7@x.test': 'not_attempted',
+    });
+    const item = (await getJobItem(companyId, 'j-cutoff', true))!;
+    expect(item).toMatchObject({ probedEmails: 3, unprobedEmails: 2 });
+    expect(jobView(item, Date.now()).unprobedEmails).toBe(2);
+    expect(sent.map((s) => s.queue)).toEqual(['chunks']);
+  });
+
+  it('waits at a busy host no longer than until the job stops waiting', async () => {
+    await putProcessingJob(companyId, 'j-near', Date.now() + 10 * 60_000 + 4_000);
+    const politeness = new MemoryPoliteness({
+      maxSessionsPerHost: 1,
+      rcptPerSecondPerHost: 1,
+      leaseMs: 60_000,
+    });
+    await politeness.acquireSession('mx.fixture.test');
+    const sent: Sent[] = [];
+    const todo = Array.from({ length: 50 }, (_, i) => `near${i}@x.test`);
+    await processProbeMessage(
+      message('j-near', todo),
+      deps(sent, { politeness, rcptPerSecondPerHost: 1 }),
+      plenty,
+      log,
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.delaySeconds).toBeGreaterThan(0);
+    expect(sent[0]!.delaySeconds).toBeLessThanOrEqual(4);
+  });
+
+  it("counts a host that refuses us (about us, not the mailbox) for the probing IP's health", async () => {
+    const listed = await startBatchSmtp({
+      rcpt: (address) =>
+        address.startsWith('listed')
+          ? '554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org'
+          : '250 2.1.5 OK',
+    });
+    const lines: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    process.env.EMF_METRICS = 'true';
+    resetSettings();
+    try {
+      await processingJob('j-refused');
+      const session = { ...defaultBatchSessionOptions, port: listed.port, timeoutMs: 1000, proxies: null };
+      const m = message('j-refused', ['listed1@x.test', 'listed2@x.test', 'ok1@x.test']);
+      await processProbeMessage(m, deps([], { session }), plenty, log);
+    } finally {
+      write.mockRestore();
+      delete process.env.EMF_METRICS;
+      resetSettings();
+      await listed.close();
+    }
+    const metrics = lines.filter((l) => l.includes('CloudWatchMetrics')).map((l) => JSON.parse(l) as object);
+    expect(metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ ProbedHosts: 1 }),
+        expect.objectContaining({ RefusingHosts: 1 }),
+      ]),
+    );
+    const item = (await getJobItem(companyId, 'j-refused', true)) as unknown as JobProbeState;
+    expect(item).toMatchObject({ blockedEmails: 2, unprobedEmails: 0 });
   });
 
   it('retries greylisted addresses through the queue delay, then settles with the later answer', async () => {

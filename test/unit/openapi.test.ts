@@ -65,6 +65,7 @@ describe('checking a response against the document', () => {
     statistics: null,
     status: 'processing',
     totalEmails: 0,
+    unprobedEmails: 0,
   };
   const path = '/v1/email/validate-file/00000000-0000-4000-8000-000000000000';
 

@@ -88,6 +88,7 @@ export function BulkPage({ api }: { api: Api }) {
         createdAt: new Date().toISOString(),
         completedAt: null,
         statistics: null,
+        unprobedEmails: 0,
       },
     });
   };

@@ -1,6 +1,7 @@
 // Completing a job once its last chunk is counted: assemble the results file, move the job to
 // completed exactly once, free its slot and hand the completion webhook to the webhook queue.
 import { sendMessage } from '../../store/queues';
+import type { JobProbeState } from '../../store/probe-batches';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { assembleResults } from './assemble';
@@ -65,12 +66,30 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   const completedAt = new Date().toISOString();
   if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits)) {
     log.info('bulk job completed', { totalEmails, chunks: job.chunkCount });
+    logProbeHealth(job as JobItem & JobProbeState, log);
     countMetric('JobsCompleted');
     await finishCompleted(
       { ...job, status: 'completed', completedAt, statistics, totalEmails, resultKey },
       log,
     );
   }
+}
+
+/**
+ * The job's probe stage in one line: how many of its probed addresses the mail servers refused "about
+ * us" (a listed IP shows here first) and how many could not be probed in time. Nothing without probing.
+ */
+function logProbeHealth(job: JobItem & JobProbeState, log: Logger): void {
+  const probed = job.probeEmails ?? 0;
+  if (probed === 0) return;
+  const refused = job.blockedEmails ?? 0;
+  const unprobed = job.unprobedEmails ?? 0;
+  const refusedShare = Math.round((refused / probed) * 1000) / 10;
+  const line = `probe stage: ${refused} of ${probed} addresses refused by their server for who we are (${refusedShare}%), ${unprobed} not probed before the deadline`;
+  const data = { probeEmails: probed, blockedEmails: refused, refusedShare, unprobedEmails: unprobed };
+  // a fifth refused is what the stack's alarm calls unhealthy for the probing IP
+  if (refusedShare >= 20 || unprobed > 0) log.warn(line, data);
+  else log.info(line, data);
 }
 
 /** The steps after the transition, repeated harmlessly when a crash interrupted them. */

@@ -18,6 +18,10 @@ export interface JobView {
   createdAt: string;
   completedAt: string | null;
   statistics: Statistics | null;
+  /** Addresses the probe stage could not probe before the deadline (their DNS verdict stands); 0 when none. */
+  unprobedEmails: number;
+  /** While probe batches wait on a busy MX host's politeness limits: when probing should be done. */
+  expectedFinishAt?: string;
   error?: string;
   /** The upload's detected text encoding (`utf-8`, `utf-16le`, `windows-1252`, ...), once scanned. */
   encoding?: string;
@@ -46,6 +50,12 @@ export const jobViewSchema = z.object({
     .string()
     .optional()
     .describe('Failed jobs, and completed jobs whose results expired: what happened and what to do'),
+  expectedFinishAt: z
+    .string()
+    .optional()
+    .describe(
+      'Processing jobs whose mailbox probes wait on the politeness limits of a busy mail server: when probing is expected to be done (ISO 8601)',
+    ),
   jobId: z.string(),
   percentComplete: z.number().int().min(0).max(100),
   processedEmails: z.number().int().nonnegative(),
@@ -54,6 +64,13 @@ export const jobViewSchema = z.object({
     .describe('Completed jobs only: the count of each status; they sum to totalEmails'),
   status: z.enum(jobStatuses),
   totalEmails: z.number().int().nonnegative(),
+  unprobedEmails: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe(
+      'Addresses the mailbox probe could not reach before the processing deadline: they keep the verdict their domain gives (smtpProbe not_attempted). 0 when every address was probed or probing is off',
+    ),
 }) satisfies z.ZodType<JobView>;
 
 export const deadlineError = `Processing did not finish within ${processingDeadlineSeconds / 3600} hours. Create a new job and upload the file again; if it happens again, contact support with this job ID.`;
@@ -119,7 +136,11 @@ export function jobView(job: ViewedJob, nowMs: number): JobView {
     createdAt: job.createdAt,
     completedAt: status === 'completed' ? (job.completedAt ?? null) : null,
     statistics: status === 'completed' ? { ...emptyStatistics(), ...job.statistics } : null,
+    unprobedEmails: job.unprobedEmails ?? 0,
   };
+  const finish = job.probeFinishExpectedAtMs;
+  if (status === 'processing' && finish !== undefined && finish > nowMs)
+    view.expectedFinishAt = new Date(finish).toISOString();
   if (job.dialect?.encoding) view.encoding = job.dialect.encoding;
   if (status === 'failed') {
     if (job.status === 'cancelled') view.error = cancelledError;

@@ -16,6 +16,7 @@ const mailboxProbeSchema = z.enum([
   'error',
   'proxy_failed',
   'unverifiable',
+  'not_attempted',
 ]);
 
 const chunkWorkSchema = chunkMessageShape.options[0];
@@ -37,7 +38,7 @@ export const probeMessageSchema = z.object({
   cached: z.array(z.string().min(1)).optional(),
   /** Greylisting rounds already waited (each PROBE_GREYLIST_DELAY_SECONDS). */
   greylistRounds: z.number().int().nonnegative(),
-  /** Times the batch was handed back (deadline, no session slot, RCPT budget): bounded. */
+  /** Times the batch was handed back (invocation time, no session slot, greylisting). */
   handBacks: z.number().int().nonnegative(),
 });
 

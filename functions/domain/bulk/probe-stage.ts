@@ -8,6 +8,7 @@
 // handed-back messages never count twice.
 import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
+import { countMetric } from '../../metrics';
 import { settings, type Settings } from '../../settings';
 import { tablePoliteness } from '../../store/mx-politeness';
 import { tableProbeVerdicts } from '../../store/probe-verdicts';
@@ -27,6 +28,7 @@ import {
   chunkProbesSettled,
   putBatchVerdicts,
   recordBatchProgress,
+  recordProbeFinishExpected,
   recordProbeHandoff,
   settleProbeBatch,
   type JobProbeState,
@@ -38,14 +40,23 @@ export interface ProbeStageDeps {
   session: BatchSessionOptions;
   greylistRetries: number;
   greylistDelaySeconds: number;
+  /** M: RCPT per second per MX host (SMTP_RCPT_PER_SECOND_PER_HOST), for the waits at a busy host. */
+  rcptPerSecondPerHost: number;
   /** Sends a message to a queue, visible after delaySeconds. */
   send(queue: QueueName, body: string, delaySeconds?: number): Promise<void>;
 }
 
-/** A batch handed back more often than this settles with what it has (the DNS verdicts stand for the rest). */
-const maxHandBacks = 50;
-/** Delay of a batch handed back because every session slot at its host was taken. */
+/** Shortest delay of a batch handed back because every session slot at its host was taken. */
 export const busyHostDelaySeconds = 2;
+/** Longest such delay: a slot freed meanwhile is found within this long. */
+const maxBusyHostDelaySeconds = 30;
+/**
+ * A batch stops waiting this long before its job's processing deadline: what it could not probe by then
+ * settles as not_attempted (its DNS verdict), leaving the chunks and the assembly time to finish.
+ */
+const probeSettleReserveMs = 10 * 60_000;
+/** The expected finish time is written again only when it moved by more than this. */
+const finishEstimateSlackMs = 5_000;
 
 /** The dependencies from the settings; cheap, built per invocation so they follow the current clients. */
 export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
@@ -68,6 +79,7 @@ export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
     },
     greylistRetries: s.PROBE_GREYLIST_RETRIES,
     greylistDelaySeconds: s.PROBE_GREYLIST_DELAY_SECONDS,
+    rcptPerSecondPerHost: s.SMTP_RCPT_PER_SECOND_PER_HOST,
     send: sendDelayed,
   };
 }
@@ -124,11 +136,17 @@ export interface ProbeRunContext {
   remainingMs(): number;
 }
 
+/** The instant after which a batch of the job stops waiting and settles with what it has. */
+function probeCutoffMs(job: Pick<JobItem, 'deadlineAtMs'>): number {
+  return job.deadlineAtMs === undefined ? Number.POSITIVE_INFINITY : job.deadlineAtMs - probeSettleReserveMs;
+}
+
 /**
- * Primary course: skip a settled batch; take cached verdicts; hold a session slot at the host; probe
- * the rest within the RCPT budget and the time left; hand back greylisted (after a delay) and unfinished
- * addresses as the same batch; or settle it: store its verdicts, count it once, and when it was the last
- * of its chunk, send the chunk on to write its part.
+ * Primary course: skip a settled batch; take cached verdicts; past the job's probe cutoff, settle with
+ * the rest not_attempted; hold a session slot at the host (none free: wait as long as the host's RCPT
+ * schedule needs, and show when probing should end); probe the rest within the RCPT budget and the time
+ * left; hand back greylisted (after a delay) and unfinished addresses as the same batch; or settle it:
+ * store its verdicts, count it once, and when it was the last of its chunk, send the chunk on.
  */
 export async function processProbeMessage(
   message: ProbeMessage,
@@ -155,15 +173,33 @@ export async function processProbeMessage(
     }
     todo = todo.filter((e) => done[e] === undefined);
   }
-  if (todo.length === 0 || message.handBacks >= maxHandBacks)
+  if (todo.length === 0) return settle(job, message, done, cached, deps, batchLog);
+  const cutoffMs = probeCutoffMs(job);
+  if (Date.now() >= cutoffMs) {
+    // never silently: these addresses keep their DNS verdict and the job counts them as unprobed
+    batchLog.warn('probe batch reached its job deadline; the rest is not probed', { unprobed: todo.length });
+    for (const email of todo) done[email] = 'not_attempted';
     return settle(job, message, done, cached, deps, batchLog);
+  }
 
   // leave room for one more step at every stage of a session before the invocation ends
   const reserveMs = 3 * deps.session.timeoutMs + 2000;
   const shouldStop = () => ctx.remainingMs() < reserveMs;
   const startedAt = Date.now();
   const lease = await deps.politeness.acquireSession(message.host);
-  if (!lease) return handBack(job, message, done, cached, todo, false, busyHostDelaySeconds, deps);
+  if (!lease) {
+    await showExpectedFinish(job, deps.rcptPerSecondPerHost, cutoffMs);
+    return handBack(
+      job,
+      message,
+      done,
+      cached,
+      todo,
+      false,
+      busyHostDelay(todo.length, deps, cutoffMs),
+      deps,
+    );
+  }
   let outcome;
   try {
     outcome = await probeBatch(
@@ -185,6 +221,7 @@ export async function processProbeMessage(
     sessions: outcome.sessions,
     answered: outcome.outcomes.size,
   });
+  countHostHealth(outcome.outcomes, batchLog);
   const greylisted: string[] = [];
   const lastRound = message.greylistRounds >= deps.greylistRetries;
   for (const [email, probe] of outcome.outcomes) {
@@ -207,6 +244,50 @@ export async function processProbeMessage(
     greylisted.length > 0 ? deps.greylistDelaySeconds : 0,
     deps,
   );
+}
+
+/**
+ * The probing IP's health, one data point per session run: the host answered, and whether it refused us
+ * ("about us, not the mailbox": a listed IP, a policy). The stack alarms on the hourly share refusing.
+ */
+function countHostHealth(outcomes: ReadonlyMap<string, MailboxProbe>, log: Logger): void {
+  if (outcomes.size === 0) return;
+  countMetric('ProbedHosts');
+  let blocked = 0;
+  for (const probe of outcomes.values()) if (probe === 'blocked') blocked++;
+  if (blocked === 0) return;
+  countMetric('RefusingHosts');
+  log.warn('MX host refused our probes (about us, not the mailbox); those addresses keep their DNS verdict', {
+    blocked,
+    answered: outcomes.size,
+  });
+}
+
+/**
+ * How long a batch waits for a free session slot: about as long as the host's RCPT schedule needs for a
+ * batch of its size (a session holding the slot sends at most M RCPT a second), never past the cutoff.
+ */
+function busyHostDelay(todo: number, deps: Pick<ProbeStageDeps, 'rcptPerSecondPerHost'>, cutoffMs: number) {
+  const needed = Math.ceil(todo / deps.rcptPerSecondPerHost);
+  const delay = Math.min(maxBusyHostDelaySeconds, Math.max(busyHostDelaySeconds, needed));
+  return Math.max(0, Math.min(delay, Math.ceil((cutoffMs - Date.now()) / 1000)));
+}
+
+/**
+ * While batches wait for a busy host, the job shows when probing should end: its addresses still to
+ * probe at M RCPT a second (as if they all shared one host: an upper bound), never past the cutoff.
+ */
+async function showExpectedFinish(
+  job: JobItem & JobProbeState,
+  rcptPerSecond: number,
+  cutoffMs: number,
+): Promise<void> {
+  let left = (job.probeEmails ?? 0) - (job.probedEmails ?? 0);
+  for (const done of Object.values(job.probeProgress ?? {})) left -= done;
+  const expected = Math.min(cutoffMs, Date.now() + (Math.max(0, left) / rcptPerSecond) * 1000);
+  const shown = job.probeFinishExpectedAtMs;
+  if (shown !== undefined && Math.abs(shown - expected) <= finishEstimateSlackMs) return;
+  await recordProbeFinishExpected(job, Math.round(expected));
 }
 
 /**
@@ -250,10 +331,18 @@ async function settle(
   deps: Pick<ProbeStageDeps, 'send' | 'cache'>,
   log: Logger,
 ): Promise<void> {
-  await deps.cache.put(new Map(Object.entries(done).filter(([email]) => !cached.has(email))));
+  // a verdict it did not find (not_attempted) is not one to reuse
+  await deps.cache.put(
+    new Map(Object.entries(done).filter(([email, probe]) => !cached.has(email) && probe !== 'not_attempted')),
+  );
   await putBatchVerdicts(job, message.chunk.index, message.batch, done, jobRetentionSeconds);
-  const after = await settleProbeBatch(job, probeBatchId(message), message.chunk.index, message.size);
-  if (after) log.info('probe batch settled', { verdicts: Object.keys(done).length });
+  const outcomes = Object.values(done);
+  const counts = {
+    unprobed: outcomes.filter((p) => p === 'not_attempted').length,
+    blocked: outcomes.filter((p) => p === 'blocked').length,
+  };
+  const after = await settleProbeBatch(job, probeBatchId(message), message.chunk.index, message.size, counts);
+  if (after) log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
   const current =
     after ?? ((await getJobItem(job.companyId, job.jobId, true)) as (JobItem & JobProbeState) | undefined);
   if (current) await continueChunk(current, message, deps);
@@ -270,12 +359,18 @@ async function continueChunk(
   await deps.send('chunks', sortedJson({ ...message.chunk, probed: true }));
 }
 
-/** A probe batch from the DLQ: settle with the verdicts it has, so its job can still complete. */
+/**
+ * A probe batch from the DLQ: settle with the verdicts it has, the rest not_attempted (counted on the
+ * job), so its job can still complete.
+ */
 export async function settleDeadProbeBatch(message: ProbeMessage, log: Logger): Promise<void> {
   const job = await getJobItem(message.chunk.companyId, message.chunk.jobId, true);
   if (!job || job.status !== 'processing') return;
+  const done: Record<string, MailboxProbe> = { ...message.done };
+  for (const email of message.todo) done[email] ??= 'not_attempted';
   log.warn('probe batch kept failing; its addresses keep their DNS verdicts', {
     batch: probeBatchId(message),
+    unprobed: Object.values(done).filter((p) => p === 'not_attempted').length,
   });
-  await settle(job, message, message.done, new Set(message.cached ?? []), probeStageDeps(), log);
+  await settle(job, message, done, new Set(message.cached ?? []), probeStageDeps(), log);
 }

@@ -128,12 +128,20 @@ class Session {
     this.secure = true;
   }
 
-  close(): void {
-    if (!this.socket.destroyed) {
+  /**
+   * QUIT, resolved once the connection is closed (at most a second later): the host counts a session
+   * until then, so the next one of the batch, or of whoever takes the released slot, must not overlap it.
+   */
+  close(): Promise<void> {
+    if (this.socket.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.socket.destroy(), 1000);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
       this.socket.end('QUIT\r\n');
-      const s = this.socket;
-      setTimeout(() => s.destroy(), 1000).unref();
-    }
+    });
   }
 }
 
@@ -332,7 +340,7 @@ export async function probeBatch(
       end =
         e instanceof Timeout ? { kind: 'failed', probe: 'timeout' } : { kind: 'dropped', detail: String(e) };
     } finally {
-      s.close();
+      await s.close();
     }
     result.pipelining = s.pipelining;
     result.tls = s.secure;

@@ -27,6 +27,7 @@ const reasons = {
   mailbox_disabled: true,
   dns_error: true,
   dns_timeout: true,
+  dns_unavailable: true,
   ip_literal: true,
   quoted_local_part: true,
   smtputf8_local_part: true,
@@ -53,6 +54,7 @@ const smtpProbes = {
   error: true,
   proxy_failed: true,
   unverifiable: true,
+  not_attempted: true,
   off: true,
   skipped: true,
 } satisfies Record<SmtpProbe, true>;

@@ -10,6 +10,8 @@
 //   4. probe the mailbox over SMTP when enabled and the verdict could still change
 //   5. classifyLocal -> { status, reason, subStatus } plus the facts of the result body
 // Bulk: prepare(emails) (steps 2 and 3 for a whole chunk at once), then statusOf(email) per row.
+import { logger } from '../../log';
+import { countMetric } from '../../metrics';
 import type { Settings } from '../../settings';
 import { V, classifyLocal, classifyParts, localFactsOf, plainLocalEnd, syntaxVerdict } from './classify';
 import {
@@ -19,6 +21,7 @@ import {
   type DnsClient,
   type DnsFacts,
 } from './dns-lookup';
+import { DnsHealth, parseDnsCanaries, type DnsHealthEvents } from './dns-health';
 import { extractAddress } from './extract-address';
 import { FlightCache } from './flight-cache';
 import { fnv1a } from './hash';
@@ -54,6 +57,13 @@ export interface EngineOptions {
   allowPrivateMx?: boolean;
   /** Replaces the node:dns resolver (benchmarks, tests that count queries). */
   dnsClient?: DnsClient;
+  /**
+   * Names that certainly receive mail (DNS_CANARY_DOMAINS): while none resolves, no domain is called
+   * non-existent (dns-health.ts). Empty or absent: the check is off.
+   */
+  dnsCanaries?: readonly string[];
+  /** Told when the resolver turns broken or heals (the log line, the metric). */
+  dnsHealthEvents?: DnsHealthEvents;
   /** SMTP catch-all and mailbox probes; off by default (port 25 is blocked from most of AWS). */
   smtpProbe?: boolean;
   smtp?: Partial<SmtpProbeOptions>;
@@ -74,6 +84,8 @@ export function engineOptionsFromSettings(s: Settings, extra: EngineOptions = {}
   return {
     dnsServers: parseDnsServers(s.DNS_SERVERS),
     dnsTimeoutMs: s.DNS_TIMEOUT_MS,
+    dnsCanaries: parseDnsCanaries(s.DNS_CANARY_DOMAINS),
+    dnsHealthEvents: dnsHealthLog,
     allowPrivateMx: s.ALLOW_PRIVATE_MX,
     smtpProbe: s.SMTP_PROBE,
     smtp: {
@@ -86,6 +98,30 @@ export function engineOptionsFromSettings(s: Settings, extra: EngineOptions = {}
     ...extra,
   };
 }
+
+/**
+ * Said once per change of the resolver's health in this process's log (its engines share the resolver
+ * settings, so the first to notice speaks); each broken check is counted for the deployed alarm.
+ */
+const dnsHealthLog: DnsHealthEvents = (() => {
+  let saidBroken = false;
+  return {
+    onBroken: (canaries) => {
+      if (saidBroken) return;
+      saidBroken = true;
+      logger.warn(
+        'DNS resolver answers none of the canary domains: domains it calls non-existent read as some_risk / dns_unavailable until it does (DNS_SERVERS, DNS_CANARY_DOMAINS)',
+        { canaries },
+      );
+    },
+    onHealed: (canaries) => {
+      if (!saidBroken) return;
+      saidBroken = false;
+      logger.info('DNS resolver answers the canary domains again', { canaries });
+    },
+    onBrokenCheck: () => countMetric('DnsUnavailable'),
+  };
+})();
 
 export interface ValidateContext {
   /** Tenant whose own known-address lists apply besides the global ones. */
@@ -136,6 +172,8 @@ interface RawAlias {
 
 export class ValidationEngine {
   private readonly dns: DnsClient;
+  /** Whether the resolver can be trusted to say a domain does not exist. */
+  readonly dnsHealth: DnsHealth;
   private readonly cache: FlightCache<DomainVerdict>;
   /**
    * Raw domain text as written in input (any case, IDN) -> verdict, so statusOf skips normalisation.
@@ -152,6 +190,7 @@ export class ValidationEngine {
     this.dns =
       options.dnsClient ??
       createResolver(options.dnsServers ?? [], options.dnsTimeoutMs ?? 5000, options.dnsTries ?? 2);
+    this.dnsHealth = new DnsHealth(this.dns, options.dnsCanaries ?? [], options.dnsHealthEvents, this.now);
     this.cache = new FlightCache(
       options.maxCachedDomains ?? 100_000,
       options.maxConcurrentLookups ?? 32,
@@ -212,7 +251,8 @@ export class ValidationEngine {
       },
       classifyProbed: (email, probe) => {
         const address = typeof email === 'string' ? extract(email) : null;
-        if (probe === undefined || !address) return verdictOf(email);
+        // not probed (the probe stage ran out of time): the verdict without a probe
+        if (probe === undefined || probe === 'not_attempted' || !address) return verdictOf(email);
         return classifyLocal(address, this.domainOf(address), flagsOf(address), probe);
       },
     };
@@ -412,11 +452,16 @@ export class ValidationEngine {
   }
 
   private async loadDomain(ascii: string, unicode: string): Promise<{ value: DomainVerdict; ttlMs: number }> {
-    const facts: DnsFacts = await lookupMailDomain(
-      this.dns,
-      ascii,
-      this.options.allowPrivateMx ?? false,
-    ).catch((): DnsFacts => ({ dns: 'dns_error', dnsDetail: 'resolver', mxRecords: [], mailHost: null }));
+    let facts: DnsFacts = await lookupMailDomain(this.dns, ascii, this.options.allowPrivateMx ?? false).catch(
+      (): DnsFacts => ({ dns: 'dns_error', dnsDetail: 'resolver', mxRecords: [], mailHost: null }),
+    );
+    // A negative answer is believed only from a resolver that still answers for the canaries; while it
+    // does not, nothing loaded is cached (the next lookup after it heals gets the real answer).
+    let resolverBroken = false;
+    if (isNegative(facts.dns) && (await this.dnsHealth.isBroken())) {
+      resolverBroken = true;
+      facts = { dns: 'dns_unavailable', dnsDetail: facts.dns, mxRecords: [], mailHost: null };
+    }
     const isDisposable = isDisposableDomain(ascii);
     const didYouMean = suggestDomain(ascii);
     let catchAllProbe: CatchAllProbe = 'off';
@@ -457,6 +502,7 @@ export class ValidationEngine {
       didYouMean,
       verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, catchAllProbe),
     };
+    if (resolverBroken || this.dnsHealth.lastKnownBroken === true) return { value, ttlMs: 0 };
     const settled =
       facts.dns !== 'dns_error' &&
       facts.dns !== 'dns_timeout' &&
@@ -498,6 +544,11 @@ function catchAllOf(outcome: MailboxProbe): CatchAllProbe {
   }
 }
 
+/** The DNS answers that say the domain cannot receive mail (all of them block_bounce_risk). */
+function isNegative(dns: DnsFacts['dns']): boolean {
+  return dns === 'no_such_domain' || dns === 'null_mx' || dns === 'no_mail_server';
+}
+
 function domainVerdicts(
   facts: DnsFacts,
   isDisposable: boolean,
@@ -505,11 +556,13 @@ function domainVerdicts(
   probe: CatchAllProbe,
 ): DomainVerdict['verdicts'] {
   let gate: Verdict | null = null;
-  if (facts.dns === 'no_such_domain' || facts.dns === 'null_mx' || facts.dns === 'no_mail_server') {
-    gate = verdict(facts.dns, facts.dnsDetail);
+  if (isNegative(facts.dns)) {
+    gate = verdict(facts.dns as 'no_such_domain' | 'null_mx' | 'no_mail_server', facts.dnsDetail);
   } else if (isDisposable) gate = verdict('disposable', isTypo ? 'typo_domain' : null);
   const risk =
-    facts.dns === 'dns_error' || facts.dns === 'dns_timeout' ? verdict(facts.dns, facts.dnsDetail) : null;
+    facts.dns === 'dns_error' || facts.dns === 'dns_timeout' || facts.dns === 'dns_unavailable'
+      ? verdict(facts.dns, facts.dnsDetail)
+      : null;
   const smtpRisk = probe === 'greylisted' ? V.greylisted : probe === 'timeout' ? V.smtpTimeout : null;
   const ok =
     probe === 'catch_all'
@@ -557,7 +610,8 @@ function buildResult(
 
 function hasMailServer(d: DomainVerdict): boolean | null {
   if (d.dns === 'ok') return true;
-  if (d.dns === 'dns_error' || d.dns === 'dns_timeout' || d.dns === 'ip_literal') return null;
+  if (d.dns === 'dns_error' || d.dns === 'dns_timeout' || d.dns === 'dns_unavailable') return null;
+  if (d.dns === 'ip_literal') return null;
   return false;
 }
 

@@ -27,6 +27,8 @@ export type Reason =
   | 'mailbox_disabled'
   | 'dns_error'
   | 'dns_timeout'
+  /** The resolver answers none of the canary domains: its "does not exist" cannot be believed. */
+  | 'dns_unavailable'
   | 'ip_literal'
   | 'quoted_local_part'
   | 'smtputf8_local_part'
@@ -55,6 +57,8 @@ export type DnsOutcome =
   | 'no_mail_server'
   | 'dns_error'
   | 'dns_timeout'
+  /** A negative answer (NXDOMAIN, null MX, no mail server) from a resolver that fails the canaries. */
+  | 'dns_unavailable'
   | 'ip_literal'
   | 'skipped';
 
@@ -128,7 +132,8 @@ export interface KnownFlags {
  * The outcome of an SMTP RCPT probe for one mailbox (disabled: the account exists but is disabled,
  * suspended or inactive; blocked: the server refused us, not the mailbox). proxy_failed: the SOCKS proxy, not the mail host,
  * failed (no evidence about the mailbox). unverifiable: the provider accepts every recipient at RCPT
- * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing.
+ * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing. not_attempted:
+ * never probed (bulk probe stage out of time).
  */
 export type MailboxProbe =
   | 'accepted'
@@ -141,7 +146,9 @@ export type MailboxProbe =
   | 'blocked'
   | 'error'
   | 'proxy_failed'
-  | 'unverifiable';
+  | 'unverifiable'
+  /** Bulk only: the probe stage could not probe it before the job's deadline; the DNS verdict stands. */
+  | 'not_attempted';
 
 /** One SMTP reply: basic code, RFC 3463 enhanced code (null when the server sent none), text. */
 export interface SmtpReply {

@@ -18,6 +18,7 @@ const STATUS_OF_REASON: Readonly<Record<Reason, Status>> = {
   mailbox_not_found_catch_all: 'dead_email',
   dns_error: 'some_risk',
   dns_timeout: 'some_risk',
+  dns_unavailable: 'some_risk',
   ip_literal: 'some_risk',
   quoted_local_part: 'some_risk',
   smtputf8_local_part: 'some_risk',
