@@ -2,17 +2,20 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../settings';
+import { traced } from './tracer';
 
 let client: DynamoDBDocumentClient | undefined;
 
 export function dynamoDb(): DynamoDBDocumentClient {
   if (!client) {
     const s = settings();
-    const base = new DynamoDBClient({
-      region: s.AWS_REGION,
-      endpoint: s.AWS_ENDPOINT_URL_DYNAMODB,
-      maxAttempts: 4,
-    });
+    const base = traced(
+      new DynamoDBClient({
+        region: s.AWS_REGION,
+        endpoint: s.AWS_ENDPOINT_URL_DYNAMODB,
+        maxAttempts: 4,
+      }),
+    );
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

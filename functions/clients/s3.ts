@@ -2,6 +2,7 @@
 // checksums only when required (local emulators store aws-chunked framing verbatim otherwise).
 import { S3Client } from '@aws-sdk/client-s3';
 import { settings } from '../settings';
+import { traced } from './tracer';
 
 let client: S3Client | undefined;
 let presigner: S3Client | undefined;
@@ -21,7 +22,7 @@ function build(checksumsWhenRequired: boolean): S3Client {
 
 /** The client the functions' own S3 calls use (in AWS with the SDK's default checksums). */
 export function s3(): S3Client {
-  client ??= build(settings().AWS_ENDPOINT_URL_S3 !== undefined);
+  client ??= traced(build(settings().AWS_ENDPOINT_URL_S3 !== undefined));
   return client;
 }
 
@@ -31,6 +32,7 @@ export function s3(): S3Client {
  * which S3-compatible stores reject and which a browser's real body would not match.
  */
 export function presigningS3(): S3Client {
+  // not traced: it only signs URLs and sends nothing
   presigner ??= build(true);
   return presigner;
 }
