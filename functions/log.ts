@@ -1,6 +1,13 @@
-// Structured JSON logs, one line per event, with the request id and company id when known.
-// Nothing here ever receives an API key: authentication logs the key's id, not the key.
+// Structured JSON logs, one line per event, written by Powertools for AWS Lambda's Logger (level,
+// message, timestamp, service, the X-Ray trace id in Lambda, then the context and the event's data),
+// with the request id and company id when known. The same lines in Lambda, in the local runtime and in
+// the tools. Nothing here ever receives an API key (authentication logs the key's id); an email address
+// that reaches a line anyway is masked (log a count, a domain or an id instead).
+import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { settings } from './settings';
+
+/** The `service` of every log line, and of the traces (clients/tracer.ts). */
+export const serviceName = 'mailvet';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -11,6 +18,19 @@ export interface LogContext {
   function?: string;
   [key: string]: unknown;
 }
+
+// Text that looks like an email address, wherever it sits in a line (an SMTP reply, an error message).
+const emailLike = /[^\s@<>()[\],;:"'`]+@[^\s@<>()[\],;:"'`]+\.[^\s@<>()[\],;:"'`]+/g;
+
+/** Personal data never reaches the logs: every email address in a line is written as `<email>`. */
+function maskEmails(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.includes('@') ? value.replace(emailLike, '<email>') : value;
+}
+
+// One Powertools logger for the process: the children below only carry their context, so a child per
+// request or queue record costs an object, and concurrent invocations of the local runtime never share
+// keys. LOG_LEVEL gates here (settings may be read after start-up), so it lets every level through.
+const powertools = new PowertoolsLogger({ serviceName, logLevel: 'DEBUG', jsonReplacerFn: maskEmails });
 
 function levelEnabled(level: Level): boolean {
   let configured: keyof typeof order = 'info';
@@ -49,8 +69,7 @@ export class Logger {
 
   private write(level: Level, message: string, data: Record<string, unknown>): void {
     if (!levelEnabled(level)) return;
-    const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...this.context, ...data });
-    (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
+    powertools[level](message, { ...this.context, ...data });
   }
 }
 

@@ -25,6 +25,7 @@ import {
   routes,
   type QueueName,
 } from '../functions/wiring';
+import { logger } from '../functions/log';
 import { startApiGateway, type ApiGateway } from './api-gateway';
 import type { LocalResources } from './iam/template-policies';
 import { consoleSite } from './console-site';
@@ -400,24 +401,10 @@ async function dispatchS3Event(invoke: (name: string, event: unknown) => Promise
             await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
             continue;
           }
-          process.stderr.write(
-            JSON.stringify({
-              level: 'error',
-              message: `S3 event handler failed ${attempts} times`,
-              function: trigger.function,
-              error: String(error),
-            }) + '\n',
-          );
+          logger.error(`S3 event handler failed ${attempts} times`, error, { function: trigger.function });
           await invoke(trigger.onFailure, onFailureRecord(trigger.function, single, error, attempts)).catch(
             (failure: unknown) =>
-              process.stderr.write(
-                JSON.stringify({
-                  level: 'error',
-                  message: 'on-failure destination failed',
-                  function: trigger.onFailure,
-                  error: String(failure),
-                }) + '\n',
-              ),
+              logger.error('on-failure destination failed', failure, { function: trigger.onFailure }),
           );
         }
       }

@@ -4,17 +4,20 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../settings';
 import { recordCallsOf } from './call-recording';
+import { traced } from './tracer';
 
 let client: DynamoDBDocumentClient | undefined;
 
 export function dynamoDb(): DynamoDBDocumentClient {
   if (!client) {
     const s = settings();
-    const base = new DynamoDBClient({
-      region: s.AWS_REGION,
-      endpoint: s.AWS_ENDPOINT_URL_DYNAMODB,
-      maxAttempts: 4,
-    });
+    const base = traced(
+      new DynamoDBClient({
+        region: s.AWS_REGION,
+        endpoint: s.AWS_ENDPOINT_URL_DYNAMODB,
+        maxAttempts: 4,
+      }),
+    );
     recordCallsOf(base, 'dynamodb');
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

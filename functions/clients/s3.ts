@@ -4,6 +4,7 @@ import './sdk-notice';
 import { S3Client } from '@aws-sdk/client-s3';
 import { settings } from '../settings';
 import { recordCallsOf } from './call-recording';
+import { traced } from './tracer';
 
 let client: S3Client | undefined;
 let presigner: S3Client | undefined;
@@ -25,7 +26,7 @@ function build(checksumsWhenRequired: boolean): S3Client {
 
 /** The client the functions' own S3 calls use (in AWS with the SDK's default checksums). */
 export function s3(): S3Client {
-  client ??= build(settings().AWS_ENDPOINT_URL_S3 !== undefined);
+  client ??= traced(build(settings().AWS_ENDPOINT_URL_S3 !== undefined));
   return client;
 }
 
@@ -35,6 +36,7 @@ export function s3(): S3Client {
  * which S3-compatible stores reject and which a browser's real body would not match.
  */
 export function presigningS3(): S3Client {
+  // not traced: it only signs URLs and sends nothing
   presigner ??= build(true);
   return presigner;
 }

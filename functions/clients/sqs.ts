@@ -4,13 +4,14 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { settings, type Settings } from '../settings';
 import { queueUrlEnvName, type QueueName } from '../wiring';
 import { recordCallsOf } from './call-recording';
+import { traced } from './tracer';
 
 let client: SQSClient | undefined;
 
 export function sqs(): SQSClient {
   if (!client) {
     const s = settings();
-    client = new SQSClient({ region: s.AWS_REGION, endpoint: s.AWS_ENDPOINT_URL_SQS });
+    client = traced(new SQSClient({ region: s.AWS_REGION, endpoint: s.AWS_ENDPOINT_URL_SQS }));
     recordCallsOf(client, 'sqs');
   }
   return client;

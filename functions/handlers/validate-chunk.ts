@@ -1,18 +1,22 @@
-// SQS chunks: validate each chunk message; failures are reported per message so SQS retries only them.
+// SQS chunks: validate each chunk message within the invocation's time (domains not resolved in time
+// read some_risk / dns_timeout); failures are reported per message so SQS retries only them.
 import middy from '@middy/core';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { chunkMessageSchema } from '../domain/bulk/chunk-messages';
 import { classifyChunk } from '../domain/bulk/classifier';
 import { processChunkMessage } from '../domain/bulk/validate-chunk';
 import { secretSettings } from '../middlewares/secret-settings';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
-const validateChunkHandler = sqsBatch(
-  chunkMessageSchema,
-  (message, { log }) => processChunkMessage(message, classifyChunk, log),
-  { name: 'validateChunk' },
-);
+function validateChunkHandler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  const time = { remainingMs: () => context.getRemainingTimeInMillis() };
+  return sqsBatch(
+    chunkMessageSchema,
+    (message, { log }) => processChunkMessage(message, classifyChunk, log, time),
+    { name: 'validateChunk' },
+  )(event);
+}
 
-export const handler = middy<SQSEvent, SQSBatchResponse>()
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>()
   .use(secretSettings())
   .handler(validateChunkHandler);

@@ -224,7 +224,7 @@ export const workspaceLockKey = (companyId: string): ItemKey => ({ pk: companyPk
 // probe verdicts    PROBE#<domain>#<shard>      VERDICTS                map address -> {p, e}; ttl: latest e
 // session lease     MXHOST#<host>               SESSION#<n>             n in 0..N-1, holdUntil (ms)
 // RCPT schedule     MXHOST#<host>               RCPTPACE                next: first free RCPT slot (ms), ttl
-// probe verdicts   COMPANY#<c>                 PROBEBATCH#<jobId>#<chunk>#<batch>   one per settled batch
+// probe batch      COMPANY#<c>                 PROBEBATCH#<jobId>#<chunk>#<batch>   progress; verdicts, settledAt
 
 export const probeVerdictShardKey = (domain: string, shard: number): ItemKey => ({
   pk: `PROBE#${part(domain.toLowerCase())}#${shard}`,

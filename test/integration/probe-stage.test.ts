@@ -18,8 +18,12 @@ import {
   loadChunkVerdicts,
   recordBatchProgress,
   recordProbeHandoff,
+  settleProbeBatch,
   type JobProbeState,
 } from '../../functions/store/probe-batches';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb } from '../../functions/clients/dynamodb';
+import { jobKey } from '../../functions/store/keys';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { MemoryPoliteness } from '../../functions/domain/probe/politeness';
 import { defaultBatchSessionOptions } from '../../functions/domain/probe/smtp-session';
@@ -116,7 +120,7 @@ describe('processProbeMessage', () => {
     await processProbeMessage(m, deps(sent), plenty, log);
     const job = await jobState('j-redeliver');
     expect(job.probedEmails).toBe(3);
-    expect([...(job.settledProbes ?? [])]).toEqual(['0-0']);
+    expect(job.probeSettled).toEqual({ '0': 1 });
     expect(Object.fromEntries(await loadChunkVerdicts({ companyId, jobId: 'j-redeliver' }, 0))).toEqual({
       'ann@x.test': 'accepted',
       'unknown1@x.test': 'not_found',
@@ -388,20 +392,56 @@ describe('progress of a probed job', () => {
     await processProbeMessage(first, deps(sent), plenty, log);
     percents.push(await percent());
     // the round's progress recorded again (a redelivery), or lower (an older duplicate): no change
-    await recordBatchProgress(job, '0-0', 3);
-    await recordBatchProgress(job, '0-0', 2);
+    await recordBatchProgress(job, 0, 0, 3, 3600);
+    await recordBatchProgress(job, 0, 0, 2, 3600);
     percents.push(await percent());
     const back = JSON.parse(sent[0]!.body) as ProbeMessage;
     await processProbeMessage(back, deps([]), plenty, log);
     percents.push(await percent());
     // a late duplicate of the first round after the batch settled changes nothing
-    await recordBatchProgress(job, '0-0', 3);
+    await recordBatchProgress(job, 0, 0, 3, 3600);
     await processProbeMessage(first, deps([]), plenty, log);
     percents.push(await percent());
     // 4 units of 8 after the hand-off, 3 more for the verdicts of the first round, 1 more when it settles
     expect(percents).toEqual([50, 87, 87, 99, 99]);
     expect((await jobState('j-grey-progress')).probeProgress).toEqual({});
     expect((await jobState('j-grey-progress')).probedEmails).toBe(4);
+  });
+});
+
+describe('a job that started before settled batches had their own items', () => {
+  it('keeps its settled ids and its per-batch progress, and sends the chunk on from the last batch', async () => {
+    await processingJob('j-legacy');
+    const job = { companyId, jobId: 'j-legacy' };
+    await recordProbeHandoff(job, 0, 3, 3);
+    // as the earlier layout left it: batch 0-0 settled in the job's set, batch 0-1 with 1 verdict so far
+    await dynamoDb().send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: jobKey(companyId, 'j-legacy'),
+        UpdateExpression:
+          'SET probeProgress.#b = :one, probeUnits.#c = probeUnits.#c + :one ADD settledProbes :ids, probedEmails :one',
+        ExpressionAttributeNames: { '#b': '0-1', '#c': '0' },
+        ExpressionAttributeValues: { ':one': 1, ':ids': new Set(['0-0']) },
+      }),
+    );
+    const batch = (n: number, todo: string[]) => message('j-legacy', todo, { batch: n, batches: 3, size: 1 });
+    const sent: Sent[] = [];
+    // batch 0 again: already settled, counts nothing, and is not the one to send the chunk on
+    expect(await settleProbeBatch(job, 0, 0, 1, {}, 3600)).toBeUndefined();
+    // batch 1's progress recorded again, no higher than the legacy entry: no change
+    await recordBatchProgress(job, 0, 1, 1, 3600);
+    expect((await jobState('j-legacy')).probeProgress).toEqual({ '0-1': 1 });
+    await processProbeMessage(batch(1, ['ann@x.test']), deps(sent), plenty, log);
+    expect(sent).toEqual([]);
+    await processProbeMessage(batch(2, ['bob@x.test']), deps(sent), plenty, log);
+    expect(sent.map((s) => s.queue)).toEqual(['chunks']);
+    const state = await jobState('j-legacy');
+    expect(state.probedEmails).toBe(3);
+    expect(state.probeProgress).toEqual({});
+    expect(state.probeSettled).toEqual({ '0': 2 });
+    // 2 per row: 3 for the hand-off and 1 per settled address
+    expect(state.probeUnits).toEqual({ '0': 6 });
   });
 });
 

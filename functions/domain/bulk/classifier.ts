@@ -37,6 +37,8 @@ export type ClassifyChunk = (
   emails: readonly string[],
   companyId: string,
   probed?: ReadonlyMap<string, MailboxProbe>,
+  /** Epoch ms: domains not resolved by then read some_risk / dns_timeout (ValidateContext.deadlineMs). */
+  deadlineMs?: number,
 ) => Promise<ChunkClassification>;
 
 let engine: ValidationEngine | undefined;
@@ -47,9 +49,9 @@ function sharedEngine(): ValidationEngine {
 }
 
 /** classifyChunk over a given engine (tests build their own). */
-function chunkClassifier(engineOf: () => ValidationEngine): ClassifyChunk {
-  return async (emails, companyId, probed) => {
-    const batch = await engineOf().prepare(emails, { companyId });
+export function chunkClassifier(engineOf: () => ValidationEngine): ClassifyChunk {
+  return async (emails, companyId, probed, deadlineMs) => {
+    const batch = await engineOf().prepare(emails, { companyId, deadlineMs });
     const probes: ProbeTarget[] = [];
     const verdicts = emails.map((email, index): ChunkVerdict => {
       const need = batch.probeNeed(email);

@@ -26,11 +26,12 @@ import { jobRetentionSeconds } from './limits';
 import { probeBatchId, type ProbeMessage } from './probe-messages';
 import {
   chunkProbesSettled,
-  putBatchVerdicts,
+  probeBatchSettled,
   recordBatchProgress,
   recordProbeFinishExpected,
   recordProbeHandoff,
   settleProbeBatch,
+  type ChunkProbeState,
   type JobProbeState,
 } from '../../store/probe-batches';
 
@@ -160,7 +161,8 @@ export async function processProbeMessage(
     (JobItem & JobProbeState) | undefined;
   if (!job || job.status !== 'processing')
     return batchLog.info('probe batch of a job not processing; dropped');
-  if (job.settledProbes?.has(id)) return continueChunk(job, message, deps);
+  if (await probeBatchSettled(job, message.chunk.index, message.batch))
+    return continueChunk(job, message, deps);
 
   batchLog.debug('probe batch started', { todo: message.todo.length, handBacks: message.handBacks });
   const done = { ...message.done };
@@ -306,7 +308,7 @@ async function handBack(
 ): Promise<void> {
   const verdicts = Object.keys(done).length;
   if (verdicts > Object.keys(message.done).length)
-    await recordBatchProgress(job, probeBatchId(message), verdicts);
+    await recordBatchProgress(job, message.chunk.index, message.batch, verdicts, jobRetentionSeconds);
   const next: ProbeMessage = {
     ...message,
     done,
@@ -335,27 +337,37 @@ async function settle(
   await deps.cache.put(
     new Map(Object.entries(done).filter(([email, probe]) => !cached.has(email) && probe !== 'not_attempted')),
   );
-  await putBatchVerdicts(job, message.chunk.index, message.batch, done, jobRetentionSeconds);
   const outcomes = Object.values(done);
   const counts = {
     unprobed: outcomes.filter((p) => p === 'not_attempted').length,
     blocked: outcomes.filter((p) => p === 'blocked').length,
   };
-  const after = await settleProbeBatch(job, probeBatchId(message), message.chunk.index, message.size, counts);
+  const after = await settleProbeBatch(
+    job,
+    message.chunk.index,
+    message.batch,
+    message.size,
+    done,
+    jobRetentionSeconds,
+    counts,
+  );
   if (after) log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
   const current =
     after ?? ((await getJobItem(job.companyId, job.jobId, true)) as (JobItem & JobProbeState) | undefined);
   if (current) await continueChunk(current, message, deps);
 }
 
-/** Once every batch of the chunk is settled, the chunk message goes again to write its part. */
+/**
+ * Once every batch of the chunk is settled, the chunk message goes again to write its part: sent by the
+ * batch whose settle was counted last (and again by its redelivery; recordChunk counts the chunk once).
+ */
 async function continueChunk(
-  job: JobItem & JobProbeState,
+  job: ChunkProbeState,
   message: ProbeMessage,
   deps: Pick<ProbeStageDeps, 'send'>,
 ): Promise<void> {
   if (job.status !== 'processing' || job.doneChunks?.has(message.chunk.index)) return;
-  if (!chunkProbesSettled(job, message.chunk.index, message.batches)) return;
+  if (!chunkProbesSettled(job, message.chunk.index, message.batches, message.batch)) return;
   await deps.send('chunks', sortedJson({ ...message.chunk, probed: true }));
 }
 

@@ -47,10 +47,11 @@ export async function classifyRows(
   classify: ClassifyChunk,
   companyId: string,
   probed?: ReadonlyMap<string, MailboxProbe>,
+  deadlineMs?: number,
 ): Promise<ChunkClassification> {
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
-  const out = await classify(present, companyId, probed);
+  const out = await classify(present, companyId, probed, deadlineMs);
   let next = 0;
   const verdicts = emails.map((email) =>
     email === undefined || email === '' ? blankRow : out.verdicts[next++]!,
@@ -58,15 +59,37 @@ export async function classifyRows(
   return { verdicts, probes: out.probes };
 }
 
+/** The invocation's clock, as the handler sees it (Lambda's getRemainingTimeInMillis). */
+export interface ChunkRunContext {
+  /** Milliseconds left in this invocation. */
+  remainingMs(): number;
+}
+
 /**
- * Primary course: skip a chunk already counted (redelivery); ranged GET; classify; put the part under a
- * key of this attempt; count it on the job (a single conditional update: once per chunk index); if it
- * was the last, complete the job.
+ * Time kept after domain resolution for the rest of a chunk: the part's two writes, counting the
+ * chunk and, for the last chunk, assembling the results file and completing the job.
+ */
+export const afterDnsReserveMs = 30_000;
+
+/**
+ * The instant a chunk stops waiting for DNS: the invocation's end less afterDnsReserveMs. Domains not
+ * resolved by then read some_risk / dns_timeout, so slow name servers never make a chunk time out,
+ * be delivered again and, the third time, fail its job.
+ */
+function dnsDeadlineMs(time: ChunkRunContext, nowMs = Date.now()): number {
+  return nowMs + time.remainingMs() - afterDnsReserveMs;
+}
+
+/**
+ * Primary course: skip a chunk already counted (redelivery); ranged GET; classify (DNS up to the
+ * invocation's deadline); put the part under a key of this attempt; count it on the job (a single
+ * conditional update: once per chunk index); if it was the last, complete the job.
  */
 export async function processChunkMessage(
   message: ChunkMessage,
   classify: ClassifyChunk,
   log: Logger,
+  time?: ChunkRunContext,
 ): Promise<void> {
   if (message.kind === 'finalize') return completeJobById(message.companyId, message.jobId, log);
   const work = message;
@@ -91,7 +114,8 @@ export async function processChunkMessage(
   const probed = work.probed
     ? ((await loadChunkVerdicts(work, work.index)) as Map<string, MailboxProbe>)
     : undefined;
-  const { verdicts, probes } = await classifyRows(emails, classify, work.companyId, probed);
+  const deadlineMs = time ? dnsDeadlineMs(time) : undefined;
+  const { verdicts, probes } = await classifyRows(emails, classify, work.companyId, probed, deadlineMs);
   if (probes.length > 0) {
     // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
     return handOffToProbes(work, verdicts.length, probes, chunkLog);

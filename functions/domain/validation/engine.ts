@@ -126,6 +126,11 @@ const dnsHealthLog: DnsHealthEvents = (() => {
 export interface ValidateContext {
   /** Tenant whose own known-address lists apply besides the global ones. */
   companyId?: string;
+  /**
+   * Bulk: the instant (epoch ms) prepare stops waiting for DNS. A domain not resolved by then reads
+   * some_risk / dns_timeout (subStatus `deadline`) in this batch; its lookup carries on into the cache.
+   */
+  deadlineMs?: number;
 }
 
 /** What a mailbox probe can still do for one address (the single endpoint's rule). */
@@ -211,11 +216,30 @@ export class ValidationEngine {
     return v;
   }
 
-  /** Resolves many domains (bulk: every distinct domain of a chunk); afterwards statusOf is synchronous. */
-  async prepareDomains(domains: Iterable<string>): Promise<void> {
-    const unique = new Set<string>();
-    for (const d of domains) unique.add(d);
-    await Promise.all([...unique].map((d) => this.resolveDomain(d)));
+  /**
+   * Resolves many domains (bulk: every distinct domain of a chunk); afterwards statusOf is synchronous.
+   * With a deadline (epoch ms) it stops waiting then.
+   * @returns the domains (as given) not resolved by the deadline; empty without one
+   */
+  async prepareDomains(domains: Iterable<string>, deadlineMs?: number): Promise<Set<string>> {
+    const unresolved = new Set<string>(domains);
+    const all = Promise.all(
+      [...unresolved].map((d) => this.resolveDomain(d).then(() => unresolved.delete(d))),
+    );
+    if (deadlineMs === undefined) {
+      await all;
+      return unresolved;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, deadlineMs - this.now()));
+    });
+    try {
+      await Promise.race([all, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return new Set(unresolved);
   }
 
   /** Loads domains and list flags for a chunk of addresses; the batch then classifies synchronously. */
@@ -231,28 +255,37 @@ export class ValidationEngine {
       list.push(address);
       domains.add(rawDomainOf(address));
     }
-    const [flags] = await Promise.all([this.lists.lookup(ctx.companyId, list), this.prepareDomains(domains)]);
+    const [flags, unresolved] = await Promise.all([
+      this.lists.lookup(ctx.companyId, list),
+      this.prepareDomains(domains, ctx.deadlineMs),
+    ]);
     const flagsOf = (address: string | null): KnownFlags | undefined =>
       flags.size === 0 || address === null ? undefined : flags.get(listEmail(address));
-    const verdictOf = (email: string) => {
-      const address = typeof email === 'string' ? extract(email) : '';
-      return this.classifyAddress(address, flagsOf(address));
+    // past the deadline a domain reads as a resolver timeout, not as an older verdict of it
+    const lateDomains = new Map<string, DomainVerdict>();
+    for (const raw of unresolved) lateDomains.set(raw, this.lateDomain(raw));
+    const lateDomainOf = (address: string | null): DomainVerdict | undefined =>
+      lateDomains.size === 0 || address === null ? undefined : lateDomains.get(rawDomainOf(address));
+    const classifyOne = (address: string | null): Verdict => {
+      const late = lateDomainOf(address);
+      return late && address !== null
+        ? classifyLocal(address, late, flagsOf(address))
+        : this.classifyAddress(address, flagsOf(address));
     };
+    const verdictOf = (email: string) => classifyOne(typeof email === 'string' ? extract(email) : '');
     return {
       classify: verdictOf,
       statusOf: (email) => verdictOf(email).status,
-      verdictAt: (index) => {
-        const address = addresses[index] ?? '';
-        return this.classifyAddress(address, flagsOf(address));
-      },
+      verdictAt: (index) => classifyOne(addresses[index] ?? ''),
       probeNeed: (email) => {
         const address = typeof email === 'string' ? extract(email) : null;
-        return address ? this.probeNeedOf(address, flagsOf(address)) : null;
+        return address && !lateDomainOf(address) ? this.probeNeedOf(address, flagsOf(address)) : null;
       },
       classifyProbed: (email, probe) => {
         const address = typeof email === 'string' ? extract(email) : null;
-        // not probed (the probe stage ran out of time): the verdict without a probe
-        if (probe === undefined || probe === 'not_attempted' || !address) return verdictOf(email);
+        // not probed (the probe stage ran out of time) or DNS past the deadline: the verdict without a probe
+        if (probe === undefined || probe === 'not_attempted' || !address || lateDomainOf(address))
+          return verdictOf(email);
         return classifyLocal(address, this.domainOf(address), flagsOf(address), probe);
       },
     };
@@ -448,6 +481,32 @@ export class ValidationEngine {
         smtpRisk: null,
         ok: verdict('domain_ok'),
       },
+    };
+  }
+
+  /** A domain whose lookup had not ended by a batch's deadline: a resolver timeout (subStatus `deadline`). */
+  private lateDomain(raw: string): DomainVerdict {
+    const { ascii, unicode } = parseDomain(raw);
+    const facts: DnsFacts = { dns: 'dns_timeout', dnsDetail: 'deadline', mxRecords: [], mailHost: null };
+    const isDisposable = isDisposableDomain(ascii);
+    const didYouMean = suggestDomain(ascii);
+    return {
+      name: ascii,
+      unicodeName: unicode,
+      syntaxError: null,
+      ipLiteral: false,
+      dns: facts.dns,
+      dnsDetail: facts.dnsDetail,
+      mxRecords: [],
+      mailHost: null,
+      mxProvider: null,
+      registrableDomain: registrableDomainOf(ascii),
+      isDisposable,
+      isFreeProvider: isFreeProviderDomain(ascii),
+      isCatchAll: null,
+      catchAllProbe: 'off',
+      didYouMean,
+      verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, 'off'),
     };
   }
 
