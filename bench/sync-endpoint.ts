@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       DNS_SERVERS: dns.servers.join(','),
       DNS_CANARY_DOMAINS: fixtureCanaryDomain,
       ALLOW_PRIVATE_MX: 'true',
-      // the bench measures the endpoint, not the per-company limit (decisions.md default 25/s)
+      // the bench measures the endpoint, not the per-company limit (docs/api.md default 25/s)
       RATE_LIMIT_PER_SECOND: '1000000',
       LOG_LEVEL: 'warn',
     },

@@ -46,7 +46,7 @@ export class InvalidKeyError extends AppError {
   }
 }
 
-/** 402: the company has neither monthly quota nor credits left (decisions.md, fixed text). */
+/** 402: the company has neither monthly quota nor credits left (a fixed text, docs/api.md). */
 export const quotaExceededMessage = 'Validation quota exceeded';
 
 export class QuotaExceededError extends AppError {

@@ -97,7 +97,7 @@ const workspacePatch: TableAccess[] = [...workspaceRead, 'transact'];
 
 /** Every function. */
 export const functions: FunctionSpec[] = [
-  // Bulk validation (spec 4.1)
+  // Bulk validation (docs/api.md)
   {
     name: 'createJob',
     entry: 'functions/handlers/create-job.ts',
@@ -211,7 +211,7 @@ export const functions: FunctionSpec[] = [
     memoryMb: 256,
     access: { table: ['read', 'write'], sendsTo: ['webhooks'] },
   },
-  // Single-email validation (spec 4.2, decisions.md)
+  // Single-email validation (docs/api.md)
   {
     name: 'validateEmail',
     entry: 'functions/handlers/validate-email.ts',
@@ -250,7 +250,7 @@ export const functions: FunctionSpec[] = [
     memoryMb: 256,
     access: { table: ['read', 'write'] },
   },
-  // Usage, quota and credits (decisions.md)
+  // Usage, quota and credits (docs/api.md)
   {
     name: 'getUsage',
     entry: 'functions/handlers/get-usage.ts',
@@ -258,7 +258,7 @@ export const functions: FunctionSpec[] = [
     ...apiDefaults,
     access: { table: [...api, 'query'] },
   },
-  // Workspace data (spec 4.3)
+  // Workspace data (docs/api.md)
   ...(
     [
       ['listConnectedMailboxes', 'list-connected-mailboxes', 'GET /v1/connected-mailboxes'],

@@ -212,7 +212,7 @@ export class ApiStack extends Stack {
       id: 'AwsSolutions-APIG4',
       reason:
         'Callers authenticate with an x-api-key checked inside every function (hashed key lookup in the ' +
-        'table, 401/403 texts from decisions.md); API Gateway has no authorizer for such company keys.',
+        'table, 401/403 texts from docs/api.md); API Gateway has no authorizer for such company keys.',
     });
     const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,

@@ -1,7 +1,7 @@
 // Builds mailvet's two stacks into an app; bin/app.ts and the CDK tests both call it, so the tests check
 // what deploys.
 //
-// Two stacks, as STYLE.md suggests: StatefulStack (table, buckets, queues) can be kept while ApiStack
+// Two stacks, as the house style has it: StatefulStack (table, buckets, queues) can be kept while ApiStack
 // (functions, API) is torn down and redeployed freely. References only run from ApiStack to
 // StatefulStack, through named exports; the one place that would reverse them, the S3 upload
 // notification, is added from ApiStack on the imported bucket (see api-stack.ts). One stack would have

@@ -153,7 +153,7 @@ export interface DependencyHealth {
   failedSince(since: number): Promise<boolean>;
 }
 
-/** decisions.md: a dependency that is unavailable answers 503 with Retry-After. */
+/** docs/api.md: a dependency that is unavailable answers 503 with Retry-After. */
 const unavailableSeconds = 5;
 function writeUnavailable(response: http.ServerResponse, requestId: string): void {
   response.setHeader('apigw-requestid', requestId);

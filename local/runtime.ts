@@ -199,7 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: tableName,
       BUCKET_NAME: bucketName,
-      // decisions.md: the local runtime delivers webhooks to local receivers.
+      // docs/api.md: the local runtime delivers webhooks to local receivers.
       ALLOW_PRIVATE_CALLBACKS: process.env.ALLOW_PRIVATE_CALLBACKS ?? 'true',
       // No SES here: invite emails are written to DATA_DIR/outbox as .eml files (INVITE_OUTBOX_DIR=''
       // keeps them pending, as a deployment without inviteFrom does).

@@ -1,4 +1,4 @@
-// The Idempotency-Key header on the routes that create work (decisions.md, "Job management"): the same
+// The Idempotency-Key header on the routes that create work (docs/api.md): the same
 // key and body within 24 hours answers with the first response and does nothing again; the same key
 // with another body is 422. The first request holds the key while it runs, so two concurrent copies
 // never both do the work; a request that fails releases the key, so fixing the body and retrying works.

@@ -64,7 +64,7 @@ export interface StoredDialect {
 }
 
 /**
- * Stored states; `expired` is derived on read from `uploadExpiresAtMs` (decisions.md) and from
+ * Stored states; `expired` is derived on read from `uploadExpiresAtMs` (docs/api.md) and from
  * `completedAt` (results retention). `cancelled` is only ever seen between the two steps of a DELETE:
  * every bulk worker checks acceptsWork() and every conditional write requires `processing`, so a
  * cancelled job's chunks stop counting and writing.

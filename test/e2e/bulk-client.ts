@@ -131,7 +131,7 @@ export function startBulkDns(): Promise<FixtureDns> {
   });
 }
 
-/** The verdicts the tests expect for the addresses they use (decisions.md "Status meaning"). */
+/** The verdicts the tests expect for the addresses they use (docs/api.md "The five statuses"). */
 function expectedStatus(cell: string | undefined): string {
   const email = cell?.trim() ?? '';
   if (email === '' || !email.includes('@')) return 'block_bounce_risk';

@@ -241,7 +241,7 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
     expect(await get(jobId, true)).toMatchObject({ statusCode: 404, body: '{"error":"Job not found"}' });
   });
 
-  it('presigns the results download for an hour under the decisions.md file name', async () => {
+  it('presigns the results download for an hour under the docs/api.md file name', async () => {
     stored({
       status: 'completed',
       completedAt: new Date().toISOString(),

@@ -1,4 +1,4 @@
-// The demo companies, users and API keys of decisions.md, seeded by the local runtime on first start.
+// The demo companies, users and API keys of docs/api.md, seeded by the local runtime on first start.
 import { putActiveUser } from '../../store/accounts';
 import { addToMonth } from '../../store/usage';
 import { addCredits, setMonthlyQuota, usageMonth } from '../usage';

@@ -1,4 +1,4 @@
-// The body of POST /v1/email/validate-file (spec 4.1) with the exact error texts of spec 7.1.
+// The body of POST /v1/email/validate-file (docs/api.md) with the exact error texts of docs/api.md
 import { z } from 'zod';
 import { ValidationError } from '../../errors';
 import { maxEmailColumn, maxFileNameLength } from './limits';

@@ -1,4 +1,4 @@
-// What clients see of a job (spec 2.1 and decisions.md): the stored state, with `expired` and the
+// What clients see of a job (docs/api.md): the stored state, with `expired` and the
 // processing deadline applied at read time so neither waits for a sweeper.
 import { z } from 'zod';
 import { processingDeadlineSeconds, resultsRetentionSeconds } from './limits';

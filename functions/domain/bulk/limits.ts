@@ -1,11 +1,11 @@
-// Limits and lifetimes of bulk jobs (spec 8 and decisions.md), in one place.
+// Limits and lifetimes of bulk jobs (docs/api.md), in one place.
 import type { JobLimits } from '../../store/jobs';
 
 /** Most active jobs (awaiting_upload unexpired, or processing) per company. */
 export const maxActiveJobs = 5;
 export const maxEmailColumn = 1000;
 export const maxFileNameLength = 255;
-/** 100 MB (decisions.md: a file over 104,857,600 bytes fails the job). */
+/** 100 MB (docs/api.md: a file over 104,857,600 bytes fails the job). */
 export const maxFileBytes = 104_857_600;
 /** Seconds a client waits before creating a job again after a 429. */
 export const activeJobsRetryAfterSeconds = 60;

@@ -52,7 +52,7 @@ export function jobObjectPrefixes(companyId: string, jobId: string): string[] {
   ];
 }
 
-/** decisions.md (fixed): `<fileName without .csv>_processed_by_mailvet.csv`, or `<jobId>_processed_by_mailvet.csv`. */
+/** fixed contract: `<fileName without .csv>_processed_by_mailvet.csv`, or `<jobId>_processed_by_mailvet.csv`. */
 export function resultFileName(jobId: string, fileName: string | undefined): string {
   const base = fileName === undefined ? jobId : fileName.replace(/\.csv$/i, '');
   return `${base}_processed_by_mailvet.csv`;

@@ -1,4 +1,4 @@
-// GET /v1/email/validate/{requestId}: the outcome of one of the company's requests (spec 3.2).
+// GET /v1/email/validate/{requestId}: the outcome of one of the company's requests (docs/api.md).
 import { NotFoundError } from '../../errors';
 import { FAILED_MESSAGE, inProgress, isOverdue, OVERDUE_MESSAGE, type InProgress } from './polling';
 import { readRequest } from '../../store/validation-requests';

@@ -1,4 +1,4 @@
-// The 200 body of a completed request (decisions.md "Single-email validation"): the engine's answer plus
+// The 200 body of a completed request (docs/api.md "Single addresses"): the engine's answer plus
 // requestId, validatedAt and the caller's metadata. Keys are sorted when the response is written.
 import { z } from 'zod';
 import { STATUSES, type Reason, type ValidationResult } from '../validation';

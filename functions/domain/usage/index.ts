@@ -1,4 +1,4 @@
-// Validation usage, quota and credits (decisions.md, "Usage, quota and credits"; docs/usage.md).
+// Validation usage, quota and credits (docs/usage.md).
 // Every validated address counts once per company and UTC month: single validations when they complete
 // (functions/store/validation-requests.ts counts it in the transaction that completes the request), bulk
 // rows with a status when their job completes. Workspace endpoints never call this module.

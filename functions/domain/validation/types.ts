@@ -1,6 +1,6 @@
 // The engine's vocabulary: statuses, reasons, the per-domain verdict and the result shape.
 
-/** The five statuses of decisions.md ("Status meaning"); nothing else ever leaves the engine. */
+/** The five statuses of docs/api.md ("The five statuses"); nothing else ever leaves the engine. */
 export const STATUSES = [
   'safe',
   'block_bounce_risk',

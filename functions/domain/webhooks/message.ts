@@ -1,7 +1,7 @@
 // The webhooks queue message: what the bulk pipeline enqueues when a job with a callbackUrl completes.
 import { z } from 'zod';
 
-/** The completion webhook body (decisions.md, fixed): exactly these five keys, sent sorted. */
+/** The completion webhook body (fixed, docs/api.md): exactly these five keys, sent sorted. */
 const completionPayloadSchema = z.object({
   event: z.literal('bulk_validation.completed'),
   jobId: z.string().min(1),

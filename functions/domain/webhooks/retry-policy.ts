@@ -1,7 +1,7 @@
 // When a delivery attempt counts as delivered, worth retrying or final, and how long to wait before
 // the next one. Pure functions: the queue (ChangeMessageVisibility) does the waiting.
 
-/** The first attempt and 5 retries (decisions.md, "Completion webhook"). */
+/** The first attempt and 5 retries (docs/api.md, "Completion webhook"). */
 export const maxAttempts = 6;
 
 /** Each wait varies by up to this fraction either way, so receivers that failed together are not retried together. */

@@ -1,4 +1,4 @@
-// Request bodies of the workspace writes (decisions.md), parsed with zod; a bad body is a 400.
+// Request bodies of the workspace writes (docs/api.md), parsed with zod; a bad body is a 400.
 import { z } from 'zod';
 import { ValidationError } from '../../errors';
 import { userRoles } from './model';

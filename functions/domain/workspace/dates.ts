@@ -1,4 +1,4 @@
-// UTC calendar days as `YYYY-MM-DD` strings, and the reputation windows of spec 4.3 built from them.
+// UTC calendar days as `YYYY-MM-DD` strings, and the reputation windows of docs/api.md built from them.
 // Every function takes the clock's `now` so window edges can be tested with a fixed time.
 
 export type Clock = () => Date;

@@ -1,4 +1,4 @@
-// The demo workspace seeded by `npm start` on first start (decisions.md: every state shown). Acme gets
+// The demo workspace seeded by `npm start` on first start (docs/api.md: every state shown). Acme gets
 // both connection statuses, a mailbox without reputation yet, active and invited users, users without
 // mailboxes, Safety Net mailboxes in one and in both integrations, and sequences of both services with
 // several owners; Globex a little of each, to show tenant isolation. Dates are relative to `now`.

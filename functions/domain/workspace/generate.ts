@@ -101,7 +101,7 @@ export function generateWorkspace(options: GenerateOptions): WorkspaceImportInpu
     const connectedDate = addDays(today, -age);
     const reputation: Record<string, number | null> = {};
     let value = 50 + Math.floor(rand() * 50);
-    // Reputation starts accruing a few days after the connection (spec 2.11).
+    // Reputation starts accruing a few days after the connection (docs/api.md).
     for (let d = Math.min(age - 3, options.days - 1); d >= 0; d--) {
       value = Math.max(0, Math.min(100, value + Math.floor(rand() * 7) - 3));
       reputation[addDays(today, -d)] = rand() < 0.03 ? null : value;

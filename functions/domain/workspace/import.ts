@@ -112,7 +112,7 @@ export async function importWorkspace(input: WorkspaceImportInput, now = new Dat
       const existing = mailboxes.get(entry.email);
       const id = entry.id ?? (existing?.id as string | undefined) ?? stableId(companyId, 'cmbx', entry.email);
       if (existing && existing.id !== id) {
-        // A reconnected mailbox gets a new id and starts a new series (spec 2.5).
+        // A reconnected mailbox gets a new id and starts a new series (docs/api.md).
         for (const block of blocks.get(String(existing.id))?.values() ?? [])
           deletes.push({ pk: String(block.pk), sk: String(block.sk) });
         blocks.delete(String(existing.id));

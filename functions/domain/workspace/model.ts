@@ -1,5 +1,5 @@
 // The workspace's row types (what the API returns, as sorted JSON) and how each list packs them
-// into its view. Field names follow spec 2.5-2.10 and decisions.md "Workspace data".
+// into its view. Field names follow docs/api.md "Workspace data".
 import { z } from 'zod';
 import { reputationRangeNames } from './dates';
 import { allFacet, type ViewSpec } from './views';
@@ -13,7 +13,7 @@ export type UserStatus = (typeof userStatuses)[number];
 export const userRoles = ['member', 'admin'] as const;
 export type UserRole = (typeof userRoles)[number];
 
-/** Invites last 7 days (decisions.md). */
+/** Invites last 7 days (docs/api.md). */
 export const inviteLifetimeMs = 7 * 86_400_000;
 
 export interface Person {
@@ -41,7 +41,7 @@ export interface DomainRow {
 
 export interface UserRow {
   email: string;
-  /** null for an invited user (spec 2.8). */
+  /** null for an invited user (docs/api.md). */
   id: string | null;
   name: string;
   role: UserRole;
@@ -137,7 +137,7 @@ export const sequenceBodySchema = z.object({
   service: z.enum(sequenceServices),
 });
 
-/** A list page: `{limit, offset, total, <key>: rows}` (decisions.md names each list's key). */
+/** A list page: `{limit, offset, total, <key>: rows}` (docs/api.md names each list's key). */
 export function pageSchema<K extends string, R extends z.ZodType>(key: K, row: R) {
   return z.object({
     limit: z.number().int(),
@@ -299,7 +299,7 @@ export function userBody(row: UserRow): z.infer<typeof userBodySchema> {
   };
 }
 
-/** An invite past its expiry no longer exists for the API nor holds a seat (decisions.md). */
+/** An invite past its expiry no longer exists for the API nor holds a seat (docs/api.md). */
 export function isLiveUser(row: UserRow, now: Date): boolean {
   return row.status === 'active' || (row.inviteExpiresAt !== null && row.inviteExpiresAt > now.toISOString());
 }

@@ -1,4 +1,4 @@
-// Query-string parameters of the workspace endpoints (spec 4.3, decisions.md), parsed with zod.
+// Query-string parameters of the workspace endpoints (docs/api.md), parsed with zod.
 // Every bad value is a 400 whose message names the parameter; unknown parameters are ignored.
 import { z } from 'zod';
 import { ValidationError } from '../../errors';

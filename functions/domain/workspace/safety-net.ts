@@ -1,4 +1,4 @@
-// Safety Net mailboxes and sequences: lists, details, and the `activated` switch (spec 3.5). A switch
+// Safety Net mailboxes and sequences: lists, details, and the `activated` switch (docs/api.md). A switch
 // writes the item(s) and the packed list view in one transaction guarded by the view's version; a
 // sequence is switched for every owner row at once. Setting the value already held writes nothing.
 import { z } from 'zod';
@@ -131,7 +131,7 @@ export async function getSafetyNetSequence(companyId: string, id: string) {
 /** The stored item's key. */
 const keyOf = (item: Item) => ({ pk: String(item.pk), sk: String(item.sk) });
 
-/** No permission needed (spec 5.4). */
+/** No permission needed (docs/api.md). */
 export async function patchSafetyNetMailbox(companyId: string, id: string, activated: boolean, now: Date) {
   const item = await findById(safetyNetMailboxIdIndex(companyId, id), id, mailboxNotFound);
   const updated: SafetyNetMailboxRow = { ...safetyNetMailboxRowOf(item), activated };

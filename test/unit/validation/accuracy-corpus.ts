@@ -1,5 +1,5 @@
 // The labelled accuracy corpus: addresses with the status a careful reviewer expects from the status
-// table of decisions.md and the RFCs, served by the fixture DNS and SMTP servers of fixtures/world.ts.
+// table of docs/api.md and the RFCs, served by the fixture DNS and SMTP servers of fixtures/world.ts.
 // Labels were written before the engine ran on them; see docs/validation.md for the measured agreement.
 import type { Status } from '../../../functions/domain/validation';
 

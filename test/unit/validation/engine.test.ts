@@ -1,4 +1,4 @@
-// Each row of the status table (decisions.md) against real DNS and SMTP servers on loopback.
+// Each row of the status table (docs/api.md) against real DNS and SMTP servers on loopback.
 import { STATUSES, ValidationEngine, type ValidationResult } from '../../../functions/domain/validation';
 import { closedPort, startHarness, type Harness } from './fixtures/harness';
 

@@ -151,7 +151,7 @@ class ChunkCutter {
     if (tail.length > 0) this.tokenizer.push(tail);
     this.tokenizer.finish();
     if (this.lastEnd > this.chunkStart) this.cut(this.lastEnd);
-    // No row after the header candidate holds an address: it is a data row (decisions.md).
+    // No row after the header candidate holds an address: it is a data row (docs/api.md).
     this.candidate = undefined;
     this.flush();
     return { dialect: this.dialect, dataRows: this.dataRows, chunks: this.index, bytes: this.bytes };

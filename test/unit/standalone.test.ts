@@ -1,0 +1,29 @@
+// The repository stands on its own: no code, comment or document sends a reader to a document that is
+// not in it. What the contract says lives in docs/ (docs/api.md and the pages it links).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+// Names of the contract documents kept outside the repository, and the section numbers of the spec.
+const outsideReference = new RegExp(
+  ['decisions\\.md', 'service-spec', 'STYLE\\.md', '\\bspec \\d'].join('|'),
+);
+
+function trackedTextFiles(): string[] {
+  const listed = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n');
+  return listed.filter((f) => /\.(ts|tsx|js|mjs|md|json|yaml)$/.test(f) && f !== 'package-lock.json');
+}
+
+describe('the repository', () => {
+  it('refers to no document outside it', () => {
+    const found: string[] = [];
+    for (const file of trackedTextFiles()) {
+      const lines = readFileSync(path.join(root, file), 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (outsideReference.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 100)}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+});
