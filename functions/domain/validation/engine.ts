@@ -488,26 +488,7 @@ export class ValidationEngine {
   private lateDomain(raw: string): DomainVerdict {
     const { ascii, unicode } = parseDomain(raw);
     const facts: DnsFacts = { dns: 'dns_timeout', dnsDetail: 'deadline', mxRecords: [], mailHost: null };
-    const isDisposable = isDisposableDomain(ascii);
-    const didYouMean = suggestDomain(ascii);
-    return {
-      name: ascii,
-      unicodeName: unicode,
-      syntaxError: null,
-      ipLiteral: false,
-      dns: facts.dns,
-      dnsDetail: facts.dnsDetail,
-      mxRecords: [],
-      mailHost: null,
-      mxProvider: null,
-      registrableDomain: registrableDomainOf(ascii),
-      isDisposable,
-      isFreeProvider: isFreeProviderDomain(ascii),
-      isCatchAll: null,
-      catchAllProbe: 'off',
-      didYouMean,
-      verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, 'off'),
-    };
+    return domainVerdictOf(ascii, unicode, facts, 'off');
   }
 
   private async loadDomain(ascii: string, unicode: string): Promise<{ value: DomainVerdict; ttlMs: number }> {
@@ -521,17 +502,14 @@ export class ValidationEngine {
       resolverBroken = true;
       facts = { dns: 'dns_unavailable', dnsDetail: facts.dns, mxRecords: [], mailHost: null };
     }
-    const isDisposable = isDisposableDomain(ascii);
-    const didYouMean = suggestDomain(ascii);
     let catchAllProbe: CatchAllProbe = 'off';
-    const mxProvider = mxProviderOf(facts.mxRecords.map((r) => r.exchange));
     // accept-all providers answer 250 to anything: a catch-all test there would mislabel every domain
     if (
       this.options.smtpProbe &&
       facts.dns === 'ok' &&
       facts.mailHost &&
-      !isDisposable &&
-      !isAcceptAllProvider(mxProvider)
+      !isDisposableDomain(ascii) &&
+      !isAcceptAllProvider(mxProviderOf(facts.mxRecords.map((r) => r.exchange)))
     ) {
       const [outcome] = await probeRecipients(
         facts.mailHost.addresses,
@@ -541,26 +519,7 @@ export class ValidationEngine {
       );
       catchAllProbe = catchAllOf(outcome?.probe ?? 'error');
     }
-    const isCatchAll =
-      catchAllProbe === 'catch_all' ? true : catchAllProbe === 'not_catch_all' ? false : null;
-    const value: DomainVerdict = {
-      name: ascii,
-      unicodeName: unicode,
-      syntaxError: null,
-      ipLiteral: false,
-      dns: facts.dns,
-      dnsDetail: facts.dnsDetail,
-      mxRecords: facts.mxRecords,
-      mailHost: facts.mailHost,
-      mxProvider,
-      registrableDomain: registrableDomainOf(ascii),
-      isDisposable,
-      isFreeProvider: isFreeProviderDomain(ascii),
-      isCatchAll,
-      catchAllProbe,
-      didYouMean,
-      verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, catchAllProbe),
-    };
+    const value = domainVerdictOf(ascii, unicode, facts, catchAllProbe);
     if (resolverBroken || this.dnsHealth.lastKnownBroken === true) return { value, ttlMs: 0 };
     const settled =
       facts.dns !== 'dns_error' &&
@@ -573,6 +532,35 @@ export class ValidationEngine {
       ttlMs: settled ? (this.options.cacheTtlMs ?? 3_600_000) : (this.options.transientCacheTtlMs ?? 60_000),
     };
   }
+}
+
+/** What a domain's DNS facts and catch-all probe say about it, as the engine caches it. */
+function domainVerdictOf(
+  ascii: string,
+  unicode: string,
+  facts: DnsFacts,
+  catchAllProbe: CatchAllProbe,
+): DomainVerdict {
+  const isDisposable = isDisposableDomain(ascii);
+  const didYouMean = suggestDomain(ascii);
+  return {
+    name: ascii,
+    unicodeName: unicode,
+    syntaxError: null,
+    ipLiteral: false,
+    dns: facts.dns,
+    dnsDetail: facts.dnsDetail,
+    mxRecords: facts.mxRecords,
+    mailHost: facts.mailHost,
+    mxProvider: mxProviderOf(facts.mxRecords.map((r) => r.exchange)),
+    registrableDomain: registrableDomainOf(ascii),
+    isDisposable,
+    isFreeProvider: isFreeProviderDomain(ascii),
+    isCatchAll: catchAllProbe === 'catch_all' ? true : catchAllProbe === 'not_catch_all' ? false : null,
+    catchAllProbe,
+    didYouMean,
+    verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, catchAllProbe),
+  };
 }
 
 /** Reasons a mailbox probe's reply decides: their subStatus is the server's own code. */
