@@ -53,6 +53,7 @@ export const reasonWords: Record<Reason, string> = {
   ip_literal: 'The address names a server by IP address rather than a domain.',
   quoted_local_part: 'The address uses quotes, which many mail systems mishandle.',
   smtputf8_local_part: 'The name before @ has non-ASCII letters, which not every server accepts.',
+  mailbox_disabled: 'The mailbox exists but is disabled.',
   mailbox_full: 'The mailbox is full.',
   greylisted: 'The mail server asked to try later every time.',
   smtp_timeout: 'The mail server stopped answering.',

@@ -29,6 +29,7 @@ const reasons = {
   ip_literal: true,
   quoted_local_part: true,
   smtputf8_local_part: true,
+  mailbox_disabled: true,
   mailbox_full: true,
   greylisted: true,
   smtp_timeout: true,

@@ -87,9 +87,17 @@ export async function readUsage(
 
 // --- Enforcement ------------------------------------------------------------------------------------
 
-/** Single endpoints, before any work: 402 when neither quota nor credits remain. */
-export async function assertValidationsLeft(companyId: string, now: Date = new Date()): Promise<void> {
-  if ((await stateOf(companyId, now)).remaining <= 0) throw new QuotaExceededError();
+/**
+ * Single and batch endpoints, before any work: 402 when quota plus credits cannot cover `count`
+ * addresses (default one). Nothing to count (only test addresses): no check.
+ */
+export async function assertValidationsLeft(
+  companyId: string,
+  now: Date = new Date(),
+  count = 1,
+): Promise<void> {
+  if (count <= 0) return;
+  if ((await stateOf(companyId, now)).remaining < count) throw new QuotaExceededError();
 }
 
 /** The failed job's error when the file needs more validations than are left. */

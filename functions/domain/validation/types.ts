@@ -29,6 +29,7 @@ export type Reason =
   | 'ip_literal'
   | 'quoted_local_part'
   | 'smtputf8_local_part'
+  | 'mailbox_disabled'
   | 'mailbox_full'
   | 'greylisted'
   | 'smtp_timeout'

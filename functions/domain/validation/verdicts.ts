@@ -11,6 +11,7 @@ const STATUS_OF_REASON: Readonly<Record<Reason, Status>> = {
   disposable: 'block_bounce_risk',
   known_dead_non_catch_all: 'block_bounce_risk',
   mailbox_not_found: 'block_bounce_risk',
+  mailbox_disabled: 'block_bounce_risk',
   role_abuse: 'do_not_mail_abuse',
   known_complainer: 'do_not_mail_abuse',
   known_dead: 'dead_email',
