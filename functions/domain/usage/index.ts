@@ -138,18 +138,22 @@ interface EndedJob {
   status: string;
 }
 
+/** A job's rows and those of them usage never counts (test addresses). */
+interface CountedRows {
+  totalEmails: number;
+  uncountedEmails?: number;
+}
+
 /**
- * A completed job: its rows with a status (`totalEmails`) count in the month of completion and its
- * reservation ends, exactly once however often completion is redelivered. True when this call counted.
+ * A completed job: its rows with a status (`totalEmails`) but for test addresses count in the month of
+ * completion and its reservation ends, exactly once however often completion is redelivered. True when
+ * this call counted.
  */
-export async function countCompletedJob(
-  job: EndedJob & { totalEmails: number },
-  now = new Date(),
-): Promise<boolean> {
+export async function countCompletedJob(job: EndedJob & CountedRows, now = new Date()): Promise<boolean> {
   if (job.status !== 'completed') return false;
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
-  const counted = { month: usageMonth(now), count: job.totalEmails };
+  const counted = { month: usageMonth(now), count: job.totalEmails - (job.uncountedEmails ?? 0) };
   return endJobReservation(reservation, counted);
 }
 
@@ -169,7 +173,7 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
  * True when this call changed usage.
  */
 export async function settleDeletedJob(
-  job: Omit<EndedJob, 'status'> & { totalEmails: number },
+  job: Omit<EndedJob, 'status'> & CountedRows,
   leftStatus: string | undefined,
   now = new Date(),
 ): Promise<boolean> {
