@@ -6,11 +6,7 @@ import { budgetMs } from '../domain/single-validation/budget';
 
 const validateEmailBatchRoute: Route = async (request) => {
   const body = parseBatchRequestBody(request.body);
-  const response = await validateBatch(
-    request.principal.companyId,
-    body,
-    budgetMs(request.remainingMs()),
-  );
+  const response = await validateBatch(request.principal.companyId, body, budgetMs(request.remainingMs()));
   return { statusCode: 200, body: response };
 };
 

@@ -19,11 +19,11 @@ import { runWithinBudget } from './validate-sync';
 import { assertValidationsLeft } from '../usage';
 import { isTestAddress } from '../validation/test-addresses';
 
-export const MAX_BATCH_EMAILS = 100;
+const MAX_BATCH_EMAILS = 100;
 /** Addresses validated at once: enough to finish a full batch of cached domains in well under a second. */
 const BATCH_CONCURRENCY = 10;
 
-export const batchEmailsError = `emails must be 1 to ${MAX_BATCH_EMAILS} strings`;
+const batchEmailsError = `emails must be 1 to ${MAX_BATCH_EMAILS} strings`;
 /** Every 400 text of the body: the list's rule, then the single body's (an address's length, metadata). */
 export const batchRequestErrors = [
   batchEmailsError,
@@ -42,7 +42,7 @@ export const batchRequestSchema = z.object({
 export type BatchRequestBody = z.infer<typeof batchRequestSchema>;
 
 /** An address still running when the budget ran out: poll it as a single request. */
-export const batchPendingSchema = z.object({
+const batchPendingSchema = z.object({
   email: z.string().describe('The address as submitted'),
   pollUrl: z.string().describe('Relative to the API origin: GET it for the result'),
   requestId: z.string(),
