@@ -20,9 +20,18 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
+      // The functions' IAM policies, synthesized once for the recorded-call check (test/helpers/iam-check.ts).
+      globalSetup: '<rootDir>/test/helpers/iam-global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/iam-global-teardown.ts',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts'],
     },
     // The web console in headless Chromium (test/browser/chromium.ts finds the browser).
-    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/helpers/iam-global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/iam-global-teardown.ts',
+    },
   ],
 };

@@ -1,7 +1,14 @@
 // The CDK app (`npx cdk synth|deploy`): mailvet's stacks with cdk-nag's AwsSolutions checks applied.
 import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { contextCount, contextFlag, contextList, createMailvet, featureFlags } from '../lib/mailvet';
+import {
+  contextCount,
+  contextFlag,
+  contextList,
+  contextOrigin,
+  createMailvet,
+  featureFlags,
+} from '../lib/mailvet';
 
 const app = new App({ context: featureFlags });
 /** A context given as text; empty counts as unset. */
@@ -20,6 +27,9 @@ createMailvet(app, {
   alarmEmail: text('alarmEmail'),
   // `-c apiCorsOrigins=https://app.example.com,https://admin.example.com`: browsers there may call the API.
   apiCorsOrigins: contextList(app.node.tryGetContext('apiCorsOrigins')),
+  // `-c consoleOrigin=https://d111111abcdef8.cloudfront.net` (the ConsoleUrl output): the only page
+  // origin, with apiCorsOrigins, whose browsers may use the presigned upload and download URLs.
+  consoleOrigin: contextOrigin('consoleOrigin', app.node.tryGetContext('consoleOrigin')),
   // `-c defaultMonthlyQuota=5000 -c defaultCredits=100`: the plan of companies without their own.
   usageDefaults: {
     monthlyQuota: contextCount('defaultMonthlyQuota', app.node.tryGetContext('defaultMonthlyQuota')),

@@ -464,6 +464,7 @@ export interface components {
         smtpProbe:
           | 'accepted'
           | 'not_found'
+          | 'disabled'
           | 'full'
           | 'greylisted'
           | 'timeout'
@@ -474,6 +475,15 @@ export interface components {
           | 'unverifiable'
           | 'off'
           | 'skipped';
+        /** @description The mail server’s reply that decided smtpProbe; null when no reply decided */
+        smtpReply: {
+          /** @description Basic reply code (550) */
+          code: number;
+          /** @description RFC 3463 enhanced status code (5.1.1), null when not sent */
+          enhanced: string | null;
+          /** @description The reply text on one line, at most 200 characters */
+          text: string;
+        } | null;
       };
       /** @description The request’s metadata, echoed */
       metadata?: {
@@ -498,12 +508,12 @@ export interface components {
           | 'known_dead_non_catch_all'
           | 'mailbox_not_found'
           | 'mailbox_not_found_catch_all'
+          | 'mailbox_disabled'
           | 'dns_error'
           | 'dns_timeout'
           | 'ip_literal'
           | 'quoted_local_part'
           | 'smtputf8_local_part'
-          | 'mailbox_disabled'
           | 'mailbox_full'
           | 'greylisted'
           | 'smtp_timeout'
@@ -515,6 +525,7 @@ export interface components {
           | 'domain_ok';
         /** @enum {string} */
         status: 'safe' | 'block_bounce_risk' | 'some_risk' | 'dead_email' | 'do_not_mail_abuse';
+        /** @description Detail of the reason; for a probe verdict the server’s enhanced code (5.1.1), else its basic code */
         subStatus: string | null;
       };
       /** @description ISO 8601 */
@@ -561,6 +572,7 @@ export interface components {
               smtpProbe:
                 | 'accepted'
                 | 'not_found'
+                | 'disabled'
                 | 'full'
                 | 'greylisted'
                 | 'timeout'
@@ -571,6 +583,15 @@ export interface components {
                 | 'unverifiable'
                 | 'off'
                 | 'skipped';
+              /** @description The mail server’s reply that decided smtpProbe; null when no reply decided */
+              smtpReply: {
+                /** @description Basic reply code (550) */
+                code: number;
+                /** @description RFC 3463 enhanced status code (5.1.1), null when not sent */
+                enhanced: string | null;
+                /** @description The reply text on one line, at most 200 characters */
+                text: string;
+              } | null;
             };
             /** @description The request’s metadata, echoed */
             metadata?: {
@@ -595,12 +616,12 @@ export interface components {
                 | 'known_dead_non_catch_all'
                 | 'mailbox_not_found'
                 | 'mailbox_not_found_catch_all'
+                | 'mailbox_disabled'
                 | 'dns_error'
                 | 'dns_timeout'
                 | 'ip_literal'
                 | 'quoted_local_part'
                 | 'smtputf8_local_part'
-                | 'mailbox_disabled'
                 | 'mailbox_full'
                 | 'greylisted'
                 | 'smtp_timeout'
@@ -612,6 +633,7 @@ export interface components {
                 | 'domain_ok';
               /** @enum {string} */
               status: 'safe' | 'block_bounce_risk' | 'some_risk' | 'dead_email' | 'do_not_mail_abuse';
+              /** @description Detail of the reason; for a probe verdict the server’s enhanced code (5.1.1), else its basic code */
               subStatus: string | null;
             };
             /** @description ISO 8601 */

@@ -49,8 +49,11 @@ export function contentTypeOf(file: string): string {
   return contentTypes[path.extname(file)] ?? 'application/octet-stream';
 }
 
-/** The console's esbuild options (exported for the test that checks what the bundle holds). */
-export function consoleBuildOptions(outdir: string): BuildOptions {
+/**
+ * The console's esbuild options (exported for the test that checks what the bundle holds). Source maps
+ * only for builds on this machine: a deployed console ships none (they would publish the source).
+ */
+export function consoleBuildOptions(outdir: string, sourceMaps = true): BuildOptions {
   return {
     entryPoints: { app: path.join(consoleRoot, 'src/main.ts') },
     bundle: true,
@@ -59,7 +62,7 @@ export function consoleBuildOptions(outdir: string): BuildOptions {
     target: ['chrome109', 'firefox115', 'safari16'],
     platform: 'browser',
     minify: true,
-    sourcemap: 'linked',
+    sourcemap: sourceMaps ? 'linked' : false,
     // The bulk page reads CSV samples with the service's own dialect detection, which works on Buffers.
     inject: [path.join(consoleRoot, 'src/buffer-shim.ts')],
     // ...detects encodings with Node's `isUtf8`, which the browser gets from a TextDecoder, and decodes
@@ -96,9 +99,12 @@ export async function buildConsole(): Promise<ConsoleFile[]> {
   return collect(result.outputFiles ?? [], outdir);
 }
 
-/** The same, synchronously (CDK's local bundling runs synchronously), written to `outdir`. */
+/**
+ * The deployed console: synchronously (CDK's local bundling runs synchronously), without source maps,
+ * written to `outdir`.
+ */
 export function buildConsoleSyncTo(outdir: string): void {
-  const result = buildSync(consoleBuildOptions(outdir));
+  const result = buildSync(consoleBuildOptions(outdir, false));
   for (const file of collect(result.outputFiles ?? [], outdir)) {
     const target = path.join(outdir, file.path);
     mkdirSync(path.dirname(target), { recursive: true });

@@ -13,15 +13,32 @@ export interface QueueSpec {
   retentionSeconds: number;
 }
 
-/** What a function may touch. The stack grants exactly this and nothing more. */
+/**
+ * What a function may do to the table, each a set of DynamoDB actions (lib/api-stack.ts tableActions):
+ * read (GetItem, BatchGetItem), query (Query, on the table and its indexes), write (PutItem,
+ * UpdateItem), delete (DeleteItem), batchWrite (BatchWriteItem, which may put and delete), transact
+ * (ConditionCheckItem; a transaction's puts, updates and deletes need write and delete). No function
+ * may Scan.
+ */
+export type TableAccess = 'read' | 'query' | 'write' | 'delete' | 'batchWrite' | 'transact';
+
+/**
+ * What a function may touch. The stack grants exactly this and nothing more; the integration suites
+ * check every call the functions make locally against the grants (test/helpers/iam-check.ts).
+ */
 export interface FunctionAccess {
-  table: 'none' | 'read' | 'readwrite';
+  table: TableAccess[];
   /** S3 key prefixes (with trailing slash) the function reads objects from. */
   bucketRead?: string[];
   /** S3 key prefixes the function writes (Put, multipart) objects to. */
   bucketWrite?: string[];
   /** S3 key prefixes the function lists and deletes objects under. */
   bucketDelete?: string[];
+  /**
+   * S3 key prefixes the function lists keys under without deleting (s3:ListBucket limited to them):
+   * how it learns whether an object exists (functions/store/bucket.ts objectExists).
+   */
+  bucketList?: string[];
   /** Queues the function sends messages to. */
   sendsTo?: QueueName[];
 }
@@ -71,12 +88,14 @@ export const partsPrefix = 'parts/';
 export const resultsPrefix = 'results/';
 
 const apiDefaults = { timeoutSeconds: 29, memoryMb: 512 };
-const readApi: FunctionAccess = { table: 'readwrite' };
+/** Authentication reads the key; the per-company rate limit updates a counter item on every request. */
+const api: TableAccess[] = ['read', 'write'];
+/** Workspace reads query items and indexes, and write a list view whole (batch writes) on first use. */
+const workspaceRead: TableAccess[] = [...api, 'query', 'batchWrite'];
+/** Patches also write the item and its list views in a transaction that checks its owner. */
+const workspacePatch: TableAccess[] = [...workspaceRead, 'transact'];
 
-/**
- * Every function. API functions get `table: 'readwrite'` at the least because authentication and the
- * per-company rate limit write a counter item for every request.
- */
+/** Every function. */
 export const functions: FunctionSpec[] = [
   // Bulk validation (spec 4.1)
   {
@@ -84,14 +103,14 @@ export const functions: FunctionSpec[] = [
     entry: 'functions/handlers/create-job.ts',
     description: 'POST /v1/email/validate-file: create a bulk job and its presigned upload URL',
     ...apiDefaults,
-    access: { table: 'readwrite', bucketWrite: [uploadsPrefix] },
+    access: { table: [...api, 'delete'], bucketWrite: [uploadsPrefix] },
   },
   {
     name: 'getJob',
     entry: 'functions/handlers/get-job.ts',
     description: 'GET /v1/email/validate-file/{jobId}: job status and progress',
     ...apiDefaults,
-    access: readApi,
+    access: { table: [...api, 'delete'] },
   },
   {
     name: 'downloadJob',
@@ -101,28 +120,33 @@ export const functions: FunctionSpec[] = [
     timeoutSeconds: 29,
     // Making a filtered copy streams the whole results file: more memory is more CPU.
     memoryMb: 1024,
-    access: { table: 'readwrite', bucketRead: [resultsPrefix], bucketWrite: [resultsPrefix] },
+    access: {
+      table: api,
+      bucketRead: [resultsPrefix],
+      bucketWrite: [resultsPrefix],
+      bucketList: [resultsPrefix],
+    },
   },
   {
     name: 'listJobs',
     entry: 'functions/handlers/list-jobs.ts',
     description: "GET /v1/email/validate-file: the company's jobs, newest first",
     ...apiDefaults,
-    access: readApi,
+    access: { table: [...api, 'query'] },
   },
   {
     name: 'deleteJob',
     entry: 'functions/handlers/delete-job.ts',
     description: 'DELETE /v1/email/validate-file/{jobId}: cancel the job and delete it and its files',
     ...apiDefaults,
-    access: { table: 'readwrite', bucketDelete: [uploadsPrefix, partsPrefix, resultsPrefix] },
+    access: { table: [...api, 'delete'], bucketDelete: [uploadsPrefix, partsPrefix, resultsPrefix] },
   },
   {
     name: 'listWebhookDeliveries',
     entry: 'functions/handlers/list-webhook-deliveries.ts',
     description: "GET /v1/email/validate-file/{jobId}/webhook-deliveries: the completion webhook's attempts",
     ...apiDefaults,
-    access: readApi,
+    access: { table: api },
   },
   {
     name: 'startProcessing',
@@ -130,7 +154,7 @@ export const functions: FunctionSpec[] = [
     description: 'S3 ObjectCreated on uploads/: move the job to processing, chunk the file, fan out',
     timeoutSeconds: 300,
     memoryMb: 1024,
-    access: { table: 'readwrite', bucketRead: [uploadsPrefix], sendsTo: ['chunks'] },
+    access: { table: ['read', 'query', 'write', 'delete'], bucketRead: [uploadsPrefix], sendsTo: ['chunks'] },
   },
   {
     name: 'failStartProcessing',
@@ -138,7 +162,7 @@ export const functions: FunctionSpec[] = [
     description: "startProcessing's on-failure destination: a job whose start kept failing is failed",
     timeoutSeconds: 30,
     memoryMb: 256,
-    access: { table: 'readwrite' },
+    access: { table: ['read', 'write', 'delete'] },
   },
   {
     name: 'validateChunk',
@@ -147,7 +171,7 @@ export const functions: FunctionSpec[] = [
     timeoutSeconds: 120,
     memoryMb: 1024,
     access: {
-      table: 'readwrite',
+      table: ['read', 'query', 'write', 'delete'],
       bucketRead: [uploadsPrefix, partsPrefix],
       bucketWrite: [partsPrefix, resultsPrefix],
       sendsTo: ['webhooks', 'probes'],
@@ -160,7 +184,7 @@ export const functions: FunctionSpec[] = [
       'SQS probes: probe the mailboxes of one MX host over SMTP, politely; hand back what is left; settle the batch',
     timeoutSeconds: 120,
     memoryMb: 512,
-    access: { table: 'readwrite', sendsTo: ['probes', 'chunks'] },
+    access: { table: ['read', 'write', 'delete'], sendsTo: ['probes', 'chunks'] },
   },
   {
     name: 'failProbeBatch',
@@ -169,7 +193,7 @@ export const functions: FunctionSpec[] = [
       'SQS probes DLQ: a probe batch that kept failing settles without verdicts (DNS verdicts stand)',
     timeoutSeconds: 30,
     memoryMb: 256,
-    access: { table: 'readwrite', sendsTo: ['chunks'] },
+    access: { table: ['read', 'write', 'delete'], sendsTo: ['chunks'] },
   },
   {
     name: 'failChunkJob',
@@ -177,7 +201,7 @@ export const functions: FunctionSpec[] = [
     description: 'SQS chunks DLQ: a chunk that kept failing fails its job',
     timeoutSeconds: 30,
     memoryMb: 256,
-    access: { table: 'readwrite' },
+    access: { table: ['read', 'write', 'delete'] },
   },
   {
     name: 'sendWebhook',
@@ -185,7 +209,7 @@ export const functions: FunctionSpec[] = [
     description: 'SQS webhooks: deliver the signed completion webhook, backing off through the queue',
     timeoutSeconds: 15,
     memoryMb: 256,
-    access: { table: 'readwrite', sendsTo: ['webhooks'] },
+    access: { table: ['read', 'write'], sendsTo: ['webhooks'] },
   },
   // Single-email validation (spec 4.2, decisions.md)
   {
@@ -194,7 +218,7 @@ export const functions: FunctionSpec[] = [
     description: 'POST /v1/email/validate: validate one address within the sync budget',
     timeoutSeconds: 29,
     memoryMb: 512,
-    access: { table: 'readwrite', sendsTo: ['validations'] },
+    access: { table: [...api, 'query'], sendsTo: ['validations'] },
   },
   {
     name: 'validateEmailBatch',
@@ -202,21 +226,21 @@ export const functions: FunctionSpec[] = [
     description: 'POST /v1/email/validate-batch: validate up to 100 addresses within the sync budget',
     timeoutSeconds: 29,
     memoryMb: 512,
-    access: { table: 'readwrite', sendsTo: ['validations'] },
+    access: { table: [...api, 'query'], sendsTo: ['validations'] },
   },
   {
     name: 'validateEmailAsync',
     entry: 'functions/handlers/validate-email-async.ts',
     description: 'POST /v1/email/validate-async: accept one address and queue its validation',
     ...apiDefaults,
-    access: { table: 'readwrite', sendsTo: ['validations'] },
+    access: { table: [...api, 'query', 'delete'], sendsTo: ['validations'] },
   },
   {
     name: 'getValidation',
     entry: 'functions/handlers/get-validation.ts',
     description: 'GET /v1/email/validate/{requestId}: poll a validation request',
     ...apiDefaults,
-    access: readApi,
+    access: { table: api },
   },
   {
     name: 'runValidation',
@@ -224,7 +248,7 @@ export const functions: FunctionSpec[] = [
     description: 'SQS validations: validate one queued address and store the result',
     timeoutSeconds: 60,
     memoryMb: 512,
-    access: { table: 'readwrite' },
+    access: { table: ['read', 'write'] },
   },
   {
     name: 'failValidation',
@@ -232,7 +256,7 @@ export const functions: FunctionSpec[] = [
     description: 'SQS validations DLQ: a validation that kept failing is marked failed (polling answers 500)',
     timeoutSeconds: 30,
     memoryMb: 256,
-    access: { table: 'readwrite' },
+    access: { table: ['read', 'write'] },
   },
   // Usage, quota and credits (decisions.md)
   {
@@ -240,7 +264,7 @@ export const functions: FunctionSpec[] = [
     entry: 'functions/handlers/get-usage.ts',
     description: 'GET /v1/usage: validations used in a month, quota, credits and what remains',
     ...apiDefaults,
-    access: readApi,
+    access: { table: [...api, 'query'] },
   },
   // Workspace data (spec 4.3)
   ...(
@@ -263,14 +287,16 @@ export const functions: FunctionSpec[] = [
     entry: `functions/handlers/${file}.ts`,
     description: route,
     ...apiDefaults,
-    access: readApi,
+    access: {
+      table: route.startsWith('PATCH') ? workspacePatch : workspaceRead,
+    },
   })),
   {
     name: 'inviteUser',
     entry: 'functions/handlers/invite-user.ts',
     description: 'POST /v1/users: invite a user (seat, outbox message)',
     ...apiDefaults,
-    access: { table: 'readwrite', sendsTo: ['invites'] },
+    access: { table: [...workspaceRead, 'transact'], sendsTo: ['invites'] },
   },
   {
     name: 'sendInvite',
@@ -278,7 +304,7 @@ export const functions: FunctionSpec[] = [
     description: 'SQS invites: hand a stored invite email to the mail transport and mark it sent',
     timeoutSeconds: 30,
     memoryMb: 256,
-    access: { table: 'readwrite' },
+    access: { table: ['read', 'write'] },
   },
   {
     name: 'notFound',
@@ -286,7 +312,7 @@ export const functions: FunctionSpec[] = [
     description: 'Any route the API does not define: 404 {"error":"Not found"}',
     timeoutSeconds: 10,
     memoryMb: 256,
-    access: { table: 'none' },
+    access: { table: [] },
   },
 ];
 

@@ -1,6 +1,6 @@
 // The stateless half: one Lambda per wiring entry with exactly the access the wiring gives it, the HTTP
 // API routes, the queue consumers and the upload trigger. Redeploying it never touches stored data.
-import { Duration, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -16,12 +16,13 @@ import type { Construct } from 'constructs';
 import { planSettingDefaults } from '../functions/settings';
 import { globalIndexes } from '../functions/store/table';
 import * as wiring from '../functions/wiring';
-import { queueUrlEnvName, type FunctionSpec, type QueueName } from '../functions/wiring';
+import { queueUrlEnvName, type FunctionSpec, type QueueName, type TableAccess } from '../functions/wiring';
 import { Alarms, type AlarmOptions } from './alarms';
 import { reserveApiConcurrency } from './concurrency';
 import { grantInviteSending, type InviteOptions } from './invites';
 import { MailvetFunction, repoRoot } from './mailvet-function';
 import { ConsoleSite } from './console-site';
+import { giveNotificationsHandlerLogs } from './custom-resource-logs';
 import { addOutputs } from './outputs';
 import { Operations } from './operations';
 import { grantSocksSecret, probingEnvironment, type ProbingOptions } from './probing';
@@ -58,6 +59,16 @@ interface QueueRefs {
   queue: sqs.IQueue;
   deadLetterQueue: sqs.IQueue;
 }
+
+/** The DynamoDB actions of each kind of table access the wiring names (functions/wiring.ts TableAccess). */
+export const tableActions: Record<TableAccess, string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+  query: ['dynamodb:Query'],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  delete: ['dynamodb:DeleteItem'],
+  batchWrite: ['dynamodb:BatchWriteItem'],
+  transact: ['dynamodb:ConditionCheckItem'],
+};
 
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
@@ -121,12 +132,14 @@ export class ApiStack extends Stack {
     for (const spec of wiring.queues)
       environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;
 
+    const onFailureDeadLetters = this.onFailureDeadLetterQueues();
     const functions = new Map<string, MailvetFunction>();
     for (const spec of wiring.functions) {
       const fn = new MailvetFunction(this, spec.name, {
         spec,
         environment,
         logRetention: props.logRetention,
+        deadLetterQueue: onFailureDeadLetters.get(spec.name),
       });
       this.grantAccess(fn, spec);
       this.acknowledgeWildcards(fn, spec, refs);
@@ -177,6 +190,7 @@ export class ApiStack extends Stack {
         });
     }
     this.acknowledgeNotificationsHandler();
+    giveNotificationsHandlerLogs(this, props.logRetention);
 
     // The web console (lib/console-site.ts) calls the API from its CloudFront origin.
     this.console = new ConsoleSite(this, 'Console');
@@ -252,6 +266,13 @@ export class ApiStack extends Stack {
       functions,
       tableName: refs.tableName,
     });
+    // An event the on-failure function itself could not handle holds a job nobody will finish.
+    for (const [name, queue] of onFailureDeadLetters)
+      this.alarms.alarmOn(
+        `${pascal(name)}DeadLetterAlarm`,
+        queue.metricNumberOfMessagesReceived({ period: Duration.minutes(1), statistic: 'Sum' }),
+        { description: `An event ${name} could not handle reached its dead-letter queue` },
+      );
 
     addOutputs(this, {
       apiUrl: this.stage.url,
@@ -261,11 +282,45 @@ export class ApiStack extends Stack {
     });
   }
 
+  /**
+   * A dead-letter queue for each bucket trigger's on-failure function: Lambda invokes it asynchronously,
+   * and an event it still fails on after Lambda's retries would otherwise be lost with the job in it.
+   * Retained like the stateful stack's queues: it holds the only record of that job.
+   */
+  private onFailureDeadLetterQueues(): Map<string, sqs.Queue> {
+    const queues = new Map<string, sqs.Queue>();
+    for (const t of wiring.bucketTriggers) {
+      const queue = new sqs.Queue(this, `${pascal(t.onFailure)}DeadLetterQueue`, {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.seconds(wiring.deadLetterRetentionSeconds),
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      Validations.of(queue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: `This is the dead-letter queue of ${t.onFailure}'s asynchronous invocations itself.`,
+      });
+      queues.set(t.onFailure, queue);
+    }
+    return queues;
+  }
+
   /** Exactly what the wiring's `access` says; nothing is granted anywhere else. */
   private grantAccess(fn: MailvetFunction, spec: FunctionSpec): void {
     const { access } = spec;
-    if (access.table === 'read') this.table.grantReadData(fn);
-    if (access.table === 'readwrite') this.table.grantReadWriteData(fn);
+    const tableActionsOf = [...new Set(access.table.flatMap((a) => tableActions[a]))];
+    if (tableActionsOf.length)
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: tableActionsOf, resources: [this.table.tableArn] }),
+      );
+    // Queries may go through the generic indexes; nothing else reads an index.
+    if (access.table.includes('query'))
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: tableActions.query,
+          resources: [`${this.table.tableArn}/index/*`],
+        }),
+      );
     if (access.bucketRead?.length)
       fn.addToRolePolicy(
         new iam.PolicyStatement({
@@ -280,22 +335,33 @@ export class ApiStack extends Stack {
           resources: access.bucketWrite.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
         }),
       );
-    if (access.bucketDelete?.length) {
+    if (access.bucketDelete?.length)
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:DeleteObject'],
           resources: access.bucketDelete.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
         }),
       );
+    // Listing, limited to the prefixes the function lists or deletes under. Never unconditioned: that
+    // would disclose every key of the bucket (company and job ids) to the function.
+    const listed = [...new Set([...(access.bucketList ?? []), ...(access.bucketDelete ?? [])])];
+    if (listed.length)
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [this.bucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': access.bucketDelete.map((prefix) => `${prefix}*`) } },
+          conditions: { StringLike: { 's3:prefix': listed.map((prefix) => `${prefix}*`) } },
         }),
       );
-    }
-    for (const queue of access.sendsTo ?? []) this.queues[queue].queue.grantSendMessages(fn);
+    // SendMessage alone: grantSendMessages would add GetQueueAttributes and GetQueueUrl, which no
+    // function calls (queue URLs come from the environment; the queues use SQS-managed keys).
+    if (access.sendsTo?.length)
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['sqs:SendMessage'],
+          resources: access.sendsTo.map((queue) => this.queues[queue].queue.queueArn),
+        }),
+      );
   }
 
   /** The wildcards each role needs, acknowledged one by one so that any other wildcard still fails nag. */
@@ -316,7 +382,7 @@ export class ApiStack extends Stack {
       'Resource::*',
       'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
     );
-    if (spec.access.table !== 'none')
+    if (spec.access.table.includes('query'))
       acknowledge(
         `Resource::${exportName(refs.tableArn)}/index/*`,
         'Queries on the single table go through its generic GSIs (gsi1, gsi2); the wildcard covers only ' +

@@ -18,6 +18,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { buildConsoleSyncTo, consoleRoot, contentSecurityPolicy } from '../console/build';
+import { customResourceLogGroup } from './custom-resource-logs';
 
 export interface ConsoleSiteProps {
   /** DESTROY (the default) suits a bucket that only holds build output, rebuilt by every deploy. */
@@ -132,6 +133,7 @@ export class ConsoleSite extends Construct {
       // Deleting the stack deletes the files first, so the (DESTROY) bucket is empty when it goes.
       retainOnDelete: false,
       memoryLimit: 256,
+      logGroup: customResourceLogGroup(this, 'DeploymentLogs'),
     });
     acknowledgeBucketDeployment(Stack.of(this), this.bucket);
     return deployment;

@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../functions/wiring';
 
@@ -18,6 +19,8 @@ export interface MailvetFunctionProps {
   environment: Record<string, string>;
   logRetention?: logs.RetentionDays;
   logRemovalPolicy?: RemovalPolicy;
+  /** Where Lambda puts an asynchronous invocation whose retries all failed (else it is dropped). */
+  deadLetterQueue?: sqs.IQueue;
 }
 
 export class MailvetFunction extends NodejsFunction {
@@ -49,6 +52,7 @@ export class MailvetFunction extends NodejsFunction {
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       role,
+      deadLetterQueue: props.deadLetterQueue,
       projectRoot: repoRoot,
       depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },

@@ -7,7 +7,7 @@
 // notification, is added from ApiStack on the imported bucket (see api-stack.ts). One stack would have
 // avoided that workaround, but then every deploy of a handler would also update the stack that owns the
 // data.
-import { RemovalPolicy, type App, type Environment } from 'aws-cdk-lib';
+import { Annotations, RemovalPolicy, type App, type Environment } from 'aws-cdk-lib';
 import type { AlarmOptions } from './alarms';
 import { ApiStack, type UsageDefaults } from './api-stack';
 import type { InviteOptions } from './invites';
@@ -42,6 +42,24 @@ export interface MailvetOptions {
   apiReservedConcurrency?: number;
   /** Alarm thresholds (context `apiLatencyP99Ms`). */
   alarms?: AlarmOptions;
+  /**
+   * The web console's origin, `https://<distribution domain>` (context `consoleOrigin`, the ConsoleUrl
+   * output of a first deploy): the data bucket's CORS rule admits it and `apiCorsOrigins`. Unset: any
+   * CloudFront origin, with a synth warning.
+   */
+  consoleOrigin?: string;
+}
+
+/** The bucket's CORS origin while the console's own is not known yet: where every distribution lives. */
+export const anyCloudFrontOrigin = 'https://*.cloudfront.net';
+
+/** A browser origin as CORS compares it: scheme and host (and port), nothing else. */
+export function contextOrigin(name: string, value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text = String(value).trim();
+  if (!/^https:\/\/[a-z0-9.-]+(:\d+)?$/i.test(text))
+    throw new Error(`${name} must be an origin like https://d111111abcdef8.cloudfront.net, not ${text}`);
+  return text.toLowerCase();
 }
 
 /**
@@ -83,7 +101,14 @@ export function createMailvet(app: App, options: MailvetOptions = {}): MailvetSt
     description: 'mailvet stateful resources: table, bucket, queues',
     removalPolicy: options.removalPolicy ?? RemovalPolicy.RETAIN,
     alarmEmail: options.alarmEmail,
+    corsAllowedOrigins: [options.consoleOrigin ?? anyCloudFrontOrigin, ...(options.apiCorsOrigins ?? [])],
   });
+  if (!options.consoleOrigin)
+    Annotations.of(stateful).addWarningV2(
+      'mailvet:consoleOrigin',
+      `The data bucket's CORS rule admits any CloudFront origin (${anyCloudFrontOrigin}): deploy again with ` +
+        '-c consoleOrigin=<the ConsoleUrl output> to admit only the console.',
+    );
   const api = new ApiStack(app, `${prefix}-api`, {
     env: options.env,
     description: 'mailvet functions and HTTP API',

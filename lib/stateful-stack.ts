@@ -38,7 +38,10 @@ export interface StatefulRefs {
 export interface StatefulStackProps extends StackProps {
   /** RETAIN (the default) keeps table and buckets when the stack is deleted; DESTROY suits throwaway stages. */
   removalPolicy?: RemovalPolicy;
-  /** Origins allowed to PUT uploads and GET results through presigned URLs from a browser. */
+  /**
+   * Origins allowed to PUT uploads and GET results through presigned URLs from a browser (the web
+   * console's, and the API's other browser origins); none by default.
+   */
   corsAllowedOrigins?: string[];
   /** A main queue whose oldest message is older than this is stuck: its consumer is failing or throttled. */
   oldestMessageAlarmAfter?: Duration;
@@ -80,7 +83,7 @@ export class StatefulStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
 
-    this.bucket = this.createBucket(removalPolicy, props.corsAllowedOrigins ?? ['*']);
+    this.bucket = this.createBucket(removalPolicy, props.corsAllowedOrigins ?? []);
 
     this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
       displayName: 'mailvet alarms',
@@ -102,7 +105,8 @@ export class StatefulStack extends Stack {
 
     const oldestMessageAlarmAfter = props.oldestMessageAlarmAfter ?? Duration.hours(1);
     const pairs: Partial<Record<QueueName, QueuePair>> = {};
-    for (const spec of wiring.queues) pairs[spec.name] = this.createQueue(spec, oldestMessageAlarmAfter);
+    for (const spec of wiring.queues)
+      pairs[spec.name] = this.createQueue(spec, oldestMessageAlarmAfter, removalPolicy);
     this.queues = pairs as Record<QueueName, QueuePair>;
 
     const queueRefs: Partial<StatefulRefs['queues']> = {};
@@ -153,17 +157,20 @@ export class StatefulStack extends Stack {
       versioned: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'bucket/',
-      // Browsers PUT uploads and GET results straight to S3 through presigned URLs; the signature, not
-      // the origin, is the authorization.
-      cors: [
-        {
-          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
-          allowedOrigins: corsAllowedOrigins,
-          allowedHeaders: ['content-type'],
-          exposedHeaders: ['etag'],
-          maxAge: 3600,
-        },
-      ],
+      // Browsers PUT uploads and GET results straight to S3 through presigned URLs; the signature
+      // authorizes, and only the listed origins' pages may make those requests from a browser.
+      cors:
+        corsAllowedOrigins.length === 0
+          ? undefined
+          : [
+              {
+                allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+                allowedOrigins: corsAllowedOrigins,
+                allowedHeaders: ['content-type'],
+                exposedHeaders: ['etag'],
+                maxAge: 3600,
+              },
+            ],
       lifecycleRules: [
         { id: 'expire-uploads', prefix: wiring.uploadsPrefix, expiration: Duration.days(2) },
         { id: 'expire-parts', prefix: wiring.partsPrefix, expiration: Duration.days(2) },
@@ -185,11 +192,17 @@ export class StatefulStack extends Stack {
     });
   }
 
-  private createQueue(spec: wiring.QueueSpec, oldestMessageAlarmAfter: Duration): QueuePair {
+  private createQueue(
+    spec: wiring.QueueSpec,
+    oldestMessageAlarmAfter: Duration,
+    removalPolicy: RemovalPolicy,
+  ): QueuePair {
     const id = pascal(spec.name);
     const common = {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      // Like the table and the bucket: a retained stack keeps the work queued and given up on.
+      removalPolicy,
     };
     const deadLetterQueue = new sqs.Queue(this, `${id}DeadLetterQueue`, {
       ...common,

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { securityHeaders } from '../functions/http/response';
 import type { RouteSpec } from '../functions/wiring';
 import { serveStatic, type StaticSite } from './console-site';
 import { serveDocs } from './docs-site';
@@ -130,6 +131,7 @@ function readBody(request: http.IncomingMessage): Promise<Buffer | 'too-large'> 
 
 function writeResult(response: http.ServerResponse, result: unknown, requestId: string): void {
   response.setHeader('apigw-requestid', requestId);
+  for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
   const structured = (result ?? {}) as APIGatewayProxyStructuredResultV2;
   if (typeof result !== 'object' || result === null || structured.statusCode === undefined) {
     // Payload 2.0: a result without statusCode is a 200 with the result as its JSON body.
@@ -155,7 +157,11 @@ export interface DependencyHealth {
 const unavailableSeconds = 5;
 function writeUnavailable(response: http.ServerResponse, requestId: string): void {
   response.setHeader('apigw-requestid', requestId);
-  response.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(unavailableSeconds) });
+  response.writeHead(503, {
+    'content-type': 'application/json',
+    'retry-after': String(unavailableSeconds),
+    ...securityHeaders,
+  });
   response.end('{"error":"Service temporarily unavailable"}');
 }
 
@@ -192,7 +198,7 @@ export async function startApiGateway(options: {
         return;
       const body = await readBody(request);
       if (body === 'too-large') {
-        response.writeHead(413, { 'content-type': 'application/json' });
+        response.writeHead(413, { 'content-type': 'application/json', ...securityHeaders });
         response.end('{"error":"Request body too large"}');
         return;
       }
@@ -210,7 +216,8 @@ export async function startApiGateway(options: {
       if (!response.headersSent && dependencies && (await dependencies.failedSince(startedAt)))
         return writeUnavailable(response, requestId);
       // A crash or timeout of the function: what API Gateway answers, in the conventions' error shape.
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      if (!response.headersSent)
+        response.writeHead(500, { 'content-type': 'application/json', ...securityHeaders });
       response.end('{"error":"Internal server error"}');
     }
   });
@@ -225,7 +232,7 @@ export async function startApiGateway(options: {
         : [400, 'Bad Request', 'Bad request'];
     const body = JSON.stringify({ error: message });
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nx-content-type-options: nosniff\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
   const port = await listen(server, options.port, options.host, 'the local API');

@@ -2,6 +2,7 @@
 // pollers standing in for Lambda's event source mappings), plus the local API, all wired from
 // functions/wiring.ts and running the very handlers the stack deploys.
 import '../functions/clients/sdk-notice';
+import { recordAwsCalls, runAsFunction, type AwsCall } from '../functions/clients/call-recording';
 import { resetServiceClients } from '../functions/clients/reset';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import {
   type QueueName,
 } from '../functions/wiring';
 import { startApiGateway, type ApiGateway } from './api-gateway';
+import type { LocalResources } from './iam/template-policies';
 import { consoleSite } from './console-site';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
@@ -64,6 +66,11 @@ export interface LocalRuntimeOptions {
    * message and exits. Meanwhile the API answers 503.
    */
   onFatal?: (error: Error) => void;
+  /**
+   * Keep every AWS call the functions make, with the function that made it (`awsCalls`): the tests check
+   * them against the functions' IAM policies, the bench counts them. Off by default (they pile up).
+   */
+  recordAwsCalls?: boolean;
 }
 
 export interface LocalRuntime {
@@ -74,6 +81,8 @@ export interface LocalRuntime {
   /** True when this start created the data (and seeded the demo workspace). */
   seeded: boolean;
   invoke(functionName: string, event: unknown): Promise<unknown>;
+  /** The AWS calls made so far, when started with `recordAwsCalls` (else always empty). */
+  awsCalls: AwsCall[];
   stop(): Promise<void>;
 }
 
@@ -83,6 +92,15 @@ const localHost = '127.0.0.1';
 const region = 'us-east-1';
 const tableName = 'mailvet';
 const bucketName = 'mailvet-local';
+
+/** The names this runtime gives the stateful resources (local/iam/ resolves the stack's policies to them). */
+export const localResources: LocalResources = {
+  region,
+  account: '000000000000',
+  table: tableName,
+  bucket: bucketName,
+  queueName: (queue) => `mailvet-${queue}`,
+};
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 
@@ -102,11 +120,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     for (const stopOne of stoppers.reverse()) await stopOne().catch(() => undefined);
     stoppers.length = 0;
   };
+  const awsCalls: AwsCall[] = [];
   try {
     // Last to run: the handlers' own SDK clients (and their keep-alive sockets) go with the services.
     stoppers.push(async () => {
       resetServiceClients();
     });
+    if (options.recordAwsCalls) {
+      recordAwsCalls((call) => awsCalls.push(call));
+      stoppers.push(async () => recordAwsCalls(undefined));
+    }
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({
       dataDir: dynamoDir,
       ...(options.dynamoDbPort === undefined ? {} : { port: options.dynamoDbPort }),
@@ -185,12 +208,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stoppers.push(async () => sqsClient.destroy());
     const queueArns = new Map<string, string>();
     for (const queue of queues) {
-      const dlq = await createQueue(sqsClient, `mailvet-${queue.name}-dlq`, {
+      const dlq = await createQueue(sqsClient, `${localResources.queueName(queue.name)}-dlq`, {
         MessageRetentionPeriod: String(deadLetterRetentionSeconds),
         VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
       });
       queueArns.set(`${queue.name}-dlq`, dlq.arn);
-      const main = await createQueue(sqsClient, `mailvet-${queue.name}`, {
+      const main = await createQueue(sqsClient, localResources.queueName(queue.name), {
         VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
         MessageRetentionPeriod: String(queue.retentionSeconds),
         RedrivePolicy: JSON.stringify({
@@ -271,6 +294,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       env,
       seeded,
       invoke,
+      awsCalls,
       stop,
     };
   } catch (error) {
@@ -347,7 +371,8 @@ async function invokeFunction(
     );
   });
   try {
-    return await Promise.race([handler(event, context), timeout]);
+    // The function's AWS calls are attributed to it, though every function shares this process.
+    return await Promise.race([runAsFunction(name, () => handler(event, context)), timeout]);
   } finally {
     clearTimeout(timer);
   }

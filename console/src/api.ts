@@ -20,7 +20,12 @@ export interface ValidationResult {
     [field: string]: unknown;
   };
   email: string;
-  mailbox: { isRoleAccount: boolean; [field: string]: unknown };
+  mailbox: {
+    isRoleAccount: boolean;
+    /** The mail server's reply that decided the mailbox probe, when one did. */
+    smtpReply?: { code: number; enhanced: string | null; text: string } | null;
+    [field: string]: unknown;
+  };
   requestId: string;
   result: { reason: string; status: Status; subStatus: string | null };
   validatedAt: string;

@@ -48,12 +48,12 @@ export const reasonWords: Record<Reason, string> = {
   mailbox_not_found: 'The mail server says this mailbox does not exist.',
   mailbox_not_found_catch_all:
     'The mail server rejected this mailbox although it accepts made-up ones: the account is dead.',
+  mailbox_disabled: 'The mail server says this account is disabled or inactive.',
   dns_error: 'The domain could not be looked up (its DNS answered with an error).',
   dns_timeout: 'The domain could not be looked up in time.',
   ip_literal: 'The address names a server by IP address rather than a domain.',
   quoted_local_part: 'The address uses quotes, which many mail systems mishandle.',
   smtputf8_local_part: 'The name before @ has non-ASCII letters, which not every server accepts.',
-  mailbox_disabled: 'The mailbox exists but is disabled.',
   mailbox_full: 'The mailbox is full.',
   greylisted: 'The mail server asked to try later every time.',
   smtp_timeout: 'The mail server stopped answering.',

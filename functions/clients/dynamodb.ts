@@ -3,6 +3,7 @@ import './sdk-notice';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { settings } from '../settings';
+import { recordCallsOf } from './call-recording';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -14,6 +15,7 @@ export function dynamoDb(): DynamoDBDocumentClient {
       endpoint: s.AWS_ENDPOINT_URL_DYNAMODB,
       maxAttempts: 4,
     });
+    recordCallsOf(base, 'dynamodb');
     client = DynamoDBDocumentClient.from(base, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

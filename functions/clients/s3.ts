@@ -3,6 +3,7 @@
 import './sdk-notice';
 import { S3Client } from '@aws-sdk/client-s3';
 import { settings } from '../settings';
+import { recordCallsOf } from './call-recording';
 
 let client: S3Client | undefined;
 let presigner: S3Client | undefined;
@@ -10,7 +11,7 @@ let presigner: S3Client | undefined;
 function build(checksumsWhenRequired: boolean): S3Client {
   const s = settings();
   const local = s.AWS_ENDPOINT_URL_S3 !== undefined;
-  return new S3Client({
+  const built = new S3Client({
     region: s.AWS_REGION,
     endpoint: s.AWS_ENDPOINT_URL_S3,
     forcePathStyle: s.S3_FORCE_PATH_STYLE || local,
@@ -18,6 +19,8 @@ function build(checksumsWhenRequired: boolean): S3Client {
       ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
       : {}),
   });
+  recordCallsOf(built, 's3');
+  return built;
 }
 
 /** The client the functions' own S3 calls use (in AWS with the SDK's default checksums). */

@@ -3,6 +3,7 @@ import './sdk-notice';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { settings, type Settings } from '../settings';
 import { queueUrlEnvName, type QueueName } from '../wiring';
+import { recordCallsOf } from './call-recording';
 
 let client: SQSClient | undefined;
 
@@ -10,6 +11,7 @@ export function sqs(): SQSClient {
   if (!client) {
     const s = settings();
     client = new SQSClient({ region: s.AWS_REGION, endpoint: s.AWS_ENDPOINT_URL_SQS });
+    recordCallsOf(client, 'sqs');
   }
   return client;
 }

@@ -1,4 +1,4 @@
-// Storage of the bucket's objects: whether one exists, whole reads (as bytes, or as a stream that says
+// Storage of the bucket's objects: whether one exists (by listing, see objectExists), whole reads (as bytes, or as a stream that says
 // which version it read), a streaming write that becomes a multipart upload once it is large enough,
 // joining objects into one with a multipart upload, deleting everything under prefixes, and presigned
 // addresses. Which objects a job has (their keys) and
@@ -9,7 +9,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
-  HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
   paginateListObjectsV2,
@@ -134,17 +134,15 @@ export function presignGet(
 /** S3's smallest multipart part (every part but the last). */
 export const minMultipartPartBytes = 5 * 1024 * 1024;
 
-/** true when the object exists; false when S3 answers 404 (any other error is thrown). */
+/**
+ * true when the object exists. A listing of the key as a prefix, not a HEAD: for a missing key S3
+ * answers HEAD with 404 only to a caller allowed s3:ListBucket on the whole bucket (403 otherwise),
+ * while a listing needs s3:ListBucket only for that prefix (the role's grant is limited by s3:prefix).
+ * The key itself, when present, sorts first among the keys it prefixes.
+ */
 export async function objectExists(key: string): Promise<boolean> {
-  try {
-    await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: key }));
-    return true;
-  } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey')
-      return false;
-    throw error;
-  }
+  const out = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: key, MaxKeys: 1 }));
+  return out.Contents?.[0]?.Key === key;
 }
 
 /** An object being read: its body and the version the read got. */

@@ -151,6 +151,9 @@ describe('deployment', () => {
       expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toContain('src="app.js"');
       // No file of the build points at another host: fonts and scripts are all bundled.
       expect(readFileSync(path.join(dir, 'app.css'), 'utf8')).not.toMatch(/url\(\s*["']?https?:/);
+      // No source map ships, and nothing points at one.
+      expect(readdirSync(dir).filter((f) => f.endsWith('.map'))).toEqual([]);
+      expect(readFileSync(path.join(dir, 'app.js'), 'utf8')).not.toContain('sourceMappingURL');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

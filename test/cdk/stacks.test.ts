@@ -9,6 +9,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { globalIndexes, tableKeys, ttlAttribute } from '../../functions/store/table';
 import * as wiring from '../../functions/wiring';
+import { tableActions } from '../../lib/api-stack';
 import { createMailvet, featureFlags, type MailvetStacks } from '../../lib/mailvet';
 import { repoRoot } from '../../lib/mailvet-function';
 import { checkWiring, type Wiring } from '../../lib/wiring-checks';
@@ -102,6 +103,7 @@ function permissions(name: string): Map<string, string[]> {
   return result;
 }
 const sorted = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();
+const onFailure = (name: string): boolean => wiring.bucketTriggers.some((t) => t.onFailure === name);
 
 describe('HTTP API', () => {
   function integrationTarget(routeKey: string): Json {
@@ -235,9 +237,11 @@ describe("least privilege, from each function's access in wiring.ts", () => {
             expect(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']).toContain(action);
             break;
           case 'dynamodb':
-            expect(access.table).not.toBe('none');
-            if (access.table === 'read') expect(action).not.toMatch(/Put|Update|Delete|Write/);
-            expect(sorted(resources)).toEqual(sorted([tableArn(), `${tableArn()}/index/*`]));
+            expect(access.table.flatMap((a) => tableActions[a])).toContain(action);
+            // Only a query may use an index.
+            expect(sorted(resources)).toEqual(
+              sorted(action === 'dynamodb:Query' ? [tableArn(), `${tableArn()}/index/*`] : [tableArn()]),
+            );
             break;
           case 's3':
             if (['s3:GetObject', 's3:GetObjectVersion'].includes(action))
@@ -248,7 +252,8 @@ describe("least privilege, from each function's access in wiring.ts", () => {
               expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketWrite)));
             else if (action === 's3:DeleteObject')
               expect(sorted(resources)).toEqual(sorted(bucketObjects(access.bucketDelete)));
-            else if (action === 's3:ListBucket') expect(access.bucketDelete?.length).toBeGreaterThan(0);
+            else if (action === 's3:ListBucket')
+              expect(resources).toEqual([`import:${exportOf('BucketArn')}`]);
             else throw new Error(`${name} has unexpected ${action}`);
             break;
           case 'sqs': {
@@ -256,8 +261,13 @@ describe("least privilege, from each function's access in wiring.ts", () => {
               .filter((c) => c.function === name)
               .map((c) => queueArn(c.queue, c.deadLetters));
             const sendsTo = (access.sendsTo ?? []).map((q) => queueArn(q));
-            if (action === 'sqs:SendMessage') expect(sorted(resources)).toEqual(sorted(sendsTo));
-            else if (
+            if (action === 'sqs:SendMessage') {
+              // An S3 trigger's on-failure function may also send to its own dead-letter queue (Lambda's
+              // asynchronous invocation does, with the function's role).
+              const own = resources.filter((r) => r.startsWith(`${pascal(name)}DeadLetterQueue`));
+              expect(own).toHaveLength(onFailure(name) ? 1 : 0);
+              expect(sorted(resources.filter((r) => !own.includes(r)))).toEqual(sorted(sendsTo));
+            } else if (
               ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'].includes(action)
             )
               expect(sorted(resources)).toEqual(sorted(consumed));
@@ -276,14 +286,47 @@ describe("least privilege, from each function's access in wiring.ts", () => {
             throw new Error(`${name} has unexpected ${action}`);
         }
       }
-      expect(perms.has('dynamodb:GetItem')).toBe(access.table !== 'none');
-      expect(perms.has('dynamodb:PutItem')).toBe(access.table === 'readwrite');
+      // Exactly the actions of the access kinds the wiring names: no Scan, no DescribeTable, nothing more.
+      expect(sorted([...perms.keys()].filter((a) => a.startsWith('dynamodb:')))).toEqual(
+        sorted(access.table.flatMap((a) => tableActions[a])),
+      );
       expect(perms.has('s3:GetObject')).toBe(Boolean(access.bucketRead?.length));
       expect(perms.has('s3:PutObject')).toBe(Boolean(access.bucketWrite?.length));
-      expect(perms.has('sqs:SendMessage')).toBe(Boolean(access.sendsTo?.length));
+      expect(perms.has('s3:ListBucket')).toBe(
+        Boolean(access.bucketList?.length || access.bucketDelete?.length),
+      );
+      expect(perms.has('sqs:SendMessage')).toBe(Boolean(access.sendsTo?.length) || onFailure(name));
       expect(perms.has('sqs:ReceiveMessage')).toBe(wiring.queueConsumers.some((c) => c.function === name));
     },
   );
+
+  test('no function may Scan the table, only those that delete may DeleteItem or BatchWriteItem, senders only send', () => {
+    for (const { name, access } of wiring.functions) {
+      const perms = permissions(name);
+      expect(perms.has('dynamodb:Scan')).toBe(false);
+      expect(perms.has('dynamodb:DeleteItem')).toBe(access.table.includes('delete'));
+      expect(perms.has('dynamodb:BatchWriteItem')).toBe(access.table.includes('batchWrite'));
+      // A function that only sends may only send: no GetQueueUrl or GetQueueAttributes.
+      if (!wiring.queueConsumers.some((c) => c.function === name))
+        expect([...perms.keys()].filter((a) => a.startsWith('sqs:') && a !== 'sqs:SendMessage')).toEqual([]);
+    }
+    // The job's own reads keep to reading and the rate counter.
+    expect(sorted([...permissions('getJob').keys()].filter((a) => a.startsWith('dynamodb:')))).not.toContain(
+      'dynamodb:Query',
+    );
+    api.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: logicalId(stacks.api.functions.get('sendInvite')!.role!) }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: 'Allow',
+            Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+            Resource: { 'Fn::ImportValue': exportOf('TableArn') },
+          },
+        ]),
+      },
+    });
+  });
 
   test('getJob touches no S3 object and sends no message', () => {
     const actions = [...permissions('getJob').keys()];
@@ -295,6 +338,32 @@ describe("least privilege, from each function's access in wiring.ts", () => {
     const perms = permissions('createJob');
     expect(perms.get('s3:PutObject')).toEqual([`import:${exportOf('BucketArn')}/uploads/*`]);
     expect(perms.has('s3:GetObject')).toBe(false);
+  });
+
+  // Without it S3 answers a missing key's HEAD with 403, and the first filtered download answered 500.
+  test('downloadJob may list keys under results/ only, to learn whether a filtered copy exists', () => {
+    const roleId = logicalId(stacks.api.functions.get('downloadJob')!.role!);
+    api.hasResourceProperties('AWS::IAM::Policy', {
+      Roles: [{ Ref: roleId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          {
+            Effect: 'Allow',
+            Action: 's3:ListBucket',
+            Resource: { 'Fn::ImportValue': exportOf('BucketArn') },
+            Condition: { StringLike: { 's3:prefix': ['results/*'] } },
+          },
+        ]),
+      },
+    });
+  });
+
+  test('no role may list the bucket without a prefix condition', () => {
+    for (const policy of Object.values(api.findResources('AWS::IAM::Policy')))
+      for (const s of (policy.Properties as { PolicyDocument: { Statement: (Statement & Json)[] } })
+        .PolicyDocument.Statement)
+        if (list(s.Action).includes('s3:ListBucket'))
+          expect(s.Condition).toEqual({ StringLike: { 's3:prefix': expect.anything() } });
   });
 
   test('validateChunk can send only to the webhooks and probes queues', () => {
@@ -550,6 +619,8 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-CFR4',
         'AwsSolutions-L1',
         'AwsSolutions-SNS2',
+        // The dead-letter queue of startProcessing's on-failure function is itself the last stop.
+        'AwsSolutions-SQS3',
       ]),
     );
   });

@@ -6,7 +6,7 @@ import {
   UpdateCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import type { JobItem } from '../../functions/store/jobs';
@@ -56,7 +56,10 @@ beforeEach(() => {
     );
   ddb.on(DeleteCommand).resolves({});
   s3.reset();
-  s3.on(HeadObjectCommand).resolves({});
+  // Every object asked about exists: the listing of its key finds the key itself.
+  s3.on(ListObjectsV2Command).callsFake(async (input: { Prefix: string }) => ({
+    Contents: [{ Key: input.Prefix }],
+  }));
 });
 
 const post = (body: unknown) =>
@@ -220,9 +223,8 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
       completedAt: new Date().toISOString(),
       resultKey: `results/c1/${jobId}.csv`,
     });
-    s3.on(HeadObjectCommand).rejects(
-      Object.assign(new Error('NotFound'), { name: 'NotFound', $metadata: { httpStatusCode: 404 } }),
-    );
+    // Only other keys under the prefix (a copy named after it), never the key itself.
+    s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: `results/c1/${jobId}.csv.safe.csv` }] });
     expect((await get(jobId, true)).statusCode).toBe(410);
   });
 

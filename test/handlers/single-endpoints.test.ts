@@ -50,6 +50,7 @@ function resultFor(email: string): ValidationResult {
       isKnownDead: false,
       isKnownComplainer: false,
       smtpProbe: 'off',
+      smtpReply: null,
     },
     result: { status: 'safe', reason: 'domain_ok', subStatus: null },
   };
@@ -177,6 +178,7 @@ describe('POST /v1/email/validate', () => {
           isRoleAccount: false,
           localPart: ' jo',
           smtpProbe: 'off',
+          smtpReply: null,
         },
         metadata: { a: { b: 3, y: 2 }, z: 1 },
         requestId: body.requestId,

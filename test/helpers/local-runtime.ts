@@ -1,9 +1,11 @@
-// Starts a whole local runtime (emulators + API + pollers) in a fresh temporary data directory.
+// Starts a whole local runtime (emulators + API + pollers) in a fresh temporary data directory, recording
+// the functions' AWS calls, which stop() checks against their IAM policies (iam-check.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { demoKeys, demoIds } from '../../functions/domain/accounts/demo-accounts';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { checkRecordedCalls } from './iam-check';
 
 export interface TestRuntime {
   baseUrl: string;
@@ -23,6 +25,7 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     dataDir,
     fsync: false,
     env: { LOG_LEVEL: 'warn', ...env },
+    recordAwsCalls: true,
   });
   return {
     baseUrl: runtime.baseUrl,
@@ -30,9 +33,11 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     ids: demoIds,
     runtime,
     dataDir,
+    // Fails the file's afterAll when a function made a call its deployed role would refuse.
     stop: async () => {
       await runtime.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      checkRecordedCalls(runtime.awsCalls);
     },
   };
 }

@@ -63,6 +63,12 @@ function Result({ result, onTry }: { result: ValidationResult; onTry: (email: st
     ['Reason code', result.result.reason + (result.result.subStatus ? ` (${result.result.subStatus})` : '')],
     ['Checked at', result.validatedAt],
   ];
+  const reply = result.mailbox.smtpReply;
+  if (reply)
+    details.splice(-1, 0, [
+      'Mail server said',
+      [reply.code, reply.enhanced, reply.text].filter(Boolean).join(' '),
+    ]);
   return html`<article class="result" aria-live="polite" data-status=${result.result.status}>
     <h2>${result.email}</h2>
     <p class="verdict">

@@ -7,6 +7,7 @@ import { chunkMessageShape } from './chunk-messages';
 const mailboxProbeSchema = z.enum([
   'accepted',
   'not_found',
+  'disabled',
   'full',
   'greylisted',
   'timeout',

@@ -166,10 +166,17 @@ export async function processProbeMessage(
   if (!lease) return handBack(job, message, done, cached, todo, false, busyHostDelaySeconds, deps);
   let outcome;
   try {
-    outcome = await probeBatch(message.addresses, todo, deps.session, {
-      shouldStop,
-      rcptAllowance: rcptPacer(deps.politeness, message.host, todo.length, shouldStop),
-    });
+    outcome = await probeBatch(
+      message.addresses,
+      todo,
+      deps.session,
+      {
+        shouldStop,
+        rcptAllowance: rcptPacer(deps.politeness, message.host, todo.length, shouldStop),
+      },
+      // the MX host's name: TLS SNI when the server speaks STARTTLS
+      message.host,
+    );
   } finally {
     await deps.politeness.releaseSession(lease);
   }

@@ -1,19 +1,14 @@
-// Many recipients at one mail host over as few SMTP sessions as possible: connect, EHLO, MAIL FROM once,
-// then RCPT TO for each recipient (pipelined per RFC 2920 when the server offers PIPELINING), RSET and a
-// new MAIL FROM when an envelope is full, QUIT after a number of recipients per session. A session the
-// server drops costs a reconnect; the recipients it answered keep their answers. Each RCPT reply goes
-// through the single endpoint's classifyRcpt, so one address gets one verdict whichever way it came.
+// Many recipients at one mail host over as few SMTP sessions as possible: connect, EHLO, STARTTLS when
+// the server offers or requires it (then EHLO again), MAIL FROM once, then RCPT TO for each recipient
+// (pipelined per RFC 2920 when the server offers PIPELINING), RSET and a new MAIL FROM when an envelope
+// is full, QUIT after a number of recipients per session. A session the server drops costs a reconnect;
+// the recipients it answered keep their answers. Every reply is read by smtp-reply.ts, for the single
+// endpoint and the bulk probe stage alike, so one address gets one verdict whichever way it came.
 import type net from 'node:net';
-import {
-  Timeout,
-  ReplyReader,
-  classifyRcpt,
-  connectDirect,
-  connectSocks,
-  type SmtpReply,
-} from '../validation/smtp-probe';
+import { probeOfMeaning, readReply, type ReplyStage, type SmtpReply } from '../validation/smtp-reply';
 import type { MailboxProbe } from '../validation/types';
 import type { ProxyPool } from './proxy-pool';
+import { ReplyReader, Timeout, TlsFailed, connectDirect, connectSocks, startTls } from './smtp-wire';
 
 export interface BatchSessionOptions {
   port: number;
@@ -56,11 +51,18 @@ export interface BatchHooks {
 export interface BatchOutcome {
   /** Outcome per recipient that got one. */
   outcomes: Map<string, RecipientProbe>;
+  /**
+   * The reply that decided each outcome that a reply decided: the RCPT reply, or the greeting, EHLO or
+   * MAIL FROM refusal that ended the session for every recipient still waiting.
+   */
+  replies: Map<string, SmtpReply>;
   /** Recipients not tried (deadline, allowance): the caller hands them back. */
   unfinished: string[];
   sessions: number;
   /** Whether the server offered PIPELINING (last session). */
   pipelining: boolean;
+  /** Whether the last session ran over TLS (STARTTLS). */
+  tls: boolean;
 }
 
 type SessionEnd =
@@ -68,13 +70,17 @@ type SessionEnd =
   /** The session cannot be used further: the remaining recipients get `probe`, or retry on reconnect. */
   | { kind: 'dropped'; detail: string }
   | { kind: 'stopped' }
-  | { kind: 'failed'; probe: RecipientProbe };
+  | { kind: 'failed'; probe: RecipientProbe; reply?: SmtpReply }
+  /** The TLS handshake failed: one more session without STARTTLS. */
+  | { kind: 'tls_failed'; detail: string };
 
 class Session {
   pipelining = false;
+  startTls = false;
+  secure = false;
   private constructor(
-    private readonly socket: net.Socket,
-    private readonly reader: ReplyReader,
+    private socket: net.Socket,
+    private reader: ReplyReader,
     private readonly timeoutMs: number,
   ) {}
 
@@ -113,36 +119,101 @@ class Session {
     this.socket.write(lines.map((l) => `${l}\r\n`).join(''));
   }
 
+  /** After the server's 220 to STARTTLS: the same conversation, now over TLS. */
+  async upgrade(serverName: string | undefined): Promise<void> {
+    this.reader.detach();
+    const secure = await startTls(this.socket, serverName, this.timeoutMs);
+    this.socket = secure;
+    this.reader = new ReplyReader(secure);
+    this.secure = true;
+  }
+
   close(): void {
     if (!this.socket.destroyed) {
       this.socket.end('QUIT\r\n');
-      setTimeout(() => this.socket.destroy(), 1000).unref();
+      const s = this.socket;
+      setTimeout(() => s.destroy(), 1000).unref();
     }
   }
 }
 
-const isTemporary = (r: SmtpReply) => r.code >= 400 && r.code < 500;
 /** 452 4.5.3 (RFC 5321 4.5.3.1.10): too many recipients in this envelope, not a verdict on the mailbox. */
 const tooManyRecipients = (r: SmtpReply) =>
-  r.code === 452 && (r.enhanced === '4.5.3' || /too many/i.test(r.text));
+  r.code === 452 && (r.enhanced === '4.5.3' || /too many recipients/i.test(r.text));
 
-/** Greeting, EHLO (HELO when refused), MAIL FROM: the session is ready for RCPT, or why not. */
-async function handshake(s: Session, o: BatchSessionOptions): Promise<SessionEnd | null> {
-  const greeting = await s.reply();
-  if (isTemporary(greeting)) return { kind: 'failed', probe: 'greylisted' };
-  if (greeting.code !== 220) return { kind: 'failed', probe: 'blocked' };
-  let hello = await s.command(`EHLO ${o.heloName}`);
-  if (hello.code === 250) s.pipelining = /(^|\s)PIPELINING(\s|$)/i.test(hello.text);
-  else hello = await s.command(`HELO ${o.heloName}`);
-  if (isTemporary(hello)) return { kind: 'failed', probe: 'greylisted' };
-  if (hello.code !== 250) return { kind: 'failed', probe: 'blocked' };
-  return mailFrom(s, o);
+/** A refusal before RCPT: what it means at its stage (temporary or about us), with the reply. */
+function refused(reply: SmtpReply, stage: ReplyStage): SessionEnd {
+  const meaning = readReply(reply, stage);
+  // a 2xx where another was expected (a 250 greeting) tells nothing
+  return { kind: 'failed', probe: meaning === 'accepted' ? 'error' : probeOfMeaning(meaning), reply };
 }
 
-async function mailFrom(s: Session, o: BatchSessionOptions): Promise<SessionEnd | null> {
-  const from = await s.command(`MAIL FROM:<${o.mailFrom}>`);
-  if (isTemporary(from)) return { kind: 'failed', probe: 'greylisted' };
-  if (from.code !== 250) return { kind: 'failed', probe: 'blocked' };
+/** "530 5.7.0 Must issue a STARTTLS command first" and its kin (RFC 3207 4). */
+const requiresTls = (r: SmtpReply) =>
+  r.code === 530 || (r.code >= 500 && /starttls|tls required|must use tls|encryption required/i.test(r.text));
+
+interface HandshakeContext {
+  /** STARTTLS may be tried (false after a failed handshake with this host). */
+  tlsAllowed: boolean;
+  serverName: string | undefined;
+}
+
+async function hello(s: Session, o: BatchSessionOptions): Promise<SmtpReply> {
+  let reply = await s.command(`EHLO ${o.heloName}`);
+  // 421: the server is closing the channel, a HELO would meet a closed socket
+  if (reply.code === 421) return reply;
+  if (reply.code === 250) {
+    s.pipelining = /(^|\s)PIPELINING(\s|$)/i.test(reply.text);
+    s.startTls = /(^|\s)STARTTLS(\s|$)/i.test(reply.text);
+  } else reply = await s.command(`HELO ${o.heloName}`);
+  return reply;
+}
+
+/** STARTTLS, the handshake, EHLO again (RFC 3207 4.2: the server forgets what it knew). */
+async function secure(s: Session, o: BatchSessionOptions, ctx: HandshakeContext): Promise<SessionEnd | null> {
+  const go = await s.command('STARTTLS');
+  if (go.code !== 220) return null; // refused: the session goes on in plain text
+  try {
+    await s.upgrade(ctx.serverName);
+  } catch (e) {
+    if (e instanceof TlsFailed) return { kind: 'tls_failed', detail: e.message };
+    throw e;
+  }
+  const again = await hello(s, o);
+  if (again.code !== 250) return refused(again, 'ehlo');
+  return null;
+}
+
+/** Greeting, EHLO (HELO when refused), STARTTLS when offered, MAIL FROM: ready for RCPT, or why not. */
+async function handshake(
+  s: Session,
+  o: BatchSessionOptions,
+  ctx: HandshakeContext,
+): Promise<SessionEnd | null> {
+  const greeting = await s.reply();
+  if (greeting.code < 200 || greeting.code >= 300) return refused(greeting, 'greeting');
+  const hi = await hello(s, o);
+  if (hi.code !== 250) return refused(hi, 'ehlo');
+  if (s.startTls && ctx.tlsAllowed) {
+    const end = await secure(s, o, ctx);
+    if (end) return end;
+  }
+  return mailFrom(s, o, ctx);
+}
+
+async function mailFrom(
+  s: Session,
+  o: BatchSessionOptions,
+  ctx: HandshakeContext,
+): Promise<SessionEnd | null> {
+  let from = await s.command(`MAIL FROM:<${o.mailFrom}>`);
+  // a server that requires TLS without offering it in EHLO: STARTTLS anyway, then MAIL FROM again
+  if (requiresTls(from) && !s.secure && ctx.tlsAllowed) {
+    const end = await secure(s, o, ctx);
+    if (end) return end;
+    if (s.secure) from = await s.command(`MAIL FROM:<${o.mailFrom}>`);
+  }
+  if (from.code !== 250) return refused(from, 'mail');
   return null;
 }
 
@@ -154,11 +225,12 @@ async function mailFrom(s: Session, o: BatchSessionOptions): Promise<SessionEnd 
 async function runSession(
   s: Session,
   queue: string[],
-  outcomes: Map<string, RecipientProbe>,
+  result: Pick<BatchOutcome, 'outcomes' | 'replies'>,
   o: BatchSessionOptions,
   hooks: BatchHooks,
+  ctx: HandshakeContext,
 ): Promise<SessionEnd> {
-  const ready = await handshake(s, o);
+  const ready = await handshake(s, o, ctx);
   if (ready) return ready;
   let inSession = 0;
   let inEnvelope = 0;
@@ -167,7 +239,7 @@ async function runSession(
     if (inEnvelope >= o.maxRecipientsPerEnvelope) {
       const reset = await s.command('RSET');
       if (reset.code !== 250) return { kind: 'dropped', detail: `RSET ${reset.code}` };
-      const again = await mailFrom(s, o);
+      const again = await mailFrom(s, o, ctx);
       if (again) return again;
       inEnvelope = 0;
     }
@@ -191,17 +263,21 @@ async function runSession(
         if (!(e instanceof Timeout) || envelopeFull) throw e;
         // this recipient stalled the server past the step timeout: it is the one that timed out, the
         // rest of the batch goes on in a new session
-        outcomes.set(rcpt, 'timeout');
+        result.outcomes.set(rcpt, 'timeout');
         queue.shift();
         return { kind: 'dropped', detail: 'rcpt timeout' };
       }
-      if (envelopeFull || tooManyRecipients(reply)) {
+      // "too many recipients" to the first RCPT of an envelope is not about the envelope's size: it is
+      // this recipient's answer (a rate limit), else a fresh envelope would get it again, forever
+      const firstOfEnvelope = inEnvelope === 0 && answered === 0;
+      if (envelopeFull || (tooManyRecipients(reply) && !firstOfEnvelope)) {
         // the rest of this window is resent in a fresh envelope
         envelopeFull = true;
         continue;
       }
       // answered recipients are a prefix of the queue: taken off at once, so a drop keeps them
-      outcomes.set(rcpt, classifyRcpt(reply));
+      result.outcomes.set(rcpt, probeOfMeaning(readReply(reply, 'rcpt')));
+      result.replies.set(rcpt, reply);
       queue.shift();
       answered++;
     }
@@ -212,22 +288,33 @@ async function runSession(
 }
 
 /**
- * Probes `recipients` at the host reachable on `addresses` (tried in order). Never throws. Recipients
- * left when the caller stops come back in `unfinished`; every other recipient gets an outcome.
+ * Probes `recipients` at the host reachable on `addresses` (tried in order); `serverName` is the MX
+ * host's name, sent as TLS SNI. Never throws. Recipients left when the caller stops come back in
+ * `unfinished`; every other recipient gets an outcome.
  */
 export async function probeBatch(
   addresses: readonly string[],
   recipients: readonly string[],
   o: BatchSessionOptions,
   hooks: BatchHooks = {},
+  serverName?: string,
 ): Promise<BatchOutcome> {
   const queue = [...new Set(recipients)];
-  const outcomes = new Map<string, RecipientProbe>();
-  let sessions = 0;
+  const result: BatchOutcome = {
+    outcomes: new Map(),
+    replies: new Map(),
+    unfinished: queue,
+    sessions: 0,
+    pipelining: false,
+    tls: false,
+  };
+  const ctx: HandshakeContext = { tlsAllowed: true, serverName };
   let drops = 0;
-  let pipelining = false;
-  const giveUp = (probe: RecipientProbe) => {
-    for (const rcpt of queue.splice(0)) outcomes.set(rcpt, probe);
+  const giveUp = (probe: RecipientProbe, reply?: SmtpReply) => {
+    for (const rcpt of queue.splice(0)) {
+      result.outcomes.set(rcpt, probe);
+      if (reply) result.replies.set(rcpt, reply);
+    }
   };
   while (queue.length > 0) {
     if (hooks.shouldStop?.()) break;
@@ -236,29 +323,39 @@ export async function probeBatch(
       giveUp(opened.error);
       break;
     }
-    sessions++;
+    result.sessions++;
     const s = opened.session;
     let end: SessionEnd;
     try {
-      end = await runSession(s, queue, outcomes, o, hooks);
+      end = await runSession(s, queue, result, o, hooks, ctx);
     } catch (e) {
       end =
         e instanceof Timeout ? { kind: 'failed', probe: 'timeout' } : { kind: 'dropped', detail: String(e) };
     } finally {
       s.close();
     }
-    pipelining = s.pipelining;
+    result.pipelining = s.pipelining;
+    result.tls = s.secure;
     if (end.kind === 'stopped') break;
     if (end.kind === 'failed') {
-      giveUp(end.probe);
+      giveUp(end.probe, end.reply);
       break;
+    }
+    if (end.kind === 'tls_failed') {
+      // once: the next session stays in plain text (a server that requires TLS then refuses MAIL FROM)
+      if (!ctx.tlsAllowed) {
+        giveUp('unreachable');
+        break;
+      }
+      ctx.tlsAllowed = false;
+      continue;
     }
     if (end.kind === 'dropped' && ++drops > o.maxReconnects) {
       giveUp('unreachable');
       break;
     }
   }
-  return { outcomes, unfinished: queue, sessions, pipelining };
+  return result;
 }
 
 async function openFirst(

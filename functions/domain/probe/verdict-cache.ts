@@ -12,7 +12,13 @@ export interface ProbeVerdictCache {
 
 /** Outcomes worth remembering: they describe the mailbox, not the moment. */
 function isCacheable(probe: MailboxProbe): boolean {
-  return probe === 'accepted' || probe === 'not_found' || probe === 'full' || probe === 'unverifiable';
+  return (
+    probe === 'accepted' ||
+    probe === 'not_found' ||
+    probe === 'disabled' ||
+    probe === 'full' ||
+    probe === 'unverifiable'
+  );
 }
 
 /** The cache in the single table (store/probe-verdicts.ts), shared by every invocation. */

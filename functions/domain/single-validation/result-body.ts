@@ -24,12 +24,12 @@ const reasons = {
   known_dead_non_catch_all: true,
   mailbox_not_found: true,
   mailbox_not_found_catch_all: true,
+  mailbox_disabled: true,
   dns_error: true,
   dns_timeout: true,
   ip_literal: true,
   quoted_local_part: true,
   smtputf8_local_part: true,
-  mailbox_disabled: true,
   mailbox_full: true,
   greylisted: true,
   smtp_timeout: true,
@@ -44,6 +44,7 @@ type SmtpProbe = ValidationResult['mailbox']['smtpProbe'];
 const smtpProbes = {
   accepted: true,
   not_found: true,
+  disabled: true,
   full: true,
   greylisted: true,
   timeout: true,
@@ -79,13 +80,26 @@ export const completedBodySchema = z.object({
     isRoleAccount: z.boolean(),
     localPart: z.string(),
     smtpProbe: z.enum(keysOf(smtpProbes)).describe('off, skipped, or the SMTP probe’s outcome'),
+    smtpReply: z
+      .object({
+        code: z.number().int().min(100).max(599).describe('Basic reply code (550)'),
+        enhanced: z.string().nullable().describe('RFC 3463 enhanced status code (5.1.1), null when not sent'),
+        text: z.string().describe('The reply text on one line, at most 200 characters'),
+      })
+      .nullable()
+      .describe('The mail server’s reply that decided smtpProbe; null when no reply decided'),
   }),
   metadata: z.record(z.string(), z.unknown()).optional().describe('The request’s metadata, echoed'),
   requestId: z.string(),
   result: z.object({
     reason: z.enum(keysOf(reasons)).describe('Machine-readable why of the verdict (docs/validation.md)'),
     status: z.enum(STATUSES),
-    subStatus: z.string().nullable(),
+    subStatus: z
+      .string()
+      .nullable()
+      .describe(
+        'Detail of the reason; for a probe verdict the server’s enhanced code (5.1.1), else its basic code',
+      ),
   }),
   validatedAt: z.string().describe('ISO 8601'),
 }) satisfies z.ZodType<CompletedBody>;
@@ -94,6 +108,8 @@ export function completedBody(request: ValidationRequest<ValidationResult>): Com
   if (!request.outcome || !request.validatedAt) throw new Error(`Request ${request.requestId} has no result`);
   return {
     ...request.outcome,
+    // results stored before smtpReply existed
+    mailbox: { ...request.outcome.mailbox, smtpReply: request.outcome.mailbox.smtpReply ?? null },
     requestId: request.requestId,
     validatedAt: request.validatedAt,
     ...(request.metadata === undefined ? {} : { metadata: request.metadata }),

@@ -35,7 +35,8 @@ export const V = {
   abuseRole: verdict('role_abuse'),
   knownDead: verdict('known_dead'),
   knownDeadBounces: verdict('known_dead_non_catch_all'),
-  notFound: verdict('mailbox_not_found', '5.1.1'),
+  notFound: verdict('mailbox_not_found'),
+  disabled: verdict('mailbox_disabled'),
   notFoundCatchAll: verdict('mailbox_not_found_catch_all'),
   full: verdict('mailbox_full'),
   greylisted: verdict('greylisted'),
@@ -141,6 +142,8 @@ export function classifyParts(
     switch (probe) {
       case 'not_found':
         return domain.isCatchAll === true ? V.notFoundCatchAll : V.notFound;
+      case 'disabled':
+        return V.disabled;
       case 'full':
         return V.full;
       case 'greylisted':

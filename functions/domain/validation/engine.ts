@@ -28,7 +28,8 @@ import { listEmail } from '../../store/keys';
 import { isDisposableDomain, isFreeProviderDomain, registrableDomainOf } from './lists';
 import { mxProviderOf } from './mx-provider';
 import { normalizeEmail, rawDomainOf } from './normalize';
-import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
+import { probeRecipients, randomLocalPart, type RecipientResult, type SmtpProbeOptions } from './smtp-probe';
+import { replyForResult, subStatusOf } from './smtp-reply';
 import { isAcceptAllProvider } from '../probe/accept-all';
 import type { ProbeVerdictCache } from '../probe/verdict-cache';
 import { LOCAL_OCTETS, parseDomain } from './syntax';
@@ -39,6 +40,7 @@ import type {
   DomainVerdict,
   KnownFlags,
   MailboxProbe,
+  SmtpReply,
   Status,
   ValidationResult,
   Verdict,
@@ -305,17 +307,17 @@ export class ValidationEngine {
     try {
       return await this.validateUnsafe(raw, ctx);
     } catch {
-      return buildResult(normalizeEmail(raw).email, undefined, V.validationError, undefined, 'skipped');
+      return buildResult(normalizeEmail(raw).email, undefined, V.validationError, undefined, 'skipped', null);
     }
   }
 
   private async validateUnsafe(raw: unknown, ctx: ValidateContext): Promise<ValidationResult> {
     const address = extract(typeof raw === 'string' ? raw : '');
     if (address === null)
-      return buildResult(String(raw).trim(), undefined, V.multipleAddresses, undefined, 'skipped');
+      return buildResult(String(raw).trim(), undefined, V.multipleAddresses, undefined, 'skipped', null);
     const n = normalizeEmail(address);
-    if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped');
-    if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped');
+    if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped', null);
+    if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped', null);
     if (isTestDomain(n.domain)) return this.testResult(n.email, ctx);
     const [domain, known] = await Promise.all([
       this.resolveDomain(rawDomainOf(n.email)),
@@ -323,17 +325,20 @@ export class ValidationEngine {
     ]);
     const before = classifyLocal(n.email, domain, known);
     let probe: MailboxProbe | 'off' | 'skipped' = this.options.smtpProbe ? 'skipped' : 'off';
+    let reply: SmtpReply | null = null;
     // the proxy failed on this domain's catch-all test: say so rather than "skipped"
     if (this.options.smtpProbe && domain.catchAllProbe === 'proxy_failed') probe = 'proxy_failed';
     if (this.shouldProbe(domain, before, n.localPart) && domain.mailHost) {
       if (isAcceptAllProvider(domain.mxProvider)) probe = 'unverifiable';
-      else probe = await this.probeMailbox(domain.mailHost.addresses, n.email);
+      else ({ probe, reply } = await this.probeMailbox(domain.mailHost, n.email));
     }
-    const final =
+    let final =
       typeof probe === 'string' && probe !== 'off' && probe !== 'skipped'
         ? classifyLocal(n.email, domain, known, probe)
         : before;
-    return buildResult(n.email, domain, final, known, probe);
+    // a verdict the reply decided carries the server's own code (5.1.10, 5.2.1, 550)
+    if (reply !== null && PROBE_REASONS.has(final.reason)) final = verdict(final.reason, subStatusOf(reply));
+    return buildResult(n.email, domain, final, known, probe, reply);
   }
 
   /** A test address's fixed result: no DNS, no lists, no probe; `slow@` waits past the sync budget. */
@@ -346,19 +351,28 @@ export class ValidationEngine {
     }
     const reason = test.verdict.reason;
     const known = { dead: reason === 'known_dead', complainer: false };
-    const out = buildResult(email, TEST_DOMAIN_VERDICT, test.verdict, known, 'skipped');
+    const out = buildResult(email, TEST_DOMAIN_VERDICT, test.verdict, known, 'skipped', null);
     out.domain.isCatchAll = reason === 'catch_all' ? true : null;
     return out;
   }
 
   /** The cached probe verdict of an address, or a fresh probe (then cached when conclusive). */
-  private async probeMailbox(addresses: string[], email: string): Promise<MailboxProbe> {
+  private async probeMailbox(
+    host: { host: string; addresses: string[] },
+    email: string,
+  ): Promise<RecipientResult> {
     const cache = this.options.probeCache;
     const cached = await cache?.get([email]).catch(() => undefined);
     const hit = cached?.get(email.toLowerCase());
-    if (hit !== undefined) return hit;
-    const [outcome = 'error'] = await probeRecipients(addresses, [email], this.smtp);
-    await cache?.put(new Map([[email, outcome]])).catch(() => undefined);
+    // a cached verdict keeps no reply: it was decided by an earlier probe
+    if (hit !== undefined) return { probe: hit, reply: null };
+    const [outcome = { probe: 'error', reply: null }] = await probeRecipients(
+      host.addresses,
+      [email],
+      this.smtp,
+      host.host,
+    );
+    await cache?.put(new Map([[email, outcome.probe]])).catch(() => undefined);
     return outcome;
   }
 
@@ -451,8 +465,9 @@ export class ValidationEngine {
         facts.mailHost.addresses,
         [`${randomLocalPart()}@${ascii}`],
         this.smtp,
+        facts.mailHost.host,
       );
-      catchAllProbe = catchAllOf(outcome ?? 'error');
+      catchAllProbe = catchAllOf(outcome?.probe ?? 'error');
     }
     const isCatchAll =
       catchAllProbe === 'catch_all' ? true : catchAllProbe === 'not_catch_all' ? false : null;
@@ -512,6 +527,15 @@ const TEST_DOMAIN_VERDICT: DomainVerdict = Object.freeze({
   verdicts: { gate: null, risk: null, smtpRisk: null, ok: verdict('accepted') },
 }) as DomainVerdict;
 
+/** Reasons a mailbox probe's reply decides: their subStatus is the server's own code. */
+const PROBE_REASONS: ReadonlySet<string> = new Set([
+  'mailbox_not_found',
+  'mailbox_not_found_catch_all',
+  'mailbox_disabled',
+  'mailbox_full',
+  'greylisted',
+]);
+
 function catchAllOf(outcome: MailboxProbe): CatchAllProbe {
   switch (outcome) {
     case 'accepted':
@@ -557,6 +581,7 @@ function buildResult(
   result: Verdict,
   known: KnownFlags | undefined,
   probe: MailboxProbe | 'off' | 'skipped',
+  reply: SmtpReply | null,
 ): ValidationResult {
   const facts = localFactsOf(email);
   const out: ValidationResult = {
@@ -579,6 +604,7 @@ function buildResult(
       isKnownDead: known?.dead ?? false,
       isKnownComplainer: known?.complainer ?? false,
       smtpProbe: probe,
+      smtpReply: reply === null ? null : replyForResult(reply),
     },
     result: { reason: result.reason, status: result.status, subStatus: result.subStatus },
   };

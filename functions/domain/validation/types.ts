@@ -24,12 +24,12 @@ export type Reason =
   | 'known_dead_non_catch_all'
   | 'mailbox_not_found'
   | 'mailbox_not_found_catch_all'
+  | 'mailbox_disabled'
   | 'dns_error'
   | 'dns_timeout'
   | 'ip_literal'
   | 'quoted_local_part'
   | 'smtputf8_local_part'
-  | 'mailbox_disabled'
   | 'mailbox_full'
   | 'greylisted'
   | 'smtp_timeout'
@@ -125,13 +125,15 @@ export interface KnownFlags {
 }
 
 /**
- * The outcome of an SMTP RCPT probe for one mailbox. proxy_failed: the SOCKS proxy, not the mail host,
+ * The outcome of an SMTP RCPT probe for one mailbox (disabled: the account exists but is disabled,
+ * suspended or inactive; blocked: the server refused us, not the mailbox). proxy_failed: the SOCKS proxy, not the mail host,
  * failed (no evidence about the mailbox). unverifiable: the provider accepts every recipient at RCPT
  * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing.
  */
 export type MailboxProbe =
   | 'accepted'
   | 'not_found'
+  | 'disabled'
   | 'full'
   | 'greylisted'
   | 'timeout'
@@ -140,6 +142,14 @@ export type MailboxProbe =
   | 'error'
   | 'proxy_failed'
   | 'unverifiable';
+
+/** One SMTP reply: basic code, RFC 3463 enhanced code (null when the server sent none), text. */
+export interface SmtpReply {
+  code: number;
+  enhanced: string | null;
+  /** The lines' texts joined by one space (codes and continuation dashes removed). */
+  text: string;
+}
 
 /** The engine's answer for one address; the endpoint adds requestId, metadata and validatedAt. */
 export interface ValidationResult {
@@ -162,6 +172,8 @@ export interface ValidationResult {
     isKnownDead: boolean;
     isKnownComplainer: boolean;
     smtpProbe: MailboxProbe | 'off' | 'skipped';
+    /** The reply that decided smtpProbe (text on one line, at most 200 characters); null when none did. */
+    smtpReply: SmtpReply | null;
   };
   result: Verdict;
   didYouMean?: string;

@@ -46,7 +46,14 @@ describe('single endpoint probes', () => {
     });
     // a fresh engine (another container) with the same cache
     const again = await engine({ probeCache: cache }).validate('unknown7@mbx.test');
-    expect(again.result).toEqual(first.result);
+    // the cache keeps the outcome, not the reply: no reply decided this answer
+    expect(again.result).toEqual({ ...first.result, subStatus: null });
+    expect(first.mailbox.smtpReply).toEqual({
+      code: 550,
+      enhanced: '5.1.1',
+      text: 'The email account that you tried to reach does not exist',
+    });
+    expect(again.mailbox.smtpReply).toBeNull();
     expect(again.mailbox.smtpProbe).toBe('not_found');
     expect(smtp.stats.rcpts.filter((r) => r === 'unknown7@mbx.test')).toHaveLength(1);
   });

@@ -307,6 +307,17 @@ const groups: Record<string, Row[]> = {
     ['carol@outlook.com', S],
     ['x@gmx.de', S],
   ],
+  // what real providers send, under the codes they choose (docs/validation.md, "What a mail server's
+  // reply means"): a disabled account and a not-found under 5.4.1 or 5.7.1 bounce; a per-hour limit,
+  // a blocklisting of our IP and greylisting say nothing bad about the mailbox
+  'smtp replies': [
+    ['disabled@replies.test', B],
+    ['gone365@replies.test', B],
+    ['nosuchuser@replies.test', B],
+    ['hourly@replies.test', R],
+    ['listed@replies.test', S],
+    ['grey422@replies.test', R],
+  ],
 };
 
 export const CORPUS: CorpusEntry[] = Object.entries(groups).flatMap(([category, rows]) =>

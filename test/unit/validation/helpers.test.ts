@@ -1,5 +1,11 @@
 // The small pieces behind the engine: typo suggestions, SMTP reply reading, MX providers, roles.
-import { classifyRcpt } from '../../../functions/domain/validation/smtp-probe';
+import {
+  classifyRcpt,
+  parseReply,
+  readReply,
+  replyForResult,
+  subStatusOf,
+} from '../../../functions/domain/validation/smtp-reply';
 import { editDistance, suggestDomain } from '../../../functions/domain/validation/typos';
 import { mxProviderOf } from '../../../functions/domain/validation/mx-provider';
 import { ABUSE_ROLE, NOT_ROLE, ROLE, roleKindOf } from '../../../functions/domain/validation/lists';
@@ -61,6 +67,54 @@ describe('RCPT replies', () => {
     [r(421, 'try later'), 'greylisted'],
   ] as const)('reads %j as %s', (reply, outcome) => {
     expect(classifyRcpt(reply)).toBe(outcome);
+  });
+});
+
+describe('SMTP reply parsing', () => {
+  it('joins a multi-line reply and keeps its enhanced code once', () => {
+    expect(
+      parseReply([
+        '550-5.1.1 The email account that you tried to reach does not exist.',
+        '550 5.1.1  Learn more',
+      ]),
+    ).toEqual({
+      code: 550,
+      enhanced: '5.1.1',
+      text: 'The email account that you tried to reach does not exist. Learn more',
+    });
+  });
+
+  it("reads qmail's trailing (#5.7.1) as the enhanced code", () => {
+    expect(parseReply(['553 sorry, no mailbox here by that name. (#5.7.1)'])).toMatchObject({
+      code: 553,
+      enhanced: '5.7.1',
+    });
+  });
+
+  it('distrusts an enhanced code whose class contradicts the reply code', () => {
+    // 550 with 4.4.7: the basic code and the words decide (here: nothing about the mailbox)
+    expect(classifyRcpt(parseReply(['550 4.4.7 QUEUE.Expired; message expired']))).toBe('blocked');
+  });
+
+  it('reads a mailbox answer before RCPT as about us, and keeps temporary answers temporary', () => {
+    const unknown = parseReply(['550 5.1.1 <probe@mailvet.test>... User unknown']);
+    expect(readReply(unknown, 'rcpt')).toBe('not_found');
+    expect(readReply(unknown, 'mail')).toBe('about_us');
+    expect(readReply(parseReply(['421 4.7.0 Try again later, closing connection.']), 'greeting')).toBe(
+      'temporary',
+    );
+    expect(readReply(parseReply(['554 5.7.1 You are not allowed to connect']), 'greeting')).toBe('about_us');
+  });
+
+  it('reports the reply on one line of at most 200 characters, and its code as subStatus', () => {
+    const long = { code: 550, enhanced: null, text: `a\u0007b\tc ${'x'.repeat(300)}` };
+    const shown = replyForResult(long);
+    expect(shown?.text).toMatch(/^a b c x+$/);
+    expect(shown?.text).toHaveLength(200);
+    // a line without a code is no reply to report
+    expect(replyForResult(parseReply(['hello there']))).toBeNull();
+    expect(subStatusOf(long)).toBe('550');
+    expect(subStatusOf({ code: 550, enhanced: '5.1.10', text: '' })).toBe('5.1.10');
   });
 });
 
