@@ -1,6 +1,6 @@
 // `mailvet`: the command-line tool over the typed client (client/node.ts). Exit codes: 0 done,
 // 1 failed job or API error (the API's text on stderr), 2 usage.
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createNodeClient,
@@ -102,10 +102,37 @@ function report(error: unknown, io: Io, url: string | undefined): number {
   return 1;
 }
 
+/** Most addresses in one batch call (POST /v1/email/validate-batch). */
+const MAX_BATCH = 100;
+
 async function validate(client: MailvetNodeClient, invocation: Invocation, io: Io): Promise<void> {
-  const result = await client.validate(invocation.argument, { async: invocation.async });
-  if (invocation.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else io.stdout.write(`${verdictLine(result)}\n`);
+  const emails = invocation.file === undefined ? invocation.emails : await readList(invocation.file);
+  if (emails.length === 1 && invocation.file === undefined) {
+    const result = await client.validate(emails[0]!, { async: invocation.async });
+    if (invocation.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else io.stdout.write(`${verdictLine(result)}\n`);
+    return;
+  }
+  const results = await client.validateBatch(emails);
+  if (invocation.json) io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else io.stdout.write(results.map((result) => `${verdictLine(result)}\n`).join(''));
+}
+
+/** A plain list: one address a line, blank lines skipped; 1 to 100 addresses. */
+async function readList(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${file} (${error.code ?? error.message})`);
+  });
+  const emails = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (emails.length === 0) throw new Error(`${file} has no addresses`);
+  if (emails.length > MAX_BATCH)
+    throw new Error(
+      `${file} has ${emails.length} addresses; --file takes at most ${MAX_BATCH} (use validate-file for a larger list)`,
+    );
+  return emails;
 }
 
 /** `jane@gmial.com: some_risk (typo_suggestion), did you mean jane@gmail.com?` */

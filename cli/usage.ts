@@ -13,7 +13,8 @@ export const usage = `mailvet: email validation from the command line
 
 usage:
   mailvet help
-  mailvet validate <email> [--async] [--json]
+  mailvet validate <email>... [--async] [--json]
+  mailvet validate --file <list.txt> [--json]
   mailvet validate-file <file.csv> [--column <name|index>] [--out <path>] [--callback-url <url>] [--json]
   mailvet job <jobId> [--json]
   mailvet jobs [--status <status>] [--limit <n>] [--json]
@@ -21,8 +22,9 @@ usage:
   mailvet delete <jobId>
   mailvet usage [--month <YYYY-MM>] [--json]
 
-  validate        one address: verdict, reason and suggestion (--async: through the async endpoint;
-                  --json: the whole result body)
+  validate        addresses: verdict, reason and suggestion of each (--json: the whole result
+                  bodies). One address uses the single endpoint (--async: the async one); several, or
+                  --file with a plain list (one address a line, up to 100), one batch call
   validate-file   a CSV file: upload, progress, statistics; the results go next to the input as
                   <name>_processed_by_mailvet.csv unless --out. --column names the email column by its
                   header or zero-based index (default: the column headed email)
@@ -46,6 +48,7 @@ const options = {
   key: { type: 'string' },
   json: { type: 'boolean' },
   async: { type: 'boolean' },
+  file: { type: 'string' },
   column: { type: 'string' },
   out: { type: 'string' },
   'callback-url': { type: 'string' },
@@ -57,7 +60,7 @@ const options = {
 
 /** Which options each command accepts besides --url, --key and --help. */
 const accepted: Record<string, string[]> = {
-  validate: ['json', 'async'],
+  validate: ['json', 'async', 'file'],
   'validate-file': ['json', 'column', 'out', 'callback-url'],
   job: ['json'],
   jobs: ['json', 'status', 'limit'],
@@ -76,6 +79,10 @@ export interface Invocation {
   key: string;
   json: boolean;
   async: boolean;
+  /** validate: every address given (argument is the first). */
+  emails: string[];
+  /** validate --file: a plain list of addresses. */
+  file?: string;
   column?: string;
   out?: string;
   callbackUrl?: string;
@@ -101,11 +108,16 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Invoca
   for (const name of Object.keys(values))
     if (!['url', 'key', 'help', ...allowed].includes(name))
       throw new UsageError(`${command} does not take --${name}`);
-  if (argument === undefined && !withoutArgument.has(command))
-    throw new UsageError(
-      `${command} needs ${command === 'validate' ? 'an email address' : command === 'validate-file' ? 'a file' : 'a job id'}`,
-    );
-  const unexpected = withoutArgument.has(command) ? argument : extra[0];
+  if (command === 'validate') {
+    if (values.file !== undefined && argument !== undefined)
+      throw new UsageError('validate takes addresses or --file, not both');
+    if (values.async && (values.file !== undefined || extra.length > 0))
+      throw new UsageError('--async takes one address (several go in one batch call)');
+  } else if (argument === undefined && !withoutArgument.has(command))
+    throw new UsageError(`${command} needs ${command === 'validate-file' ? 'a file' : 'a job id'}`);
+  if (command === 'validate' && argument === undefined && values.file === undefined)
+    throw new UsageError('validate needs an email address (or --file)');
+  const unexpected = withoutArgument.has(command) ? argument : command === 'validate' ? undefined : extra[0];
   if (unexpected !== undefined) throw new UsageError(`unexpected argument "${unexpected}"`);
   const key = values.key ?? env.MAILVET_API_KEY;
   if (!key) throw new UsageError('no API key: set MAILVET_API_KEY or pass --key');
@@ -118,6 +130,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Invoca
     key,
     json: values.json ?? false,
     async: values.async ?? false,
+    emails: command === 'validate' && argument !== undefined ? [argument, ...extra] : [],
+    ...(values.file === undefined ? {} : { file: values.file }),
     ...(values.column === undefined ? {} : { column: values.column }),
     ...(values.out === undefined ? {} : { out: values.out }),
     ...(values['callback-url'] === undefined ? {} : { callbackUrl: values['callback-url'] }),

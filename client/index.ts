@@ -6,6 +6,8 @@ import { apiError, retryingFetch, sleep, storageError, type RetryOptions } from 
 import type { paths } from './schema';
 import type {
   AsyncPendingValidation,
+  BatchItem,
+  BatchResults,
   CreatedJob,
   CreateJobRequest,
   DownloadDescriptor,
@@ -48,6 +50,18 @@ export interface ValidateOptions {
   async?: boolean;
   /** How long to keep polling a pending validation; default 5 minutes. */
   timeoutMs?: number;
+}
+
+export interface BatchOptions {
+  /** Echoed in every address's result. */
+  metadata?: Record<string, unknown>;
+  /** How long to keep polling the addresses still running; default 5 minutes. */
+  timeoutMs?: number;
+}
+
+/** A batch item still running: it has a pollUrl and no result yet. */
+export function isPendingItem(item: BatchItem): item is Extract<BatchItem, { pollUrl: string }> {
+  return 'pollUrl' in item;
 }
 
 export interface WaitOptions {
@@ -165,6 +179,30 @@ export class MailvetClient {
   ): Promise<ValidationResult | PolledValidationResult> {
     const first = await this.submitValidation(email, options);
     return first.done ? first.result : this.waitForValidation(first.pending, options.timeoutMs);
+  }
+
+  // ---- a batch of addresses --------------------------------------------------------------------
+
+  /** One POST of up to 100 addresses: each one's verdict, or where to poll for it, in input order. */
+  async submitBatch(emails: readonly string[], options: BatchOptions = {}): Promise<BatchResults> {
+    const request = {
+      emails: [...emails],
+      ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+    };
+    return body<BatchResults>(await this.api.POST('/v1/email/validate-batch', { body: request }));
+  }
+
+  /** Validates up to 100 addresses in one call, polling those still running; verdicts in input order. */
+  async validateBatch(
+    emails: readonly string[],
+    options: BatchOptions = {},
+  ): Promise<(ValidationResult | PolledValidationResult)[]> {
+    const { results } = await this.submitBatch(emails, options);
+    return Promise.all(
+      results.map((item) =>
+        isPendingItem(item) ? this.waitForValidation(item, options.timeoutMs) : Promise.resolve(item),
+      ),
+    );
   }
 
   // ---- bulk jobs -------------------------------------------------------------------------------

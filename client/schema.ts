@@ -88,6 +88,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/email/validate-batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Validate up to 100 addresses within the sync budget; results in input order */
+    post: operations['validateEmailBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/email/validate-async': {
     parameters: {
       query?: never;
@@ -530,6 +547,118 @@ export interface components {
       requestId: string;
       /** @description Seconds until a poll is worth it (also Retry-After) */
       retryAfter: number;
+    };
+    BatchResults: {
+      /** @description One per address, in input order: its result, or where to poll for it */
+      results: (
+        | {
+            /** @description A likely intended address, when the domain looks mistyped */
+            didYouMean?: string;
+            domain: {
+              hasMailServer: boolean | null;
+              isCatchAll: boolean | null;
+              isDisposable: boolean;
+              isFreeProvider: boolean;
+              mxProvider: string | null;
+              mxRecords: {
+                exchange: string;
+                priority: number;
+              }[];
+              name: string;
+              registrableDomain: string | null;
+              unicodeName: string;
+            };
+            email: string;
+            mailbox: {
+              isAbuseRole: boolean;
+              isKnownComplainer: boolean;
+              isKnownDead: boolean;
+              isRoleAccount: boolean;
+              localPart: string;
+              /**
+               * @description off, skipped, or the SMTP probe’s outcome
+               * @enum {string}
+               */
+              smtpProbe:
+                | 'accepted'
+                | 'not_found'
+                | 'disabled'
+                | 'full'
+                | 'greylisted'
+                | 'timeout'
+                | 'unreachable'
+                | 'blocked'
+                | 'error'
+                | 'proxy_failed'
+                | 'unverifiable'
+                | 'not_attempted'
+                | 'off'
+                | 'skipped';
+              /** @description The mail server’s reply that decided smtpProbe; null when no reply decided */
+              smtpReply: {
+                /** @description Basic reply code (550) */
+                code: number;
+                /** @description RFC 3463 enhanced status code (5.1.1), null when not sent */
+                enhanced: string | null;
+                /** @description The reply text on one line, at most 200 characters */
+                text: string;
+              } | null;
+            };
+            /** @description The request’s metadata, echoed */
+            metadata?: {
+              [key: string]: unknown;
+            };
+            requestId: string;
+            result: {
+              /**
+               * @description Machine-readable why of the verdict (docs/validation.md)
+               * @enum {string}
+               */
+              reason:
+                | 'blank'
+                | 'invalid_syntax'
+                | 'no_such_domain'
+                | 'null_mx'
+                | 'no_mail_server'
+                | 'disposable'
+                | 'role_abuse'
+                | 'known_complainer'
+                | 'known_dead'
+                | 'known_dead_non_catch_all'
+                | 'mailbox_not_found'
+                | 'mailbox_not_found_catch_all'
+                | 'mailbox_disabled'
+                | 'dns_error'
+                | 'dns_timeout'
+                | 'dns_unavailable'
+                | 'ip_literal'
+                | 'quoted_local_part'
+                | 'smtputf8_local_part'
+                | 'mailbox_full'
+                | 'greylisted'
+                | 'smtp_timeout'
+                | 'role_account'
+                | 'domain_not_resolved'
+                | 'validation_error'
+                | 'catch_all'
+                | 'accepted'
+                | 'domain_ok';
+              /** @enum {string} */
+              status: 'safe' | 'block_bounce_risk' | 'some_risk' | 'dead_email' | 'do_not_mail_abuse';
+              /** @description Detail of the reason; for a probe verdict the server’s enhanced code (5.1.1), else its basic code */
+              subStatus: string | null;
+            };
+            /** @description ISO 8601 */
+            validatedAt: string;
+          }
+        | {
+            /** @description The address as submitted */
+            email: string;
+            /** @description Relative to the API origin: GET it for the result */
+            pollUrl: string;
+            requestId: string;
+          }
+      )[];
     };
     Usage: {
       /** @description YYYY-MM */
@@ -1357,6 +1486,104 @@ export interface operations {
         };
       };
       /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Validation quota exceeded" */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  validateEmailBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The addresses to validate, 1 to 100; answered in this order */
+          emails: string[];
+          /** @description Echoed in the result; at most 16384 bytes as JSON */
+          metadata?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Each address’s verdict, or {email, pollUrl, requestId} for one still running (poll it) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BatchResults'];
+        };
+      };
+      /** @description "emails must be 1 to 100 strings"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;

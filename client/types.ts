@@ -23,6 +23,7 @@ type GetJobOp = paths['/v1/email/validate-file/{jobId}']['get'];
 type DownloadJobOp = paths['/v1/email/validate-file/{jobId}/download']['get'];
 type ValidateOp = paths['/v1/email/validate']['post'];
 type ValidateAsyncOp = paths['/v1/email/validate-async']['post'];
+type ValidateBatchOp = paths['/v1/email/validate-batch']['post'];
 type GetValidationOp = paths['/v1/email/validate/{requestId}']['get'];
 type ListJobsOp = paths['/v1/email/validate-file']['get'];
 type GetUsageOp = paths['/v1/usage']['get'];
@@ -87,6 +88,11 @@ export interface ErrorShape {
 
 export type CreateJobRequest = JsonRequest<CreateJobOp>;
 export type ValidateEmailRequest = JsonRequest<ValidateOp>;
+export type ValidateBatchRequest = JsonRequest<ValidateBatchOp>;
+/** POST /v1/email/validate-batch's 200: one item per address, in input order. */
+export type BatchResults = JsonBody<ValidateBatchOp['responses'][200]>;
+/** An address's verdict, or `{email, pollUrl, requestId}` while it is still running. */
+export type BatchItem = BatchResults['results'][number];
 
 export type CreatedJob = Described<JsonBody<CreateJobOp['responses'][202]>, CreatedJobShape>;
 export type JobStatus = Described<JsonBody<GetJobOp['responses'][200]>, JobStatusShape>;

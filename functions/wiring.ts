@@ -221,6 +221,14 @@ export const functions: FunctionSpec[] = [
     access: { table: [...api, 'query'], sendsTo: ['validations'] },
   },
   {
+    name: 'validateEmailBatch',
+    entry: 'functions/handlers/validate-email-batch.ts',
+    description: 'POST /v1/email/validate-batch: validate up to 100 addresses within the sync budget',
+    timeoutSeconds: 29,
+    memoryMb: 512,
+    access: { table: [...api, 'query'], sendsTo: ['validations'] },
+  },
+  {
     name: 'validateEmailAsync',
     entry: 'functions/handlers/validate-email-async.ts',
     description: 'POST /v1/email/validate-async: accept one address and queue its validation',
@@ -320,6 +328,7 @@ export const routes: RouteSpec[] = [
     function: 'listWebhookDeliveries',
   },
   { method: 'POST', path: '/v1/email/validate', function: 'validateEmail' },
+  { method: 'POST', path: '/v1/email/validate-batch', function: 'validateEmailBatch' },
   { method: 'POST', path: '/v1/email/validate-async', function: 'validateEmailAsync' },
   { method: 'GET', path: '/v1/email/validate/{requestId}', function: 'getValidation' },
   { method: 'GET', path: '/v1/usage', function: 'getUsage' },

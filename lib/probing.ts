@@ -24,12 +24,13 @@ export interface ProbingOptions {
 
 /**
  * The functions that open SMTP sessions: the bulk chunk (catch-all probes), the bulk probe stage and the
- * single-email validations. Only they get the SOCKS secret.
+ * single-email validations (one address or a batch). Only they get the SOCKS secret.
  */
 export const probingFunctions = [
   'validateChunk',
   'probeMailboxes',
   'validateEmail',
+  'validateEmailBatch',
   'runValidation',
 ] as const;
 

@@ -3,15 +3,9 @@ import { parseValidationRequestBody } from '../domain/single-validation/request-
 import { validateWithinBudget } from '../domain/single-validation/validate-sync';
 import { apiHandler, type Route } from '../http/api-handler';
 import { secretSettings } from '../middlewares/secret-settings';
-import { settings } from '../settings';
+import { budgetMs } from '../domain/single-validation/budget';
 
-/** Time kept back from the Lambda's deadline to store the request and queue it after the budget. */
-const RESERVE_MS = 3000;
-
-/** SYNC_BUDGET_MS, cut so a 202 can still be written before the function (29 s) times out. */
-export function budgetMs(remainingMs: number): number {
-  return Math.min(settings().SYNC_BUDGET_MS, remainingMs - RESERVE_MS);
-}
+export { budgetMs };
 
 const validateEmailRoute: Route = async (request) => {
   const body = parseValidationRequestBody(request.body);

@@ -32,6 +32,11 @@ import { FAILED_MESSAGE, inProgressSchema, OVERDUE_MESSAGE } from '../domain/sin
 import { validationRequestErrors, validationRequestSchema } from '../domain/single-validation/request-body';
 import { completedBodySchema } from '../domain/single-validation/result-body';
 import {
+  batchRequestErrors,
+  batchRequestSchema,
+  batchResponseSchema,
+} from '../domain/single-validation/validate-batch';
+import {
   activationBody,
   activationRejectedMessage,
   inviteBody,
@@ -101,6 +106,7 @@ const schemas: Record<string, z.ZodType> = {
   WebhookDeliveries: webhookDeliveriesSchema,
   ValidationResult: completedBodySchema,
   InProgress: inProgressSchema,
+  BatchResults: batchResponseSchema,
   Usage: usageViewSchema,
   ConnectedMailboxPage: connectedMailboxListSchema,
   ConnectedMailbox: connectedMailboxSchema,
@@ -246,6 +252,18 @@ const operations: Record<string, Operation> = {
       '202': { ...inProgress, description: 'Over the budget: poll pollUrl after Retry-After seconds' },
     },
     errors: { '400': validationRequestErrors, '402': [quotaExceededMessage] },
+  },
+  'POST /v1/email/validate-batch': {
+    summary: 'Validate up to 100 addresses within the sync budget; results in input order',
+    body: batchRequestSchema,
+    responses: ok(
+      'Each address’s verdict, or {email, pollUrl, requestId} for one still running (poll it)',
+      'BatchResults',
+    ),
+    errors: {
+      '400': batchRequestErrors,
+      '402': [quotaExceededMessage],
+    },
   },
   'POST /v1/email/validate-async': {
     summary: 'Accept one address and validate it in the background',

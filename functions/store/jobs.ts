@@ -92,6 +92,8 @@ export interface JobItem extends ItemKey {
   /** The active-job slot this job holds (jobSlotKey). */
   slot: number;
   totalEmails: number;
+  /** Rows usage never counts (test addresses), added to by each chunk; absent: none. */
+  uncountedEmails?: number;
   processedEmails: number;
   /** Running per-status counts, added to by each chunk. */
   counts: JobStatistics;
@@ -442,6 +444,8 @@ export interface ChunkOutcome {
   counts: JobStatistics;
   partKey: string;
   partBytes: number;
+  /** Of the chunk's rows, those usage never counts (test addresses). */
+  uncounted?: number;
 }
 
 /**
@@ -479,6 +483,11 @@ export async function recordChunk(
   });
   values[':processed'] = processed;
   sets.push('processedEmails = processedEmails + :processed');
+  if (chunk.uncounted) {
+    values[':uncounted'] = chunk.uncounted;
+    values[':zero'] = 0;
+    sets.push('uncountedEmails = if_not_exists(uncountedEmails, :zero) + :uncounted');
+  }
   const out = await ifConditionHolds(
     send<{ Attributes?: Record<string, unknown> }>(
       new UpdateCommand({

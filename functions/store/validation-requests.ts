@@ -105,13 +105,19 @@ export async function createPendingRequest(
   );
 }
 
+/** The usage item of a transaction: none for an address usage never counts (`usageMonth` undefined). */
+function usageItems(companyId: string, usageMonth: string | undefined) {
+  return usageMonth === undefined ? [] : [{ Update: usageUpdate(companyId, usageMonth) }];
+}
+
 /**
  * Stores a request that completed within the sync budget straight as completed, with its usage, in one
  * transaction: nobody can poll it before the response, so a pending write first would only cost time.
+ * `usageMonth` undefined: not counted (test addresses).
  */
 export async function storeCompletedRequest<Outcome>(
   request: ValidationRequest<Outcome> & { status: 'completed'; validatedAt: string },
-  usageMonth: string,
+  usageMonth: string | undefined,
 ) {
   await send(
     new TransactWriteCommand({
@@ -123,7 +129,7 @@ export async function storeCompletedRequest<Outcome>(
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        { Update: usageUpdate(request.companyId, usageMonth) },
+        ...usageItems(request.companyId, usageMonth),
       ],
     }),
   );
@@ -132,13 +138,14 @@ export async function storeCompletedRequest<Outcome>(
 /**
  * Moves a pending request to completed and counts it, in one transaction. Returns false when the
  * request was no longer pending (a redelivery after success, or failed meanwhile): nothing written.
+ * `usageMonth` undefined: not counted (test addresses).
  */
 export async function completePendingRequest(
   companyId: string,
   requestId: string,
   outcome: object,
   validatedAt: string,
-  usageMonth: string,
+  usageMonth: string | undefined,
 ): Promise<boolean> {
   return wroteIf(
     send(
@@ -160,7 +167,7 @@ export async function completePendingRequest(
               },
             },
           },
-          { Update: usageUpdate(companyId, usageMonth) },
+          ...usageItems(companyId, usageMonth),
         ],
       }),
     ),

@@ -87,6 +87,40 @@ describe('mailvet validate', () => {
     expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('validates several addresses in one batch call, printing their verdicts in order', async () => {
+    const run = await mailvet(['validate', 'safe@mailvet.test', 'bounce@mailvet.test', 'ada@ok.test']);
+    expect(run.code).toBe(0);
+    expect(errors(run)).toBe('');
+    const lines = run.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'safe@mailvet.test: safe (accepted)',
+      'bounce@mailvet.test: block_bounce_risk (mailbox_not_found)',
+    ]);
+    expect(lines[2]).toMatch(/^ada@ok\.test: safe \(/);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('validates a plain list with --file (up to 100 addresses)', async () => {
+    writeFileSync(path.join(dir, 'list.txt'), 'full@mailvet.test\r\n\n  dead@mailvet.test  \n');
+    const run = await mailvet(['validate', '--file', 'list.txt', '--json']);
+    expect(run.code).toBe(0);
+    const results = JSON.parse(run.stdout) as { email: string; result: { reason: string } }[];
+    expect(results.map((r) => [r.email, r.result.reason])).toEqual([
+      ['full@mailvet.test', 'mailbox_full'],
+      ['dead@mailvet.test', 'known_dead'],
+    ]);
+    writeFileSync(
+      path.join(dir, 'long.txt'),
+      Array.from({ length: 101 }, (_, i) => `safe+${i}@mailvet.test`).join('\n'),
+    );
+    const long = await mailvet(['validate', '--file', 'long.txt']);
+    expect(long).toMatchObject({ code: 1, stdout: '' });
+    expect(errors(long)).toContain('long.txt has 101 addresses; --file takes at most 100');
+    const missing = await mailvet(['validate', '--file', 'nothing.txt']);
+    expect(missing.code).toBe(1);
+    expect(errors(missing)).toContain('cannot read nothing.txt (ENOENT)');
+  });
+
   it('exits 1 with the API text for a bad key', async () => {
     const run = await mailvet(['validate', 'ada@ok.test'], 'not-a-key');
     expect(run).toMatchObject({ code: 1, stdout: '' });
@@ -246,6 +280,8 @@ describe('mailvet validate-file', () => {
       ['validate'],
       ['validate-file', 'missing.csv'],
       ['job', 'x', '--async'],
+      ['validate', 'a@ok.test', 'b@ok.test', '--async'],
+      ['validate', 'a@ok.test', '--file', 'list.txt'],
     ]) {
       const run = await mailvet(args);
       expect(run.code).toBe(2);

@@ -121,6 +121,25 @@ describe('responses against docs/openapi.json', () => {
     expect((await call('GET', `/v1/email/validate/${unknownId}`)).status).toBe(404);
   });
 
+  it('batches: results in order, and their errors', async () => {
+    const batch = await call('POST', '/v1/email/validate-batch', {
+      body: { emails: ['ann@ok.test', 'bounce@mailvet.test'], metadata: { crm: 7 } },
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.results.map((item: Json) => item.email)).toEqual([
+      'ann@ok.test',
+      'bounce@mailvet.test',
+    ]);
+    expect((await call('POST', '/v1/email/validate-batch', { body: { emails: [] } })).status).toBe(400);
+    expect((await call('POST', '/v1/email/validate-batch', { body: { emails: ['a', 1] } })).status).toBe(400);
+    expect(
+      (await call('POST', '/v1/email/validate-batch', { body: { emails: ['a'], metadata: 'x' } })).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/v1/email/validate-batch', { body: { emails: ['a'.repeat(10_001)] } })).status,
+    ).toBe(400);
+  });
+
   it('usage, and the 402 of a company without quota or credits', async () => {
     expect((await call('GET', '/v1/usage')).status).toBe(200);
     expect((await call('GET', '/v1/usage?month=2026-13')).status).toBe(400);
@@ -129,6 +148,14 @@ describe('responses against docs/openapi.json', () => {
       expect((await call('POST', route, { key: spent.apiKey, body: { email: 'ann@ok.test' } })).status).toBe(
         402,
       );
+    expect(
+      (
+        await call('POST', '/v1/email/validate-batch', {
+          key: spent.apiKey,
+          body: { emails: ['ann@ok.test'] },
+        })
+      ).status,
+    ).toBe(402);
   });
 
   it('workspace lists and details, with their errors', async () => {

@@ -23,6 +23,7 @@ import { partIndexKey, partObjectKey } from './object-keys';
 import { handOffToProbes } from './probe-stage';
 import { countStatuses } from './statuses';
 import { releaseFailedJob } from '../usage';
+import { isTestAddress } from '../validation/test-addresses';
 import type { MailboxProbe } from '../validation/types';
 
 const replacedFileError =
@@ -37,6 +38,15 @@ function chunkFailedError(chunk: Pick<ChunkWork, 'start' | 'end'>): string {
 function readRange(work: ChunkWork): Promise<Buffer> {
   return readPinnedRange(work.object, work.start, work.end);
 }
+
+/** Rows holding a test address (mailvet.test): validated, never counted in usage. */
+export function countTestAddresses(emails: (string | undefined)[]): number {
+  let count = 0;
+  // the regex is a cheap filter on the hot path; isTestAddress decides
+  for (const email of emails) if (email && TEST_DOMAIN_TEXT.test(email) && isTestAddress(email)) count++;
+  return count;
+}
+const TEST_DOMAIN_TEXT = /@mailvet\.test/i;
 
 /** A row without an email cell (blank, or too few columns). */
 const blankRow: ChunkVerdict = { status: 'block_bounce_risk', reason: 'blank' };
@@ -133,7 +143,13 @@ export async function processChunkMessage(
 
   const counted = await recordChunk(
     job,
-    { index: work.index, counts: countStatuses(statuses), partKey, partBytes: part.length },
+    {
+      index: work.index,
+      counts: countStatuses(statuses),
+      partKey,
+      partBytes: part.length,
+      uncounted: countTestAddresses(emails),
+    },
     new Date().toISOString(),
   );
   if (!counted) {

@@ -18,25 +18,28 @@ export const validationRequestErrors = [emailRequired, emailTooLong, metadataNot
 const plainObjectOrEmpty = (body: unknown) =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
 
+/** One address (also each of a batch's). */
+export const emailField = z
+  .string({ error: emailRequired })
+  .max(MAX_EMAIL_LENGTH, { error: emailTooLong })
+  .describe('The address to validate');
+
+/** The caller's metadata (also a batch's, echoed in each of its results). */
+export const metadataField = z.preprocess(
+  (value) => (value === null ? undefined : value),
+  z
+    .record(z.string(), z.unknown(), { error: metadataNotObject })
+    .refine((metadata) => Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES, {
+      error: metadataTooLarge,
+    })
+    .optional()
+    .describe(`Echoed in the result; at most ${MAX_METADATA_BYTES} bytes as JSON`),
+);
+
 export const validationRequestSchema = z.preprocess(
   // A body that is not a JSON object has no email.
   plainObjectOrEmpty,
-  z.object({
-    email: z
-      .string({ error: emailRequired })
-      .max(MAX_EMAIL_LENGTH, { error: emailTooLong })
-      .describe('The address to validate'),
-    metadata: z.preprocess(
-      (value) => (value === null ? undefined : value),
-      z
-        .record(z.string(), z.unknown(), { error: metadataNotObject })
-        .refine((metadata) => Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES, {
-          error: metadataTooLarge,
-        })
-        .optional()
-        .describe(`Echoed in the result; at most ${MAX_METADATA_BYTES} bytes as JSON`),
-    ),
-  }),
+  z.object({ email: emailField, metadata: metadataField }),
 );
 
 export type ValidationRequestBody = z.infer<typeof validationRequestSchema>;

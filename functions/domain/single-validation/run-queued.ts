@@ -12,6 +12,7 @@ import { FAILED_MESSAGE, isOverdue, OVERDUE_MESSAGE } from './polling';
 import type { ValidationMessage } from './queue-message';
 import { completePendingRequest, failPendingRequest, readRequest } from '../../store/validation-requests';
 import { usageMonth } from '../usage';
+import { isTestAddress } from '../validation/test-addresses';
 
 export type RunOutcome = 'completed' | 'already_done' | 'not_found' | 'overdue';
 
@@ -31,14 +32,19 @@ export async function runQueuedValidation(
     await failPendingRequest(companyId, requestId, OVERDUE_MESSAGE, now().toISOString());
     return 'overdue';
   }
-  const outcome = await singleEngine().validate(request.input ?? '', { companyId });
+  const input = request.input ?? '';
+  const outcome = await singleEngine().validate(input, {
+    companyId,
+    requestedAt: new Date(request.createdAt),
+  });
   const validatedAt = now();
   const stored = await completePendingRequest(
     companyId,
     requestId,
     outcome,
     validatedAt.toISOString(),
-    usageMonth(validatedAt),
+    // test addresses are never counted
+    isTestAddress(input) ? undefined : usageMonth(validatedAt),
   );
   return stored ? 'completed' : 'already_done';
 }

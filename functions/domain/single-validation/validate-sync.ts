@@ -2,7 +2,8 @@
 // the queue. The Lambda never relies on running after it has answered.
 //
 // Primary course:
-//   1. 402 when the company has neither quota nor credits left (before any work)
+//   1. 402 when the company has neither quota nor credits left (before any work; test addresses
+//      are never counted, so never refused)
 //   2. a fresh requestId; start the engine (it never throws)
 //   3. done within the budget: store the request as completed and count it (one transaction) -> result
 //   4. over budget: store it pending, queue it for runValidation -> pollUrl, requestId, retryAfter
@@ -14,6 +15,7 @@ import type { ValidationRequestBody } from './request-body';
 import { storeCompletedRequest } from '../../store/validation-requests';
 import { completedBody, type CompletedBody } from './result-body';
 import { assertValidationsLeft, usageMonth } from '../usage';
+import { isTestAddress } from '../validation/test-addresses';
 
 export type SyncOutcome =
   { kind: 'completed'; body: CompletedBody } | { kind: 'in_progress'; body: InProgress };
@@ -40,11 +42,25 @@ export async function validateWithinBudget(
   budgetMs: number,
   now: () => Date = () => new Date(),
 ): Promise<SyncOutcome> {
-  await assertValidationsLeft(companyId, now());
+  await assertValidationsLeft(companyId, now(), isTestAddress(body.email) ? 0 : 1);
+  return runWithinBudget(companyId, body, budgetMs, now);
+}
+
+/**
+ * Steps 2 to 4 for one address whose quota check is done (the batch checks once for all of its
+ * addresses). Counted in usage when it completes, unless it is a test address.
+ */
+export async function runWithinBudget(
+  companyId: string,
+  body: ValidationRequestBody,
+  budgetMs: number,
+  now: () => Date = () => new Date(),
+): Promise<SyncOutcome> {
   const requestId = randomUUID();
   const createdAt = now();
   if (budgetMs > 0) {
-    const outcome = await within(singleEngine().validate(body.email, { companyId }), budgetMs);
+    const validation = singleEngine().validate(body.email, { companyId, requestedAt: createdAt });
+    const outcome = await within(validation, budgetMs);
     if (outcome !== OVER_BUDGET) {
       const request = {
         companyId,
@@ -55,10 +71,11 @@ export async function validateWithinBudget(
         validatedAt: now().toISOString(),
         outcome,
       };
-      await storeCompletedRequest(request, usageMonth(new Date(request.validatedAt)));
+      const month = isTestAddress(body.email) ? undefined : usageMonth(new Date(request.validatedAt));
+      await storeCompletedRequest(request, month);
       return { kind: 'completed', body: completedBody(request) };
     }
   }
   // The engine's promise keeps running only as long as this process happens to: the queue owns the work.
-  return { kind: 'in_progress', body: await deferValidation(companyId, requestId, body, now()) };
+  return { kind: 'in_progress', body: await deferValidation(companyId, requestId, body, createdAt) };
 }

@@ -87,9 +87,17 @@ export async function readUsage(
 
 // --- Enforcement ------------------------------------------------------------------------------------
 
-/** Single endpoints, before any work: 402 when neither quota nor credits remain. */
-export async function assertValidationsLeft(companyId: string, now: Date = new Date()): Promise<void> {
-  if ((await stateOf(companyId, now)).remaining <= 0) throw new QuotaExceededError();
+/**
+ * Single and batch endpoints, before any work: 402 when quota plus credits cannot cover `count`
+ * addresses (default one). Nothing to count (only test addresses): no check.
+ */
+export async function assertValidationsLeft(
+  companyId: string,
+  now: Date = new Date(),
+  count = 1,
+): Promise<void> {
+  if (count <= 0) return;
+  if ((await stateOf(companyId, now)).remaining < count) throw new QuotaExceededError();
 }
 
 /** The failed job's error when the file needs more validations than are left. */
@@ -130,18 +138,22 @@ interface EndedJob {
   status: string;
 }
 
+/** A job's rows and those of them usage never counts (test addresses). */
+interface CountedRows {
+  totalEmails: number;
+  uncountedEmails?: number;
+}
+
 /**
- * A completed job: its rows with a status (`totalEmails`) count in the month of completion and its
- * reservation ends, exactly once however often completion is redelivered. True when this call counted.
+ * A completed job: its rows with a status (`totalEmails`) but for test addresses count in the month of
+ * completion and its reservation ends, exactly once however often completion is redelivered. True when
+ * this call counted.
  */
-export async function countCompletedJob(
-  job: EndedJob & { totalEmails: number },
-  now = new Date(),
-): Promise<boolean> {
+export async function countCompletedJob(job: EndedJob & CountedRows, now = new Date()): Promise<boolean> {
   if (job.status !== 'completed') return false;
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
-  const counted = { month: usageMonth(now), count: job.totalEmails };
+  const counted = { month: usageMonth(now), count: job.totalEmails - (job.uncountedEmails ?? 0) };
   return endJobReservation(reservation, counted);
 }
 
@@ -161,7 +173,7 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
  * True when this call changed usage.
  */
 export async function settleDeletedJob(
-  job: Omit<EndedJob, 'status'> & { totalEmails: number },
+  job: Omit<EndedJob, 'status'> & CountedRows,
   leftStatus: string | undefined,
   now = new Date(),
 ): Promise<boolean> {

@@ -4,7 +4,8 @@
 // Both paths enter through extractAddress (the one address a cell or request holds), so one text gets
 // one verdict everywhere.
 // Primary course (single email, validate):
-//   1. extract the address, normalise (last "@", IDN to ASCII, lower-case domain)
+//   1. extract the address, normalise (last "@", IDN to ASCII, lower-case domain); a test address at
+//      mailvet.test gets its fixed verdict here, before any DNS (test-addresses.ts)
 //   2. resolve the domain (cache, single-flight): syntax, DNS, lists, typo, catch-all probe
 //   3. look the address up in the known-dead / known-complainer lists
 //   4. probe the mailbox over SMTP when enabled and the verdict could still change
@@ -35,6 +36,7 @@ import { replyForResult, subStatusOf } from './smtp-reply';
 import { isAcceptAllProvider } from '../probe/accept-all';
 import type { ProbeVerdictCache } from '../probe/verdict-cache';
 import { LOCAL_OCTETS, parseDomain } from './syntax';
+import { isTestDomain, testAddressOf, TEST_DOMAIN } from './test-addresses';
 import { suggestDomain } from './typos';
 import type {
   CatchAllProbe,
@@ -76,8 +78,13 @@ export interface EngineOptions {
   maxCachedDomains?: number;
   /** Domain resolutions (DNS + catch-all probe) in flight at once. */
   maxConcurrentLookups?: number;
+  /** How long after its request `slow@mailvet.test` answers: a few seconds past the sync budget. */
+  slowTestAddressMs?: number;
   now?: () => number;
 }
+
+/** How far past the sync budget `slow@mailvet.test` answers. */
+const SLOW_TEST_MARGIN_MS = 3000;
 
 /** The engine's options from the process settings (DNS_SERVERS, ALLOW_PRIVATE_MX, SMTP_*). */
 export function engineOptionsFromSettings(s: Settings, extra: EngineOptions = {}): EngineOptions {
@@ -87,6 +94,7 @@ export function engineOptionsFromSettings(s: Settings, extra: EngineOptions = {}
     dnsCanaries: parseDnsCanaries(s.DNS_CANARY_DOMAINS),
     dnsHealthEvents: dnsHealthLog,
     allowPrivateMx: s.ALLOW_PRIVATE_MX,
+    slowTestAddressMs: s.SYNC_BUDGET_MS + SLOW_TEST_MARGIN_MS,
     smtpProbe: s.SMTP_PROBE,
     smtp: {
       port: s.SMTP_PORT,
@@ -131,6 +139,8 @@ export interface ValidateContext {
    * some_risk / dns_timeout (subStatus `deadline`) in this batch; its lookup carries on into the cache.
    */
   deadlineMs?: number;
+  /** When the request was made (default: now): `slow@mailvet.test` answers relative to it. */
+  requestedAt?: Date;
 }
 
 /** What a mailbox probe can still do for one address (the single endpoint's rule). */
@@ -211,6 +221,7 @@ export class ValidationEngine {
     let v: DomainVerdict;
     if (syntax.error !== null || syntax.ipLiteral)
       v = this.offlineVerdict(raw, syntax.ascii, syntax.error, syntax.ipLiteral);
+    else if (syntax.ascii === TEST_DOMAIN) v = TEST_DOMAIN_VERDICT;
     else v = await this.cache.get(syntax.ascii, () => this.loadDomain(syntax.ascii, syntax.unicode));
     this.remember(raw, v);
     return v;
@@ -328,7 +339,9 @@ export class ValidationEngine {
     const v =
       syntax.error !== null || syntax.ipLiteral
         ? this.offlineVerdict(raw, syntax.ascii, syntax.error, syntax.ipLiteral)
-        : this.cache.peek(syntax.ascii);
+        : syntax.ascii === TEST_DOMAIN
+          ? TEST_DOMAIN_VERDICT
+          : this.cache.peek(syntax.ascii);
     if (v !== undefined) this.remember(raw, v);
     return v;
   }
@@ -346,13 +359,16 @@ export class ValidationEngine {
     if (plainAt > 0 && plainAt <= 64) {
       // a plain dot-atom local part (a second "@" would sit in the domain part, which then fails)
       const domain = this.domainAt(address, plainAt + 1, address.length);
+      if (domain === TEST_DOMAIN_VERDICT) return testVerdictOf(address);
       if (domain !== undefined)
         return classifyAt(address, plainAt, domain, known, undefined, plainAt * OCTETS);
     }
     if (address.length === 0) return V.blank;
     const at = address.lastIndexOf('@');
     if (at < 0) return V.missingAt;
-    return classifyAt(address, at, this.domainAt(address, at + 1, address.length), known, undefined);
+    const domain = this.domainAt(address, at + 1, address.length);
+    if (domain === TEST_DOMAIN_VERDICT) return testVerdictOf(address);
+    return classifyAt(address, at, domain, known, undefined);
   }
 
   statusOf(email: string, known?: KnownFlags): Status {
@@ -375,6 +391,7 @@ export class ValidationEngine {
     const n = normalizeEmail(address);
     if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped', null);
     if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped', null);
+    if (isTestDomain(n.domain)) return this.testResult(n.email, ctx);
     const [domain, known] = await Promise.all([
       this.resolveDomain(rawDomainOf(n.email)),
       this.knownFlags(ctx.companyId, n.email),
@@ -395,6 +412,21 @@ export class ValidationEngine {
     // a verdict the reply decided carries the server's own code (5.1.10, 5.2.1, 550)
     if (reply !== null && PROBE_REASONS.has(final.reason)) final = verdict(final.reason, subStatusOf(reply));
     return buildResult(n.email, domain, final, known, probe, reply);
+  }
+
+  /** A test address's fixed result: no DNS, no lists, no probe; `slow@` waits past the sync budget. */
+  private async testResult(email: string, ctx: ValidateContext): Promise<ValidationResult> {
+    const test = testAddressOf(email)!;
+    if (test.slow) {
+      const due = (ctx.requestedAt?.getTime() ?? this.now()) + (this.options.slowTestAddressMs ?? 0);
+      const wait = due - this.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+    }
+    const reason = test.verdict.reason;
+    const known = { dead: reason === 'known_dead', complainer: false };
+    const out = buildResult(email, TEST_DOMAIN_VERDICT, test.verdict, known, 'skipped', null);
+    out.domain.isCatchAll = reason === 'catch_all' ? true : null;
+    return out;
   }
 
   /** The cached probe verdict of an address, or a fresh probe (then cached when conclusive). */
@@ -562,6 +594,31 @@ function domainVerdictOf(
     verdicts: domainVerdicts(facts, isDisposable, didYouMean !== null, catchAllProbe),
   };
 }
+
+/** The verdict of an extracted address at the test domain (bulk and classify: synchronous). */
+function testVerdictOf(address: string): Verdict {
+  return testAddressOf(address.trim())?.verdict ?? verdict('mailbox_not_found');
+}
+
+/** The test domain's shared verdict: never resolved, never probed (mailHost null). */
+const TEST_DOMAIN_VERDICT: DomainVerdict = Object.freeze({
+  name: TEST_DOMAIN,
+  unicodeName: TEST_DOMAIN,
+  syntaxError: null,
+  ipLiteral: false,
+  dns: 'skipped',
+  dnsDetail: null,
+  mxRecords: [],
+  mailHost: null,
+  mxProvider: null,
+  registrableDomain: TEST_DOMAIN,
+  isDisposable: false,
+  isFreeProvider: false,
+  isCatchAll: null,
+  catchAllProbe: 'off',
+  didYouMean: null,
+  verdicts: { gate: null, risk: null, smtpRisk: null, ok: verdict('accepted') },
+}) as DomainVerdict;
 
 /** Reasons a mailbox probe's reply decides: their subStatus is the server's own code. */
 const PROBE_REASONS: ReadonlySet<string> = new Set([

@@ -33,6 +33,19 @@ describe('the command line', () => {
     ).toMatchObject({ column: 'Email', callbackUrl: 'https://h.test/x' });
   });
 
+  it('takes several addresses, or a --file list, for one batch call', () => {
+    expect(parseCommandLine(['validate', 'a@b.test', 'c@d.test', 'e@f.test'], env)).toMatchObject({
+      command: 'validate',
+      emails: ['a@b.test', 'c@d.test', 'e@f.test'],
+    });
+    expect(parseCommandLine(['validate', '--file', 'list.txt', '--json'], env)).toMatchObject({
+      command: 'validate',
+      emails: [],
+      file: 'list.txt',
+      json: true,
+    });
+  });
+
   it('reads jobs and usage without an argument, with their own options', () => {
     expect(parseCommandLine(['jobs', '--status', 'completed', '--limit', '5'], env)).toMatchObject({
       command: 'jobs',
@@ -53,7 +66,9 @@ describe('the command line', () => {
     [['delete'], 'delete needs a job id'],
     [['usage', '--status', 'safe'], 'usage does not take --status'],
     [['validate'], 'validate needs an email address'],
-    [['validate', 'a@b.test', 'c@d.test'], 'unexpected argument "c@d.test"'],
+    [['validate', 'a@b.test', 'c@d.test', '--async'], '--async takes one address'],
+    [['validate', 'a@b.test', '--file', 'list.txt'], 'validate takes addresses or --file, not both'],
+    [['validate', '--file', 'list.txt', '--async'], '--async takes one address'],
     [['download', 'id', '--column', '1'], 'download does not take --column'],
     [['validate', 'a@b.test', '--nope'], "Unknown option '--nope'"],
     [['validate', 'a@b.test', '--url', 'localhost:3000'], '--url must be an http(s) URL'],
