@@ -1,5 +1,7 @@
 // `npm start`: the whole service on this machine, no AWS account needed.
 import path from 'node:path';
+import { checkResolver } from '../functions/domain/validation/dns-health';
+import { settings } from '../functions/settings';
 import { PortInUseError, portIsFree } from './ports';
 import { killStaleJvm } from './stale-jvm';
 
@@ -77,8 +79,6 @@ async function main(): Promise<void> {
   // Loaded only now: the runtime pulls in the AWS SDK and every handler, seconds a taken port need not wait.
   const { startLocalRuntime } = await import('./runtime');
   const { demoKeys } = await import('../functions/domain/accounts/demo-accounts');
-  const { checkResolver } = await import('../functions/domain/validation/dns-health');
-  const { settings } = await import('../functions/settings');
   let stopRuntime = async () => undefined as void;
   const runtime = await startLocalRuntime({
     port: api,
