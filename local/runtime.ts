@@ -19,6 +19,7 @@ import {
   functions,
   queueConsumers,
   queues,
+  preflightRoutes,
   queueUrlEnvName,
   routes,
   type QueueName,
@@ -248,7 +249,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         stoppers.push(() => poller.stop());
       }
       const api: ApiGateway = await startApiGateway({
-        routes,
+        routes: [...routes, ...preflightRoutes],
         defaultFunction: defaultRouteFunction,
         invoke,
         port: options.port,
