@@ -88,7 +88,7 @@ describe('a publishable key', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(siteOrigin);
     expect(response.headers.get('vary')).toBe('origin');
-    const body = await response.json();
+    const body = (await response.json()) as { result: object };
     expect(body).toEqual({
       email: 'jo@gmial.com',
       result: { reason: 'disposable', status: 'block_bounce_risk', subStatus: expect.anything() },
