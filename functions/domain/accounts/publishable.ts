@@ -18,7 +18,7 @@ import { generatePublishableKey, hashApiKey } from './secrets';
 /** The one route a publishable key may call (API Gateway's route key). */
 export const publishableRouteKey = 'POST /v1/email/validate';
 
-export const originRequiredMessage = 'origin must be an http(s) origin such as https://www.example.com';
+const originRequiredMessage = 'origin must be an http(s) origin such as https://www.example.com';
 
 /** `https://Example.com:443/` -> `https://example.com`; a path, query or other scheme is refused. */
 export function parseOrigin(value: string): string {

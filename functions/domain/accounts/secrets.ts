@@ -10,7 +10,7 @@ export function generateApiKey(): string {
 }
 
 /** Prefix of a publishable key: safe in a web page, limited to the widget's call from one origin. */
-export const publishableKeyPrefix = 'mv_pub_';
+const publishableKeyPrefix = 'mv_pub_';
 
 export function generatePublishableKey(): string {
   return publishableKeyPrefix + randomBytes(24).toString('base64url');
