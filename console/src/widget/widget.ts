@@ -56,7 +56,7 @@ function attach(input: HTMLInputElement, config: Config): void {
   );
 
   let checked: { email: string; verdict: Verdict | undefined } | undefined;
-  let running: Promise<Verdict | undefined> | undefined;
+  let running: { email: string; verdict: Promise<Verdict | undefined> } | undefined;
 
   const blocked = () => !!checked?.verdict && config.blockOn.includes(checked.verdict.result.status);
 
@@ -96,19 +96,25 @@ function attach(input: HTMLInputElement, config: Config): void {
       return undefined;
     }
     if (checked?.email === email) return checked.verdict;
-    running = fetch(`${config.api}/v1/email/validate`, {
+    // A submit while the blur's call is under way waits for that call instead of making another.
+    if (running?.email === email) return running.verdict;
+    const verdict = fetch(`${config.api}/v1/email/validate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': config.key },
       body: JSON.stringify({ email }),
     })
       .then(async (response) => (response.status === 200 ? ((await response.json()) as Verdict) : undefined))
       // Out of allowance, offline or blocked: the visitor's form still works, unchecked.
-      .catch(() => undefined);
-    const verdict = await running;
-    running = undefined;
-    if (input.value.trim() !== email) return undefined;
-    checked = { email, verdict };
-    show(verdict);
+      .catch(() => undefined)
+      .then((answer) => {
+        if (running?.email === email) running = undefined;
+        if (input.value.trim() === email) {
+          checked = { email, verdict: answer };
+          show(answer);
+        }
+        return answer;
+      });
+    running = { email, verdict };
     return verdict;
   };
 
