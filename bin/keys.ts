@@ -2,11 +2,13 @@
 // deployed table (see local/connect.ts). The raw key is printed once and stored only as SHA-256.
 import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from '../functions/domain/accounts/accounts';
+import { createPublishableKey } from '../functions/domain/accounts/publishable';
 import { readAccountUser } from '../functions/store/accounts';
 import { connect } from '../local/connect';
 
 const usage = `usage:
   npm run keys -- create --company <companyId> --user <email> [--name <label>]
+  npm run keys -- create --company <companyId> --user <email> --publishable --origin <https://site.example>
   npm run keys -- revoke --company <companyId> --key <keyId>
   npm run keys -- list   --company <companyId>`;
 
@@ -19,6 +21,8 @@ async function main(argv: string[]): Promise<void> {
       user: { type: 'string' },
       name: { type: 'string' },
       key: { type: 'string' },
+      publishable: { type: 'boolean' },
+      origin: { type: 'string' },
     },
   });
   if (!values.company || !['create', 'revoke', 'list'].includes(command ?? '')) throw new Error(usage);
@@ -29,12 +33,22 @@ async function main(argv: string[]): Promise<void> {
       if (!values.user) throw new Error(usage);
       const user = await readAccountUser(values.company, values.user);
       if (!user) throw new Error(`No user ${values.user} in company ${values.company}`);
-      const { rawKey, record } = await createApiKey({
-        companyId: values.company,
-        userId: user.userId,
-        userEmail: user.email,
-        name: values.name ?? 'cli',
-      });
+      const owner = { companyId: values.company, userId: user.userId, userEmail: user.email };
+      if (values.publishable || values.origin) {
+        // A publishable key goes into a web page: it is shown once too, but it is no secret.
+        if (!values.publishable || !values.origin) throw new Error(usage);
+        const { rawKey, record } = await createPublishableKey({
+          ...owner,
+          name: values.name ?? 'widget',
+          origin: values.origin,
+        });
+        process.stdout.write(
+          JSON.stringify({ publishableKey: rawKey, keyId: record.keyId, origin: record.origin }, null, 2) +
+            '\n',
+        );
+        return;
+      }
+      const { rawKey, record } = await createApiKey({ ...owner, name: values.name ?? 'cli' });
       process.stdout.write(
         JSON.stringify({ apiKey: rawKey, keyId: record.keyId, note: 'shown once; store it now' }, null, 2) +
           '\n',

@@ -1465,7 +1465,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The verdict */
+      /** @description The verdict. A publishable key (mv_pub_, the signup-form widget) gets only email, result and didYouMean */
       200: {
         headers: {
           [name: string]: unknown;

@@ -1,6 +1,7 @@
-// Builds the web console with esbuild: one script, one stylesheet, index.html and the favicon. The local
-// runtime builds it in memory on its first request, the CDK stack builds it into its asset at synth, and
-// `npm run console:build` writes it to console/dist for a look at the files.
+// Builds the web console with esbuild: one script, one stylesheet, index.html, the favicon, and the
+// signup-form widget (widget.js) that other sites load. The local runtime builds it in memory on its
+// first request, the CDK stack builds it into its asset at synth, and `npm run console:build` writes it
+// to console/dist for a look at the files.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -78,6 +79,24 @@ export function consoleBuildOptions(outdir: string, sourceMaps = true): BuildOpt
   };
 }
 
+/**
+ * The signup-form widget, /widget.js (console/src/widget/widget.ts): its own small script, without the
+ * console's shims, loaded by other sites' pages with a publishable key.
+ */
+export function widgetBuildOptions(outdir: string): BuildOptions {
+  return {
+    entryPoints: { widget: path.join(consoleRoot, 'src/widget/widget.ts') },
+    bundle: true,
+    outdir,
+    format: 'iife',
+    target: ['chrome109', 'firefox115', 'safari16'],
+    platform: 'browser',
+    minify: true,
+    logLevel: 'silent',
+    write: false,
+  };
+}
+
 function collect(outputs: OutputFile[], outdir: string): ConsoleFile[] {
   const files: ConsoleFile[] = outputs.map((o) => ({
     path: path.relative(outdir, o.path).split(path.sep).join('/'),
@@ -95,8 +114,11 @@ function collect(outputs: OutputFile[], outdir: string): ConsoleFile[] {
 /** The console's files, built in memory. */
 export async function buildConsole(): Promise<ConsoleFile[]> {
   const outdir = path.join(consoleRoot, 'dist');
-  const result = await build(consoleBuildOptions(outdir));
-  return collect(result.outputFiles ?? [], outdir);
+  const [result, widget] = await Promise.all([
+    build(consoleBuildOptions(outdir)),
+    build(widgetBuildOptions(outdir)),
+  ]);
+  return collect([...(result.outputFiles ?? []), ...(widget.outputFiles ?? [])], outdir);
 }
 
 /**
@@ -105,7 +127,8 @@ export async function buildConsole(): Promise<ConsoleFile[]> {
  */
 export function buildConsoleSyncTo(outdir: string): void {
   const result = buildSync(consoleBuildOptions(outdir, false));
-  for (const file of collect(result.outputFiles ?? [], outdir)) {
+  const widget = buildSync(widgetBuildOptions(outdir));
+  for (const file of collect([...(result.outputFiles ?? []), ...(widget.outputFiles ?? [])], outdir)) {
     const target = path.join(outdir, file.path);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, file.body);

@@ -37,6 +37,10 @@ const schema = z.object({
    * time; 0 reads the key item on every request.
    */
   AUTH_CACHE_SECONDS: int(5, 0),
+  /** Calls a minute one client IP may make with a publishable (`mv_pub_`) key. */
+  PUBLISHABLE_PER_IP_PER_MINUTE: int(10, 1),
+  /** Calls a UTC day one publishable key may make, from all its visitors together. */
+  PUBLISHABLE_DAILY_CAP: int(1000, 1),
   /** Validations per calendar month (UTC) of a company that has no quota of its own (`npm run admin`). */
   DEFAULT_MONTHLY_QUOTA: int(planSettingDefaults.DEFAULT_MONTHLY_QUOTA, 0),
   /** Prepaid credits a company created by `npm run admin -- company create` starts with. */

@@ -54,7 +54,7 @@ export interface FunctionSpec {
   access: FunctionAccess;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS';
 
 export interface RouteSpec {
   method: HttpMethod;
@@ -345,6 +345,14 @@ export const routes: RouteSpec[] = [
   { method: 'GET', path: '/v1/safety-net-sequences', function: 'listSafetyNetSequences' },
   { method: 'GET', path: '/v1/safety-net-sequences/{id}', function: 'getSafetyNetSequence' },
   { method: 'PATCH', path: '/v1/safety-net-sequences/{id}', function: 'patchSafetyNetSequence' },
+];
+
+/**
+ * The CORS preflights that reach a function: web pages on other sites call this route with a
+ * publishable key, and only the function knows which origins such keys were made for.
+ */
+export const preflightRoutes: RouteSpec[] = [
+  { method: 'OPTIONS', path: '/v1/email/validate', function: 'validateEmail' },
 ];
 
 /** The function behind API Gateway's `$default` route: anything `routes` does not match. */

@@ -71,6 +71,24 @@ export const tableActions: Record<TableAccess, string[]> = {
   transact: ['dynamodb:ConditionCheckItem'],
 };
 
+/** Access log lines of both APIs. No headers: the x-api-key must never reach a log. */
+const accessLogFormat = apigw.AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    ip: '$context.identity.sourceIp',
+    method: '$context.httpMethod',
+    path: '$context.path',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationLatencyMs: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
 const pascal = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1);
 
 /** The CloudFormation logical id of a function, as cdk-nag names it in findings. */
@@ -81,6 +99,9 @@ export class ApiStack extends Stack {
   readonly functions: ReadonlyMap<string, MailvetFunction>;
   readonly api: apigwv2.HttpApi;
   readonly stage: apigwv2.HttpStage;
+  /** The signup-form widget's API: the routes publishable keys call from other sites' pages. */
+  readonly widgetApi: apigwv2.HttpApi;
+  readonly widgetStage: apigwv2.HttpStage;
   readonly console: ConsoleSite;
   /** alarms.alarmOn(id, metric, options): one more alarm that notifies the alarm topic. */
   readonly alarms: Alarms;
@@ -224,25 +245,13 @@ export class ApiStack extends Stack {
       throttle: props.throttle ?? { rateLimit: 200, burstLimit: 400 },
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(accessLogs),
-        // No headers: the x-api-key must never reach a log.
-        format: apigw.AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            time: '$context.requestTime',
-            ip: '$context.identity.sourceIp',
-            method: '$context.httpMethod',
-            path: '$context.path',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            protocol: '$context.protocol',
-            responseLength: '$context.responseLength',
-            latencyMs: '$context.responseLatency',
-            integrationLatencyMs: '$context.integrationLatency',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
+        format: accessLogFormat,
       },
     });
+
+    const widget = this.createWidgetApi(fn, props);
+    this.widgetApi = widget.api;
+    this.widgetStage = widget.stage;
 
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const r of wiring.routes) {
@@ -279,6 +288,7 @@ export class ApiStack extends Stack {
     addOutputs(this, {
       apiUrl: this.stage.url,
       consoleUrl: this.console.origin,
+      widgetApiUrl: this.widgetStage.url,
       tableName: refs.tableName,
       bucketName: refs.bucketName,
     });
@@ -305,6 +315,57 @@ export class ApiStack extends Stack {
       queues.set(t.onFailure, queue);
     }
     return queues;
+  }
+
+  /**
+   * Publishable keys call POST /v1/email/validate from any site a key was made for. The main API's
+   * CORS rule cannot list those origins (they are made at run time) and API Gateway replaces a
+   * function's CORS headers with its own, so the route has an API without a CORS rule: the function
+   * answers the preflight (wiring's preflightRoutes) and adds the headers for the key's origin alone.
+   */
+  private createWidgetApi(
+    fn: (name: string) => MailvetFunction,
+    props: ApiStackProps,
+  ): { api: apigwv2.HttpApi; stage: apigwv2.HttpStage } {
+    const api = new apigwv2.HttpApi(this, 'WidgetApi', {
+      apiName: `${this.stackName}-widget`,
+      description: 'mailvet signup-form widget API (publishable keys)',
+      createDefaultStage: false,
+    });
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Callers authenticate with a publishable x-api-key checked inside the function, with its origin ' +
+        'lock and per-IP limits; API Gateway has no authorizer for such keys.',
+    });
+    const accessLogs = new logs.LogGroup(this, 'WidgetApiAccessLogs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+    });
+    const stage = new apigwv2.HttpStage(this, 'WidgetStage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: 50, burstLimit: 100 },
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: accessLogFormat,
+      },
+    });
+    const preflightPaths = new Set(wiring.preflightRoutes.map((r) => r.path));
+    const widgetRoutes = [
+      ...wiring.routes.filter((r) => preflightPaths.has(r.path)),
+      ...wiring.preflightRoutes,
+    ];
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const r of widgetRoutes) {
+      let integration = integrations.get(r.function);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`Widget${pascal(r.function)}Integration`, fn(r.function));
+        integrations.set(r.function, integration);
+      }
+      api.addRoutes({ path: r.path, methods: [apigwv2.HttpMethod[r.method]], integration });
+    }
+    return { api, stage };
   }
 
   /** Exactly what the wiring's `access` says; nothing is granted anywhere else. */

@@ -21,6 +21,7 @@ import {
   functions,
   queueConsumers,
   queues,
+  preflightRoutes,
   queueUrlEnvName,
   routes,
   type QueueName,
@@ -275,7 +276,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         stoppers.push(() => poller.stop());
       }
       const api: ApiGateway = await startApiGateway({
-        routes,
+        routes: [...routes, ...preflightRoutes],
         defaultFunction: defaultRouteFunction,
         invoke,
         port: options.port,

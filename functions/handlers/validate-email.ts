@@ -1,4 +1,5 @@
 // POST /v1/email/validate: 200 with the result within the sync budget, else 202 with a poll URL.
+import { reducedResult } from '../domain/accounts/publishable';
 import { parseValidationRequestBody } from '../domain/single-validation/request-body';
 import { validateWithinBudget } from '../domain/single-validation/validate-sync';
 import { apiHandler, type Route } from '../http/api-handler';
@@ -14,7 +15,11 @@ const validateEmailRoute: Route = async (request) => {
     body,
     budgetMs(request.remainingMs()),
   );
-  if (outcome.kind === 'completed') return { statusCode: 200, body: outcome.body };
+  // A publishable key (a web page's widget) gets the verdict only, and no poll URL it could not use.
+  const publishable = request.principal.publishableOrigin !== undefined;
+  if (outcome.kind === 'completed')
+    return { statusCode: 200, body: publishable ? reducedResult(outcome.body) : outcome.body };
+  if (publishable) return { statusCode: 202, body: { email: body.email } };
   return {
     statusCode: 202,
     body: outcome.body,

@@ -1,11 +1,11 @@
-// Every API route is one middy pipeline: request log, sorted-JSON writer, authentication, rate limit,
-// JSON body, then the route; errors are mapped to HTTP by the last-registered middleware and nowhere
-// else, and a 5xx body never carries internals. The middlewares live in functions/middlewares/api.ts.
+// Every API route is one middy pipeline: request log, sorted-JSON writer, publishable-key CORS,
+// authentication, rate limit, JSON body, then the route; errors are mapped to HTTP by the
+// last-registered middleware and nowhere else, and a 5xx body never carries internals. The middlewares live in functions/middlewares/api.ts.
 import middy, { type MiddyfiedHandler } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { Principal } from '../domain/accounts/accounts';
 import type { Logger } from '../log';
-import { authentication, rateLimit } from '../middlewares/auth';
+import { authentication, publishableCors, rateLimit } from '../middlewares/auth';
 import {
   errorMapping,
   jsonBody,
@@ -54,6 +54,7 @@ export function apiHandler(route: Route): MiddyfiedHandler<ApiEvent, ApiResult, 
   const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(requestLog())
     .use(sortedJsonResponse())
+    .use(publishableCors())
     .use(authentication())
     .use(rateLimit())
     .use(jsonBody())

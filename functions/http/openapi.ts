@@ -248,7 +248,10 @@ const operations: Record<string, Operation> = {
     summary: 'Validate one address within the sync budget (SYNC_BUDGET_MS)',
     body: validationRequestSchema,
     responses: {
-      ...ok('The verdict', 'ValidationResult'),
+      ...ok(
+        'The verdict. A publishable key (mv_pub_, the signup-form widget) gets only email, result and didYouMean',
+        'ValidationResult',
+      ),
       '202': { ...inProgress, description: 'Over the budget: poll pollUrl after Retry-After seconds' },
     },
     errors: { '400': validationRequestErrors, '402': [quotaExceededMessage] },

@@ -1,26 +1,90 @@
-// The middlewares that need the table: the API key, then the company's rate limit.
+// The middlewares that need the table: the API key, then the company's rate limit; for a publishable key
+// also its origin lock, CORS headers and per-visitor limits.
 import { authenticate } from '../domain/accounts/accounts';
+import {
+  checkPublishableCall,
+  consumePublishableLimits,
+  originHasLiveKey,
+  publishableRouteKey,
+} from '../domain/accounts/publishable';
 import { consumeRateLimit } from '../domain/rate-limit';
+import { invalidKeyMessage } from '../errors';
+import { json } from '../http/response';
 import { settings } from '../settings';
-import type { ApiMiddleware } from './api';
+import type { ApiMiddleware, ApiResponse } from './api';
 
 /** The `x-api-key` header names a live key (401 missing, 403 unknown or revoked). */
 export function authentication(): ApiMiddleware {
   return {
-    before: async ({ context }) => {
+    before: async ({ event, context }) => {
       const principal = await authenticate(context.headers['x-api-key'], settings().AUTH_CACHE_SECONDS);
+      // A publishable key works for one route from one origin; anything else is as if the key were unknown.
+      if (principal.publishableOrigin)
+        checkPublishableCall(principal.publishableOrigin, event.routeKey, context.headers.origin);
       context.principal = principal;
       context.log = context.log.child({ companyId: principal.companyId, keyId: principal.keyId });
     },
   };
 }
 
-/** The company's requests-per-second limit (429, Retry-After: 1). Needs authentication before it. */
+/**
+ * The company's requests-per-second limit (429, Retry-After: 1); a publishable key is also held to its
+ * per-IP and per-day limits. Needs authentication before it.
+ */
 export function rateLimit(): ApiMiddleware {
   return {
-    before: async ({ context }) => {
+    before: async ({ event, context }) => {
       if (!context.principal) throw new Error('rateLimit() needs authentication() before it');
+      if (context.principal.publishableOrigin) {
+        const { PUBLISHABLE_PER_IP_PER_MINUTE, PUBLISHABLE_DAILY_CAP } = settings();
+        await consumePublishableLimits(context.principal.keyId, event.requestContext?.http?.sourceIp ?? '', {
+          perIpPerMinute: PUBLISHABLE_PER_IP_PER_MINUTE,
+          perKeyPerDay: PUBLISHABLE_DAILY_CAP,
+        });
+      }
       await consumeRateLimit(context.principal.companyId, settings().RATE_LIMIT_PER_SECOND);
     },
+  };
+}
+
+const preflightHeaders = {
+  'access-control-allow-methods': 'POST',
+  'access-control-allow-headers': 'content-type, x-api-key',
+  'access-control-max-age': '600',
+};
+
+/**
+ * CORS for publishable keys, which browsers on other sites use: a preflight (OPTIONS) of the widget's
+ * route is answered for an origin that a live publishable key was made for, 403 otherwise; a response to
+ * a publishable key allows its own origin alone. Register it before authentication() (a preflight has
+ * no key) and after the response writer (it adds headers to the route's response).
+ */
+export function publishableCors(): ApiMiddleware {
+  const allowOrigin = (request: Parameters<NonNullable<ApiMiddleware['after']>>[0]) => {
+    const origin = request.context.principal?.publishableOrigin;
+    const response = request.response as ApiResponse | null;
+    if (!origin || !response) return;
+    response.headers = {
+      ...response.headers,
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': 'retry-after',
+      vary: 'origin',
+    };
+  };
+  return {
+    before: async ({ event, context }) => {
+      if (event.requestContext?.http?.method !== 'OPTIONS') return;
+      const origin = context.headers.origin;
+      const [, path] = publishableRouteKey.split(' ');
+      if (event.rawPath === path && (await originHasLiveKey(origin)))
+        return json(204, undefined, {
+          ...preflightHeaders,
+          'access-control-allow-origin': origin!,
+          vary: 'origin',
+        });
+      return json(403, { error: invalidKeyMessage });
+    },
+    after: allowOrigin,
+    onError: allowOrigin,
   };
 }

@@ -4,7 +4,15 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { queryAll } from './dynamodb';
-import { apiKeyKey, apiKeysOfCompanyIndex, companyKey, userIdIndex, userKey } from './keys';
+import {
+  apiKeyKey,
+  apiKeysOfCompanyIndex,
+  companyKey,
+  publishableOriginKey,
+  publishableOriginPk,
+  userIdIndex,
+  userKey,
+} from './keys';
 
 export interface Company {
   companyId: string;
@@ -38,6 +46,8 @@ export interface ApiKeyRecord {
   hint: string;
   createdAt: string;
   revokedAt?: string;
+  /** Set on a publishable (`mv_pub_`) key: the one browser origin it may be used from. */
+  origin?: string;
 }
 
 /** Writes a new company; one with this id existing already is an error (ConditionalCheckFailed). */
@@ -103,9 +113,19 @@ export async function putNewApiKey(keyHash: string, record: ApiKeyRecord): Promi
 }
 
 function toApiKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
-  const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt } =
+  const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt, origin } =
     item as unknown as ApiKeyRecord;
-  return { keyId, companyId, userId, userEmail, name, hint, createdAt, ...(revokedAt ? { revokedAt } : {}) };
+  return {
+    keyId,
+    companyId,
+    userId,
+    userEmail,
+    name,
+    hint,
+    createdAt,
+    ...(revokedAt ? { revokedAt } : {}),
+    ...(origin ? { origin } : {}),
+  };
 }
 
 /** The company's keys, oldest first (the company's key index). */
@@ -145,4 +165,23 @@ export async function markApiKeyRevoked(keyHash: string, at: string): Promise<vo
       ExpressionAttributeValues: { ':now': at },
     }),
   );
+}
+
+/** Records that the publishable key under `keyHash` may be used from `origin` (for CORS preflights). */
+export async function putPublishableOrigin(origin: string, keyId: string, keyHash: string): Promise<void> {
+  await dynamoDb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...publishableOriginKey(origin, keyId), type: 'publishableOrigin', keyHash },
+    }),
+  );
+}
+
+/** The hashes of the publishable keys ever made for `origin`, revoked or not. */
+export async function readPublishableOriginKeyHashes(origin: string): Promise<string[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': publishableOriginPk(origin) },
+  });
+  return items.map((item) => String(item.keyHash));
 }

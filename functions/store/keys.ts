@@ -5,6 +5,8 @@
 // user (by email)   COMPANY#<companyId>         USER#<email>
 // API key           APIKEY#<sha256 hex>         APIKEY                  COMPANY#<companyId>#APIKEYS / <createdAt>#<keyId>
 // rate counter      RATE#<companyId>#<second>   RATE                    (ttl)
+// publishable limit RATE#PUB#<keyId>#<window>   RATE                    per IP a minute, per key a day (ttl)
+// publishable origin PUBORIGIN#<origin>         KEY#<keyId>             keyHash: answers a CORS preflight
 // monthly usage     COMPANY#<companyId>         USAGE#<YYYY-MM>
 // plan (quota, credits) COMPANY#<companyId>     USAGE#PLAN              one Query on USAGE# reads plan + months
 // job reservation   COMPANY#<companyId>         USAGERES#<jobId>        rows a running bulk job holds
@@ -25,6 +27,19 @@ export const rateCounterKey = (companyId: string, epochSecond: number): ItemKey 
   pk: `RATE#${companyId}#${epochSecond}`,
   sk: 'RATE',
 });
+
+/** A publishable key's counter: `window` is `IP#<ip>#<minute>` or `DAY#<YYYY-MM-DD>`. */
+export const publishableCounterKey = (keyId: string, window: string): ItemKey => ({
+  pk: `RATE#PUB#${keyId}#${window}`,
+  sk: 'RATE',
+});
+
+/** One publishable key allowed to call from `origin` (a preflight carries no key, only the origin). */
+export const publishableOriginKey = (origin: string, keyId: string): ItemKey => ({
+  pk: `PUBORIGIN#${origin}`,
+  sk: `KEY#${keyId}`,
+});
+export const publishableOriginPk = (origin: string): string => publishableOriginKey(origin, '').pk;
 
 export const usageKey = (companyId: string, month: string): ItemKey => ({
   pk: `COMPANY#${companyId}`,

@@ -2,7 +2,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { wroteIf } from './dynamodb';
-import { rateCounterKey } from './keys';
+import { rateCounterKey, type ItemKey } from './keys';
 
 /**
  * Counts one request in the company's counter of that second, unless it already holds `limit`; false
@@ -18,6 +18,22 @@ export function countRequest(companyId: string, epochSecond: number, limit: numb
         ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
         ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': epochSecond + 120 },
+      }),
+    ),
+  );
+}
+
+/** Counts one call in the counter at `key` unless it holds `limit`; false then. The item expires at `ttl`. */
+export function countInWindow(key: ItemKey, limit: number, ttl: number): Promise<boolean> {
+  return wroteIf(
+    dynamoDb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': ttl },
       }),
     ),
   );

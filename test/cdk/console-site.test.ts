@@ -149,6 +149,8 @@ describe('deployment', () => {
         expect.arrayContaining(['index.html', 'app.js', 'app.css', 'favicon.ico']),
       );
       expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toContain('src="app.js"');
+      // The signup-form widget is served by the same distribution, at /widget.js.
+      expect(readFileSync(path.join(dir, 'widget.js'), 'utf8')).toContain('/v1/email/validate');
       // No file of the build points at another host: fonts and scripts are all bundled.
       expect(readFileSync(path.join(dir, 'app.css'), 'utf8')).not.toMatch(/url\(\s*["']?https?:/);
       // No source map ships, and nothing points at one.
@@ -190,5 +192,40 @@ describe('API CORS', () => {
         MaxAge: 3600,
       },
     });
+  });
+});
+
+describe('widget API', () => {
+  const widgetApiId = () => idOf(stacks.api.widgetApi);
+
+  test('has no CORS rule of its own: the function answers for the key origin alone', () => {
+    const props = api.findResources('AWS::ApiGatewayV2::Api')[widgetApiId()]!.Properties;
+    expect(props.ProtocolType).toBe('HTTP');
+    expect(props).not.toHaveProperty('CorsConfiguration');
+  });
+
+  test('routes the validate call and its preflight, and nothing else, to validateEmail', () => {
+    const routes = Object.values(
+      api.findResources('AWS::ApiGatewayV2::Route', { Properties: { ApiId: { Ref: widgetApiId() } } }),
+    ).map((r) => r.Properties.RouteKey as string);
+    expect(routes.sort()).toEqual(['OPTIONS /v1/email/validate', 'POST /v1/email/validate']);
+    const integrations = Object.values(
+      api.findResources('AWS::ApiGatewayV2::Integration', { Properties: { ApiId: { Ref: widgetApiId() } } }),
+    );
+    expect(integrations).toHaveLength(1);
+    expect(JSON.stringify(integrations[0]!.Properties.IntegrationUri)).toContain(
+      idOf(stacks.api.functions.get('validateEmail')!),
+    );
+    // Payload 2.0 carries the visitor's address (requestContext.http.sourceIp) for the per-IP limit.
+    expect(integrations[0]!.Properties.PayloadFormatVersion).toBe('2.0');
+  });
+
+  test('is throttled and logged, and the stack outputs its URL', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      ApiId: { Ref: widgetApiId() },
+      DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 }),
+      AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('sourceIp') }),
+    });
+    api.hasOutput('WidgetApiUrl', Match.anyValue());
   });
 });

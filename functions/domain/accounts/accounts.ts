@@ -26,6 +26,8 @@ export interface Principal {
   userId: string;
   userEmail: string;
   keyId: string;
+  /** Set for a publishable key: the only origin it may be used from (functions/domain/accounts/publishable.ts). */
+  publishableOrigin?: string;
 }
 
 export async function createCompany(input: {
@@ -124,6 +126,7 @@ async function readPrincipal(keyHash: string): Promise<Principal | undefined> {
     userId: record.userId,
     userEmail: record.userEmail,
     keyId: record.keyId,
+    ...(record.origin ? { publishableOrigin: record.origin } : {}),
   };
 }
 

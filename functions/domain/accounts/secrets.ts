@@ -9,6 +9,13 @@ export function generateApiKey(): string {
   return apiKeyPrefix + randomBytes(32).toString('base64url');
 }
 
+/** Prefix of a publishable key: safe in a web page, limited to the widget's call from one origin. */
+const publishableKeyPrefix = 'mv_pub_';
+
+export function generatePublishableKey(): string {
+  return publishableKeyPrefix + randomBytes(24).toString('base64url');
+}
+
 export function hashApiKey(rawKey: string): string {
   return createHash('sha256').update(rawKey, 'utf8').digest('hex');
 }
