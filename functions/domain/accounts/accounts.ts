@@ -57,6 +57,22 @@ export async function getCompany(companyId: string): Promise<Company> {
  * Creates an API key for a user. `rawKey` is for the demo keys only (fixed, documented strings);
  * otherwise a fresh random key is generated. The raw key is returned once and never stored.
  */
+/** The stored record of a new key of either kind: only the hint of the raw key is kept. */
+export function newKeyRecord(
+  owner: { companyId: string; userId: string; userEmail: string; name: string },
+  rawKey: string,
+): ApiKeyRecord {
+  return {
+    keyId: randomUUID(),
+    companyId: owner.companyId,
+    userId: owner.userId,
+    userEmail: owner.userEmail,
+    name: owner.name,
+    hint: rawKey.slice(0, 12),
+    createdAt: new Date().toISOString(),
+  };
+}
+
 export async function createApiKey(input: {
   companyId: string;
   userId: string;
@@ -65,15 +81,7 @@ export async function createApiKey(input: {
   rawKey?: string;
 }): Promise<{ rawKey: string; record: ApiKeyRecord }> {
   const rawKey = input.rawKey ?? generateApiKey();
-  const record: ApiKeyRecord = {
-    keyId: randomUUID(),
-    companyId: input.companyId,
-    userId: input.userId,
-    userEmail: input.userEmail,
-    name: input.name,
-    hint: rawKey.slice(0, 12),
-    createdAt: new Date().toISOString(),
-  };
+  const record = newKeyRecord(input, rawKey);
   await putNewApiKey(hashApiKey(rawKey), record);
   return { rawKey, record };
 }

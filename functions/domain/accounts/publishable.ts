@@ -1,7 +1,6 @@
 // Publishable keys (`mv_pub_`): safe to put in a web page, because each is locked to one browser origin,
 // may only call the single validation, is limited per visitor IP and per day, and gets a reduced result.
 // The signup-form widget (widget/widget.ts) calls the API with one.
-import { randomUUID } from 'node:crypto';
 import { InvalidKeyError, TooManyRequestsError, ValidationError, rateLimitMessage } from '../../errors';
 import {
   putNewApiKey,
@@ -13,6 +12,7 @@ import {
 import { publishableCounterKey } from '../../store/keys';
 import { countInWindow } from '../../store/rate-counters';
 import type { CompletedBody } from '../single-validation/result-body';
+import { newKeyRecord } from './accounts';
 import { generatePublishableKey, hashApiKey } from './secrets';
 
 /** The one route a publishable key may call (API Gateway's route key). */
@@ -45,16 +45,7 @@ export async function createPublishableKey(input: {
   const origin = parseOrigin(input.origin);
   const rawKey = generatePublishableKey();
   const keyHash = hashApiKey(rawKey);
-  const record: ApiKeyRecord = {
-    keyId: randomUUID(),
-    companyId: input.companyId,
-    userId: input.userId,
-    userEmail: input.userEmail,
-    name: input.name,
-    hint: rawKey.slice(0, 12),
-    createdAt: new Date().toISOString(),
-    origin,
-  };
+  const record: ApiKeyRecord = { ...newKeyRecord(input, rawKey), origin };
   // The origin item first: a key whose origin item is missing would fail every preflight.
   await putPublishableOrigin(origin, record.keyId, keyHash);
   await putNewApiKey(keyHash, record);
