@@ -1,8 +1,7 @@
 // UTC calendar days as `YYYY-MM-DD` strings, and the reputation windows of docs/api.md built from them.
 // Every function takes the clock's `now` so window edges can be tested with a fixed time.
 
-export type Clock = () => Date;
-export const systemClock: Clock = () => new Date();
+export { systemClock, type Clock } from '../../clock';
 
 const dayMs = 86_400_000;
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
