@@ -26,7 +26,7 @@ import { giveNotificationsHandlerLogs } from './custom-resource-logs';
 import { addOutputs } from './outputs';
 import { Operations } from './operations';
 import { grantSocksSecret, probingEnvironment, type ProbingOptions } from './probing';
-import { ValidationHealthAlarms } from './validation-health-alarms';
+import { addValidationHealthAlarms } from './validation-health-alarms';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
 
@@ -283,7 +283,7 @@ export class ApiStack extends Stack {
         queue.metricNumberOfMessagesReceived({ period: Duration.minutes(1), statistic: 'Sum' }),
         { description: `An event ${name} could not handle reached its dead-letter queue` },
       );
-    new ValidationHealthAlarms(this, 'ValidationHealth', { alarmTopicArn: refs.alarmTopicArn });
+    addValidationHealthAlarms(this.alarms);
 
     addOutputs(this, {
       apiUrl: this.stage.url,
