@@ -22,6 +22,7 @@ import {
   queueConsumers,
   queues,
   preflightRoutes,
+  queueDlqUrlEnvName,
   queueUrlEnvName,
   routes,
   type QueueName,
@@ -226,7 +227,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       });
       queueArns.set(queue.name, main.arn);
       env[queueUrlEnvName(queue.name)] = main.url;
-      env[`${queue.name.toUpperCase()}_DLQ_URL`] = dlq.url;
+      env[queueDlqUrlEnvName(queue.name)] = dlq.url;
     }
 
     // Handlers read their settings from process.env, exactly as in Lambda.
@@ -258,7 +259,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         const queueKey = consumer.deadLetters ? `${consumer.queue}-dlq` : consumer.queue;
         const url =
           env[
-            consumer.deadLetters ? `${consumer.queue.toUpperCase()}_DLQ_URL` : queueUrlEnvName(consumer.queue)
+            consumer.deadLetters ? queueDlqUrlEnvName(consumer.queue) : queueUrlEnvName(consumer.queue)
           ];
         const poller = startQueuePoller({
           client: sqsClient,
