@@ -6,7 +6,7 @@
 import { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { dynamoDb, resetDynamoDb } from '../functions/clients/dynamodb';
 import { createApiKey, createCompany } from '../functions/domain/accounts/accounts';
-import { putAccountUser } from '../functions/domain/accounts/demo-accounts';
+import { putAccountUser } from '../functions/domain/accounts/accounts';
 import { reputationRangeNames } from '../functions/domain/workspace/dates';
 import { generateWorkspace } from '../functions/domain/workspace/generate';
 import { importWorkspace } from '../functions/domain/workspace/import';

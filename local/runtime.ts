@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
-import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
-import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
+import { seedDemoAccounts } from './demo/accounts';
+import { seedDemoWorkspace } from './demo/workspace';
 import { releaseOrphanedLeases } from '../functions/store/jobs';
 import { voidAllSessionLeases } from '../functions/store/mx-politeness';
 import {
@@ -258,9 +258,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       for (const consumer of queueConsumers) {
         const queueKey = consumer.deadLetters ? `${consumer.queue}-dlq` : consumer.queue;
         const url =
-          env[
-            consumer.deadLetters ? queueDlqUrlEnvName(consumer.queue) : queueUrlEnvName(consumer.queue)
-          ];
+          env[consumer.deadLetters ? queueDlqUrlEnvName(consumer.queue) : queueUrlEnvName(consumer.queue)];
         const poller = startQueuePoller({
           client: sqsClient,
           queueUrl: url!,

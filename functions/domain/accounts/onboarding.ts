@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { ValidationError } from '../../errors';
 import { settings } from '../../settings';
 import { addCredits, setMonthlyQuota } from '../usage';
-import { createApiKey, createCompany, type AccountUser } from './accounts';
-import { putAccountUser } from './demo-accounts';
+import { createApiKey, createCompany, putAccountUser, type AccountUser } from './accounts';
 
 const wholeNumber = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER);
 

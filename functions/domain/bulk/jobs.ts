@@ -1,5 +1,6 @@
 // The API's use cases on bulk jobs: create one (within the active-job limit), read its status, and
 // describe its results download.
+import { systemClock, type Clock } from '../../clock';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError, GoneError, NotFoundError, TooManyRequestsError } from '../../errors';
@@ -71,8 +72,9 @@ export type CreatedJob = z.infer<typeof createdJobSchema>;
 export async function createJob(
   companyId: string,
   request: CreateJobRequest,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<CreatedJob> {
+  const now = clock();
   const ttl = settings().UPLOAD_URL_TTL_SECONDS;
   const jobId = randomUUID();
   const uploadExpiresAtMs = now.getTime() + ttl * 1000;
@@ -116,7 +118,12 @@ async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
   return job;
 }
 
-export async function readJob(companyId: string, jobId: string, now = new Date()): Promise<JobView> {
+export async function readJob(
+  companyId: string,
+  jobId: string,
+  clock: Clock = systemClock,
+): Promise<JobView> {
+  const now = clock();
   const job = await requireJob(companyId, jobId);
   if (job.status === 'processing' && effectiveStatus(job, now.getTime()) === 'failed') {
     // Past its deadline: store the failure, so a late chunk cannot complete it afterwards, and free its slot.
@@ -180,8 +187,9 @@ export async function describeDownload(
   companyId: string,
   jobId: string,
   query: Record<string, string> = {},
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<DownloadDescriptor> {
+  const now = clock();
   const filter = parseQuery(downloadQuery, query);
   const job = await requireJob(companyId, jobId);
   const status = effectiveStatus(job, now.getTime());
@@ -267,8 +275,9 @@ export type JobList = z.infer<typeof jobListSchema>;
 export async function listJobs(
   companyId: string,
   rawQuery: Record<string, string>,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<JobList> {
+  const now = clock();
   const query = parseQuery(listJobsQuery, rawQuery);
   const nowMs = now.getTime();
   const counts = await readCompanyJobCounts(companyId, nowMs, jobLimits);
@@ -301,12 +310,13 @@ export async function listJobs(
  * counted stays counted, the unused reservation comes back), delete its objects, delete the item. A
  * DELETE interrupted halfway leaves a cancelled job (404 to readers) that the next DELETE finishes.
  */
-export async function deleteJob(companyId: string, jobId: string, now = new Date()): Promise<void> {
+export async function deleteJob(companyId: string, jobId: string, clock: Clock = systemClock): Promise<void> {
+  const now = clock();
   const job = await findJob(companyId, jobId);
   if (!job) throw new NotFoundError(jobNotFoundMessage);
   const left = (await markCancelled(job, now.toISOString())) ?? job.cancelledFrom;
   await releaseSlot(job.companyId, job.slot, job.jobId);
-  await settleDeletedJob(job, left, now);
+  await settleDeletedJob(job, left, clock);
   await deleteJobObjects(job.companyId, job.jobId);
   await deleteJobItem(job);
   countMetric('JobsDeleted');
