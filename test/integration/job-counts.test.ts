@@ -17,11 +17,17 @@ import {
   type JobItem,
 } from '../../functions/store/jobs';
 import { jobStatuses } from '../../functions/domain/bulk/job-view';
-import { deleteJob, listJobs } from '../../functions/domain/bulk/jobs';
+import { deleteJob, listJobs as listParsed, listJobsQuery } from '../../functions/domain/bulk/jobs';
 import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
+import { parseQuery } from '../../functions/domain/workspace/query';
+import type { Clock } from '../../functions/clock';
 import { jobKey, jobsOfCompanyIndex } from '../../functions/store/keys';
 import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+
+/** The list as the route gives it: the raw query parsed at the edge first. */
+const listJobs = (companyId: string, query: Record<string, string>, clock?: Clock) =>
+  listParsed(companyId, parseQuery(listJobsQuery, query), clock);
 
 jest.setTimeout(300_000);
 

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { onboardCompany } from '../../functions/domain/accounts/onboarding';
+import { onboardCompany, parseOnboardingInput } from '../../functions/domain/accounts/onboarding';
 import { getJobItem, markCompleted, markFailed } from '../../functions/store/jobs';
 import { putProcessingJob } from '../helpers/jobs';
 import { jobLimits } from '../../functions/domain/bulk/limits';
@@ -60,12 +60,14 @@ const usageOf = async (key: string, query = '') => (await call('GET', `/v1/usage
 
 /** A fresh company with its own plan and its admin's key. */
 async function company(monthlyQuota: number, credits = 0) {
-  return onboardCompany({
-    name: 'Quota Co',
-    adminEmail: `ops+${randomUUID()}@quota.example`,
-    monthlyQuota,
-    credits,
-  });
+  return onboardCompany(
+    parseOnboardingInput({
+      name: 'Quota Co',
+      adminEmail: `ops+${randomUUID()}@quota.example`,
+      monthlyQuota,
+      credits,
+    }),
+  );
 }
 
 describe('GET /v1/usage', () => {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConflictError, GoneError, NotFoundError, TooManyRequestsError } from '../../errors';
 import { countMetric } from '../../metrics';
 import { settings } from '../../settings';
-import { enumParam, listQuery, parseQuery } from '../workspace/query';
+import { enumParam, listQuery } from '../workspace/query';
 import type { CreateJobRequest } from './create-job-request';
 import { reasonColumnHeader } from './csv/row-index';
 import { deleteJobObjects } from './job-objects';
@@ -172,6 +172,8 @@ export const downloadQuery = z.object({
     ),
 });
 
+export type DownloadQuery = z.infer<typeof downloadQuery>;
+
 /** The 400 texts of a bad download query. */
 export const downloadQueryErrors = [statusListMessage, columnsMessage];
 
@@ -186,11 +188,10 @@ export const resultsExpiredMessage = resultsExpiredError;
 export async function describeDownload(
   companyId: string,
   jobId: string,
-  query: Record<string, string> = {},
+  filter: DownloadQuery = {},
   clock: Clock = systemClock,
 ): Promise<DownloadDescriptor> {
   const now = clock();
-  const filter = parseQuery(downloadQuery, query);
   const job = await requireJob(companyId, jobId);
   const status = effectiveStatus(job, now.getTime());
   if (status === 'expired' && job.status === 'completed') throw new GoneError(resultsExpiredMessage);
@@ -234,6 +235,7 @@ export const noRowIndexMessage =
 export const listJobsQuery = listQuery({
   status: enumParam('status', jobStatuses).optional(),
 });
+export type ListJobsQuery = z.infer<typeof listJobsQuery>;
 
 /**
  * Where jobs with effective status `status` are stored (job-view.ts effectiveStatus): the stored states
@@ -274,11 +276,10 @@ export type JobList = z.infer<typeof jobListSchema>;
  */
 export async function listJobs(
   companyId: string,
-  rawQuery: Record<string, string>,
+  query: ListJobsQuery,
   clock: Clock = systemClock,
 ): Promise<JobList> {
   const now = clock();
-  const query = parseQuery(listJobsQuery, rawQuery);
   const nowMs = now.getTime();
   const counts = await readCompanyJobCounts(companyId, nowMs, jobLimits);
   const totals = jobTotals(counts.days, await slotHoldingJobs(companyId, nowMs), nowMs);
