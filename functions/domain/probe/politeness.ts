@@ -58,13 +58,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 const secondGuardMs = 200;
 
 /**
- * The RCPT allowance of one batch at one host: books runs of slots (as many as the batch has left to
- * send, up to a horizon's worth) and hands out windows of RCPT from them; 0 once `shouldStop` says the
- * invocation must finish. A slot may be used at any time during the calendar second it falls in (less a
- * guard band at its end), never after: runs never overlap and a second holds at most M slots, so no second at a host sees more than M
- * RCPT. A window takes the run's unused slots of the current second (waiting for the second of the next
- * slot when it is ahead); slots of a second that ended unused (a slow session, a booking that came
- * back late) are given up.
+ * The RCPT allowance of one batch at one host: books runs of slots (up to a horizon's worth) and hands
+ * out windows of RCPT from them; 0 once `shouldStop` says the invocation must finish.
+ * A slot is used during the calendar second it falls in (less a guard band), never later: runs never
+ * overlap and a second holds at most M slots, so no host sees more than M RCPT in a second. Slots of a
+ * second that ended unused (a slow session, a late booking) are given up.
  */
 export function rcptPacer(
   politeness: Politeness,

@@ -174,7 +174,7 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
 }
 
 /**
- * A deleted job (issue #12): what it counted stays counted and the rest of its reservation comes back.
+ * A deleted job: what it counted stays counted and the rest of its reservation comes back.
  * Bulk rows count only when a job completes, so a job deleted while it awaited its upload, processed or
  * after it failed gives its whole reservation back; a completed one counts its rows (once: if its
  * completion had not counted them yet). `leftStatus` is the status the DELETE cancelled it from.
