@@ -15,10 +15,9 @@ const optionalUrl = z.url().optional();
 export const planSettingDefaults = { DEFAULT_MONTHLY_QUOTA: 1000, DEFAULT_CREDITS: 0 } as const;
 
 // One required URL per queue of the wiring, so Settings has a typed key for each (CHUNKS_QUEUE_URL, ...).
-const queueUrlSettings = Object.fromEntries(queueUrlEnvNames.map((name) => [name, z.string().min(1)])) as Record<
-  QueueUrlEnvName,
-  z.ZodString
->;
+const queueUrlSettings = Object.fromEntries(
+  queueUrlEnvNames.map((name) => [name, z.string().min(1)]),
+) as Record<QueueUrlEnvName, z.ZodString>;
 
 const schema = z.object({
   TABLE_NAME: z.string().min(1),
