@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { createMailvetClient } from '../client';
-import { demoIds } from '../functions/domain/accounts/demo-accounts';
+import { demoIds } from '../local/demo/accounts';
 import { addCredits } from '../functions/domain/usage';
 import { ValidationEngine, engineOptionsFromSettings } from '../functions/domain/validation';
 import { settings } from '../functions/settings';

@@ -15,7 +15,7 @@
 // report estimates them from the messages sent.
 import { createHash } from 'node:crypto';
 import type { AwsCall } from '../functions/clients/call-recording';
-import { demoIds } from '../functions/domain/accounts/demo-accounts';
+import { demoIds } from '../local/demo/accounts';
 import { addCredits } from '../functions/domain/usage';
 import { settings } from '../functions/settings';
 import { startTestRuntime, type TestRuntime } from '../test/helpers/local-runtime';

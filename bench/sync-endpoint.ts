@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { demoIds, demoKeys } from '../functions/domain/accounts/demo-accounts';
+import { demoIds, demoKeys } from '../local/demo/accounts';
 import { monthlyUsage } from '../functions/domain/usage';
 import { createMailvetClient } from '../client';
 import { startLocalRuntime } from '../local/runtime';

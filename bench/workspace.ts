@@ -6,12 +6,13 @@
 import { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { dynamoDb, resetDynamoDb } from '../functions/clients/dynamodb';
 import { createApiKey, createCompany } from '../functions/domain/accounts/accounts';
-import { putAccountUser } from '../functions/domain/accounts/demo-accounts';
+import { putAccountUser } from '../functions/domain/accounts/accounts';
 import { reputationRangeNames } from '../functions/domain/workspace/dates';
 import { generateWorkspace } from '../functions/domain/workspace/generate';
 import { importWorkspace } from '../functions/domain/workspace/import';
 import { apiHandler, type Route } from '../functions/http/api-handler';
 import { resetSettings } from '../functions/settings';
+import { queueUrlEnvNames } from '../functions/wiring';
 import { getConnectedDomainRoute } from '../functions/handlers/get-connected-domain';
 import { getConnectedMailboxRoute } from '../functions/handlers/get-connected-mailbox';
 import { getSafetyNetMailboxRoute } from '../functions/handlers/get-safety-net-mailbox';
@@ -125,11 +126,7 @@ async function main(): Promise<void> {
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',
     BUCKET_NAME: 'unused',
-    CHUNKS_QUEUE_URL: 'unused',
-    WEBHOOKS_QUEUE_URL: 'unused',
-    VALIDATIONS_QUEUE_URL: 'unused',
-    INVITES_QUEUE_URL: 'unused',
-    PROBES_QUEUE_URL: 'unused',
+    ...Object.fromEntries(queueUrlEnvNames.map((name) => [name, 'unused'])),
     LOG_LEVEL: 'silent',
     // One client sending requests back to back: the per-company limit is not what is measured.
     RATE_LIMIT_PER_SECOND: '1000000',

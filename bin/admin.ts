@@ -2,7 +2,7 @@
 // or a deployed table (see local/connect.ts), like `npm run keys`. docs/usage.md describes it.
 import { parseArgs } from 'node:util';
 import { getCompany } from '../functions/domain/accounts/accounts';
-import { onboardCompany } from '../functions/domain/accounts/onboarding';
+import { onboardCompany, parseOnboardingInput } from '../functions/domain/accounts/onboarding';
 import { addCredits, readUsage, setMonthlyQuota, usageQuery } from '../functions/domain/usage';
 import { parseQuery } from '../functions/domain/workspace/query';
 import { connect } from '../local/connect';
@@ -45,14 +45,16 @@ function print(value: unknown): void {
 async function run(command: string, values: Record<string, string | undefined>): Promise<void> {
   switch (command) {
     case 'company create': {
-      const created = await onboardCompany({
-        name: required('name', values.name),
-        adminEmail: required('admin-email', values['admin-email']),
-        ...(values['admin-name'] === undefined ? {} : { adminName: values['admin-name'] }),
-        ...optionalNumber('seats', values.seats),
-        ...optionalNumber('monthlyQuota', values['monthly-quota'], 'monthly-quota'),
-        ...optionalNumber('credits', values.credits),
-      });
+      const created = await onboardCompany(
+        parseOnboardingInput({
+          name: required('name', values.name),
+          adminEmail: required('admin-email', values['admin-email']),
+          ...(values['admin-name'] === undefined ? {} : { adminName: values['admin-name'] }),
+          ...optionalNumber('seats', values.seats),
+          ...optionalNumber('monthlyQuota', values['monthly-quota'], 'monthly-quota'),
+          ...optionalNumber('credits', values.credits),
+        }),
+      );
       return print({ ...created, note: 'the API key is shown once; store it now' });
     }
     case 'company set-plan': {

@@ -2,6 +2,7 @@
 // (resetSettings() forgets it). A missing or malformed value fails that first use (in a Lambda, its
 // first invocation) with the variable's name and the rule it breaks.
 import { z } from 'zod';
+import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -13,14 +14,15 @@ const optionalUrl = z.url().optional();
 /** The plan defaults, also written into every Lambda's environment by the CDK stack. */
 export const planSettingDefaults = { DEFAULT_MONTHLY_QUOTA: 1000, DEFAULT_CREDITS: 0 } as const;
 
+// One required URL per queue of the wiring, so Settings has a typed key for each (CHUNKS_QUEUE_URL, ...).
+const queueUrlSettings = Object.fromEntries(
+  queueUrlEnvNames.map((name) => [name, z.string().min(1)]),
+) as Record<QueueUrlEnvName, z.ZodString>;
+
 const schema = z.object({
   TABLE_NAME: z.string().min(1),
   BUCKET_NAME: z.string().min(1),
-  CHUNKS_QUEUE_URL: z.string().min(1),
-  WEBHOOKS_QUEUE_URL: z.string().min(1),
-  VALIDATIONS_QUEUE_URL: z.string().min(1),
-  INVITES_QUEUE_URL: z.string().min(1),
-  PROBES_QUEUE_URL: z.string().min(1),
+  ...queueUrlSettings,
   AWS_REGION: z.string().min(1).default('us-east-1'),
 
   /** Local runtime only: endpoints of the emulators. Unset in AWS. */

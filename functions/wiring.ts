@@ -1,7 +1,12 @@
 // The one table of functions, routes, queues and event sources. The CDK stack (lib/) and the local
 // runtime (local/) both read it, so what runs on this machine is what deploys.
 
-export type QueueName = 'chunks' | 'webhooks' | 'validations' | 'invites' | 'probes';
+/** Every queue; each has a dead-letter queue, and its URLs reach the functions as settings. */
+export const queueNames = ['chunks', 'webhooks', 'validations', 'invites', 'probes'] as const;
+export type QueueName = (typeof queueNames)[number];
+/** The setting carrying a queue's URL, e.g. CHUNKS_QUEUE_URL; settings.ts declares one per queue. */
+export type QueueUrlEnvName<N extends QueueName = QueueName> = `${Uppercase<N>}_QUEUE_URL`;
+export type QueueDlqUrlEnvName<N extends QueueName = QueueName> = `${Uppercase<N>}_DLQ_URL`;
 
 export interface QueueSpec {
   /** Physical name suffix: the queue is `mailvet-<name>` locally and `<stack>-<name>` in AWS. */
@@ -361,13 +366,16 @@ export const defaultRouteFunction = 'notFound';
 /** Dead-letter queues keep messages 14 days (SQS's maximum), counted from the original send. */
 export const deadLetterRetentionSeconds = 14 * 86400;
 
-export const queues: QueueSpec[] = [
-  { name: 'chunks', visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
-  { name: 'webhooks', visibilityTimeoutSeconds: 90, maxReceiveCount: 6, retentionSeconds: 4 * 86400 },
-  { name: 'validations', visibilityTimeoutSeconds: 360, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
-  { name: 'invites', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, retentionSeconds: 4 * 86400 },
-  { name: 'probes', visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
-];
+// A Record, so a queue in queueNames without its spec (or the other way round) fails the build.
+const queueSpecs: Record<QueueName, Omit<QueueSpec, 'name'>> = {
+  chunks: { visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
+  webhooks: { visibilityTimeoutSeconds: 90, maxReceiveCount: 6, retentionSeconds: 4 * 86400 },
+  validations: { visibilityTimeoutSeconds: 360, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
+  invites: { visibilityTimeoutSeconds: 180, maxReceiveCount: 5, retentionSeconds: 4 * 86400 },
+  probes: { visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
+};
+
+export const queues: QueueSpec[] = queueNames.map((name) => ({ name, ...queueSpecs[name] }));
 
 export const queueConsumers: QueueConsumerSpec[] = [
   { function: 'validateChunk', queue: 'chunks', batchSize: 1, maxConcurrency: 20 },
@@ -404,6 +412,14 @@ export function queueByName(name: QueueName): QueueSpec {
 }
 
 /** Environment variable that carries a queue's URL to every function, e.g. CHUNKS_QUEUE_URL. */
-export function queueUrlEnvName(name: QueueName): string {
-  return `${name.toUpperCase()}_QUEUE_URL`;
+export function queueUrlEnvName<N extends QueueName>(name: N): QueueUrlEnvName<N> {
+  return `${name.toUpperCase() as Uppercase<N>}_QUEUE_URL`;
 }
+
+/** Environment variable with a dead-letter queue's URL (local runtime and tests only), e.g. CHUNKS_DLQ_URL. */
+export function queueDlqUrlEnvName<N extends QueueName>(name: N): QueueDlqUrlEnvName<N> {
+  return `${name.toUpperCase() as Uppercase<N>}_DLQ_URL`;
+}
+
+/** Every queue URL setting, in queueNames order. */
+export const queueUrlEnvNames: QueueUrlEnvName[] = queueNames.map((name) => queueUrlEnvName(name));

@@ -2,6 +2,7 @@
 // (its runtime.json), a deployed stack (TABLE_NAME etc. in the environment), or, failing both, the
 // local emulators started just for this command.
 import { resetServiceClients } from '../functions/clients/reset';
+import { queueUrlEnvNames } from '../functions/wiring';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runtimeFile, startLocalRuntime, type LocalRuntime } from './runtime';
@@ -37,15 +38,7 @@ export async function connect(): Promise<Connection> {
   if (process.env.TABLE_NAME && !process.env.MAILVET_LOCAL) {
     // A deployed stack: AWS credentials and region from the usual environment. Queue URLs and the
     // bucket are only needed by tools that use them; give placeholders so settings parse.
-    for (const name of [
-      'BUCKET_NAME',
-      'CHUNKS_QUEUE_URL',
-      'WEBHOOKS_QUEUE_URL',
-      'VALIDATIONS_QUEUE_URL',
-      'INVITES_QUEUE_URL',
-      'PROBES_QUEUE_URL',
-    ])
-      process.env[name] ??= 'unset';
+    for (const name of ['BUCKET_NAME', ...queueUrlEnvNames]) process.env[name] ??= 'unset';
     resetServiceClients();
     return { target: `the deployed table ${process.env.TABLE_NAME}`, close: async () => undefined };
   }

@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
-import { seedDemoAccounts } from '../functions/domain/accounts/demo-accounts';
-import { seedDemoWorkspace } from '../functions/domain/workspace/demo-workspace';
+import { seedDemoAccounts } from './demo/accounts';
+import { seedDemoWorkspace } from './demo/workspace';
 import { releaseOrphanedLeases } from '../functions/store/jobs';
 import { voidAllSessionLeases } from '../functions/store/mx-politeness';
 import {
@@ -22,6 +22,7 @@ import {
   queueConsumers,
   queues,
   preflightRoutes,
+  queueDlqUrlEnvName,
   queueUrlEnvName,
   routes,
   type QueueName,
@@ -226,7 +227,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       });
       queueArns.set(queue.name, main.arn);
       env[queueUrlEnvName(queue.name)] = main.url;
-      env[`${queue.name.toUpperCase()}_DLQ_URL`] = dlq.url;
+      env[queueDlqUrlEnvName(queue.name)] = dlq.url;
     }
 
     // Handlers read their settings from process.env, exactly as in Lambda.
@@ -257,9 +258,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       for (const consumer of queueConsumers) {
         const queueKey = consumer.deadLetters ? `${consumer.queue}-dlq` : consumer.queue;
         const url =
-          env[
-            consumer.deadLetters ? `${consumer.queue.toUpperCase()}_DLQ_URL` : queueUrlEnvName(consumer.queue)
-          ];
+          env[consumer.deadLetters ? queueDlqUrlEnvName(consumer.queue) : queueUrlEnvName(consumer.queue)];
         const poller = startQueuePoller({
           client: sqsClient,
           queueUrl: url!,

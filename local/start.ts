@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   await checkPorts(needs, host);
   // Loaded only now: the runtime pulls in the AWS SDK and every handler, seconds a taken port need not wait.
   const { startLocalRuntime } = await import('./runtime');
-  const { demoKeys } = await import('../functions/domain/accounts/demo-accounts');
+  const { demoKeys } = await import('./demo/accounts');
   let stopRuntime = async () => undefined as void;
   const runtime = await startLocalRuntime({
     port: api,

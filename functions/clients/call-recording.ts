@@ -3,6 +3,7 @@
 // against these records in the tests, local/iam/), and the call-count bench. In Lambda nothing ever
 // asks, and the middleware only looks at one variable.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { systemStopwatch } from '../clock';
 
 export type AwsService = 'dynamodb' | 's3' | 'sqs';
 
@@ -12,7 +13,7 @@ export interface AwsCall {
   function?: string;
   /** Which invocation of the function made it (a number counted up per process). */
   invocation?: number;
-  /** When it was sent and how long the answer took (ms, performance.now()). */
+  /** When it was sent and how long the answer took (ms, systemStopwatch: monotonic, not a date). */
   at: number;
   ms: number;
   service: AwsService;
@@ -111,7 +112,7 @@ export function recordCallsOf(client: { middlewareStack: unknown }, service: Aws
       const call: AwsCall = {
         function: current?.function,
         invocation: current?.invocation,
-        at: performance.now(),
+        at: systemStopwatch(),
         ms: 0,
         service,
         operation: (context.commandName ?? 'Unknown').replace(/Command$/, ''),
@@ -128,7 +129,7 @@ export function recordCallsOf(client: { middlewareStack: unknown }, service: Aws
         call.status = statusOf(error);
         throw error;
       } finally {
-        call.ms = performance.now() - call.at;
+        call.ms = systemStopwatch() - call.at;
         to(call);
       }
     },

@@ -1,7 +1,7 @@
 // The SQS client: one per process, built on first use; queue URLs come from settings by queue name.
 import './sdk-notice';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { settings, type Settings } from '../settings';
+import { settings } from '../settings';
 import { queueUrlEnvName, type QueueName } from '../wiring';
 import { recordCallsOf } from './call-recording';
 import { traced } from './tracer';
@@ -18,7 +18,7 @@ export function sqs(): SQSClient {
 }
 
 export function queueUrl(name: QueueName): string {
-  return settings()[queueUrlEnvName(name) as keyof Settings] as string;
+  return settings()[queueUrlEnvName(name)];
 }
 
 export function resetSqs(): void {

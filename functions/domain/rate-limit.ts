@@ -1,5 +1,6 @@
 // Per-company requests-per-second limit over every API route: one counter per company and second
 // (functions/store/rate-counters.ts); past the limit the request is refused with 429.
+import { systemClock, type Clock } from '../clock';
 import { RateLimitError } from '../errors';
 import { countRequest } from '../store/rate-counters';
 import { epochSeconds } from '../store/table';
@@ -8,7 +9,8 @@ import { epochSeconds } from '../store/table';
 export async function consumeRateLimit(
   companyId: string,
   limitPerSecond: number,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<void> {
+  const now = clock();
   if (!(await countRequest(companyId, epochSeconds(now), limitPerSecond))) throw new RateLimitError();
 }

@@ -1,5 +1,6 @@
 // GET /v1/email/validate-file/{jobId}/download: presigned GET of a completed job's results file.
-import { describeDownload } from '../domain/bulk/jobs';
+import { describeDownload, downloadQuery } from '../domain/bulk/jobs';
+import { parseQuery } from '../domain/workspace/query';
 import { apiHandler, type Route } from '../http/api-handler';
 
 const downloadJobRoute: Route = async (request) => ({
@@ -7,7 +8,7 @@ const downloadJobRoute: Route = async (request) => ({
   body: await describeDownload(
     request.principal.companyId,
     request.pathParameters.jobId ?? '',
-    request.query,
+    parseQuery(downloadQuery, request.query),
   ),
 });
 

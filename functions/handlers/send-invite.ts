@@ -1,16 +1,17 @@
 // SQS invites: deliver each queued invite email from its outbox record (SES in AWS, an .eml file on the
 // local runtime) and mark it sent; without a transport it stays pending. Idempotent per message (a
 // record already sent is skipped); failures are reported per message (batchItemFailures).
+import { systemClock, type Clock } from '../clock';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { inviteMessageSchema, sendInviteEmail } from '../domain/workspace/invites';
 import { sqsBatch } from '../middlewares/sqs-batch';
 
-export function sendInvites(event: SQSEvent, now: () => Date = () => new Date()): Promise<SQSBatchResponse> {
+export function sendInvites(event: SQSEvent, clock: Clock = systemClock): Promise<SQSBatchResponse> {
   return sqsBatch(
     inviteMessageSchema,
     async (message, { log }) => {
-      const outcome = await sendInviteEmail(message, now(), log);
+      const outcome = await sendInviteEmail(message, clock(), log);
       log.info('invite message handled', { outcome, outboxId: message.outboxId });
     },
     { name: 'sendInvite' },

@@ -2,6 +2,7 @@
 // key and body within 24 hours answers with the first response and does nothing again; the same key
 // with another body is 422. The first request holds the key while it runs, so two concurrent copies
 // never both do the work; a request that fails releases the key, so fixing the body and retrying works.
+import { systemClock, type Clock } from '../clock';
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
@@ -60,14 +61,14 @@ function claim(keyOf: ReturnType<typeof idempotencyKey>, bodyHash: string, nowMs
 }
 
 /** Wraps a route that creates work so that it honours the Idempotency-Key header. */
-export function idempotent(scope: string, route: Route): Route {
+export function idempotent(scope: string, route: Route, clock: Clock = systemClock): Route {
   return async (request: ApiRequest) => {
     const key = request.headers[idempotencyHeader];
     if (key === undefined) return route(request);
     if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ValidationError(idempotencyInvalidMessage);
     const keyOf = idempotencyKey(request.principal.companyId, scope, sha256(key));
     const bodyHash = sha256(sortedJson(request.body ?? null));
-    const nowMs = Date.now();
+    const nowMs = clock().getTime();
 
     if (!(await claim(keyOf, bodyHash, nowMs))) {
       const { Item } = await send<{ Item?: StoredKey }>(

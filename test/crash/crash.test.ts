@@ -6,7 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { resetServiceClients } from '../../functions/clients/reset';
-import { demoIds, demoKeys } from '../../functions/domain/accounts/demo-accounts';
+import { demoIds, demoKeys } from '../../local/demo/accounts';
 import { monthlyUsage } from '../../functions/domain/usage';
 import { runtimeFile } from '../../local/runtime';
 import { BulkClient, buildCsv, startBulkDns, type CsvModel } from '../e2e/bulk-client';

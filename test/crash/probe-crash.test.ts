@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { demoKeys } from '../../functions/domain/accounts/demo-accounts';
+import { demoKeys } from '../../local/demo/accounts';
 import { BulkClient, type JobBody } from '../e2e/bulk-client';
 import { fixtureDnsSettings } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';

@@ -1,7 +1,7 @@
 // The batch call and the test addresses at mailvet.test, through the public API with the typed client
 // (client/) against the local runtime: every answer is checked against docs/openapi.json.
 import { createMailvetClient, isPendingItem, MailvetApiError, type MailvetClient } from '../../client';
-import { onboardCompany } from '../../functions/domain/accounts/onboarding';
+import { onboardCompany, parseOnboardingInput } from '../../functions/domain/accounts/onboarding';
 import { expectDocumented } from '../helpers/openapi-check';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
@@ -45,7 +45,9 @@ function clientFor(apiKey: string): MailvetClient {
 /** A fresh company: its usage starts at zero, whatever other tests did. */
 async function freshCompany(monthlyQuota = 1000): Promise<MailvetClient> {
   const n = Math.random().toString(36).slice(2, 8);
-  const company = await onboardCompany({ name: `Batch ${n}`, adminEmail: `ops@${n}.example`, monthlyQuota });
+  const company = await onboardCompany(
+    parseOnboardingInput({ name: `Batch ${n}`, adminEmail: `ops@${n}.example`, monthlyQuota }),
+  );
   return clientFor(company.apiKey);
 }
 
@@ -194,7 +196,9 @@ describe('test addresses at mailvet.test', () => {
   });
 
   it('in a bulk file: each row gets its status and only the real rows count', async () => {
-    const company = await onboardCompany({ name: 'Bulk tests', adminEmail: 'ops@bulk-tests.example' });
+    const company = await onboardCompany(
+      parseOnboardingInput({ name: 'Bulk tests', adminEmail: 'ops@bulk-tests.example' }),
+    );
     const bulk = new BulkClient(local.baseUrl, company.apiKey);
     const rows = [...TEST_ADDRESSES.map(([email]) => email), 'ann@ok.test', 'bob@nowhere.test'];
     const csv = `email\n${rows.join('\n')}\n`;

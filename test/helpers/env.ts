@@ -1,13 +1,12 @@
 // Default settings for tests that do not start the local runtime (handler tests mock the SDK).
 import '../../functions/clients/sdk-notice';
+import { queueNames, queueUrlEnvName } from '../../functions/wiring';
 const defaults: Record<string, string> = {
   TABLE_NAME: 'mailvet-test',
   BUCKET_NAME: 'mailvet-test-bucket',
-  CHUNKS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-chunks',
-  WEBHOOKS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-webhooks',
-  VALIDATIONS_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-validations',
-  INVITES_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-invites',
-  PROBES_QUEUE_URL: 'http://127.0.0.1:1/000000000000/mailvet-probes',
+  ...Object.fromEntries(
+    queueNames.map((name) => [queueUrlEnvName(name), `http://127.0.0.1:1/000000000000/mailvet-${name}`]),
+  ),
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',

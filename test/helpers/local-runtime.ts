@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { demoKeys, demoIds } from '../../functions/domain/accounts/demo-accounts';
+import { demoKeys, demoIds } from '../../local/demo/accounts';
 import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { checkRecordedCalls } from './iam-check';
 import { fixtureCanaryDomain } from '../unit/validation/fixtures/dns-server';

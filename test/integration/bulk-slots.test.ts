@@ -2,7 +2,7 @@
 // them, decide which of many concurrent creations get a slot.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
-import { demoKeys } from '../../functions/domain/accounts/demo-accounts';
+import { demoKeys } from '../../local/demo/accounts';
 import { maxActiveJobs } from '../../functions/domain/bulk/limits';
 import { createJobRoute } from '../../functions/handlers/create-job';
 import { jobSlotKey } from '../../functions/store/keys';

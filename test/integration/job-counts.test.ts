@@ -17,11 +17,17 @@ import {
   type JobItem,
 } from '../../functions/store/jobs';
 import { jobStatuses } from '../../functions/domain/bulk/job-view';
-import { deleteJob, listJobs } from '../../functions/domain/bulk/jobs';
+import { deleteJob, listJobs as listParsed, listJobsQuery } from '../../functions/domain/bulk/jobs';
 import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
+import { parseQuery } from '../../functions/domain/workspace/query';
+import type { Clock } from '../../functions/clock';
 import { jobKey, jobsOfCompanyIndex } from '../../functions/store/keys';
 import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+
+/** The list as the route gives it: the raw query parsed at the edge first. */
+const listJobs = (companyId: string, query: Record<string, string>, clock?: Clock) =>
+  listParsed(companyId, parseQuery(listJobsQuery, query), clock);
 
 jest.setTimeout(300_000);
 
@@ -88,7 +94,7 @@ async function totalsAndListed(companyId: string, now = new Date()) {
   const out: Record<string, { total: number; listed: number }> = {};
   for (const status of ['', ...jobStatuses]) {
     const query: Record<string, string> = { limit: '1000', ...(status ? { status } : {}) };
-    const page = await listJobs(companyId, query, now);
+    const page = await listJobs(companyId, query, () => now);
     out[status || 'all'] = { total: page.total, listed: page.jobs.length };
   }
   return out;
@@ -165,7 +171,7 @@ describe('GET /v1/email/validate-file: total', () => {
     const recent = await slotJob(companyId, now - 1000);
     // The company's first count read adds any jobs from before the counts (a one-time read of the whole
     // index, docs/bulk.md); every read after it is bounded.
-    expect((await listJobs(companyId, { limit: '1' }, new Date(now))).total).toBe(count + 4);
+    expect((await listJobs(companyId, { limit: '1' }, () => new Date(now))).total).toBe(count + 4);
 
     const queries: Record<string, string>[] = [
       {},
@@ -177,7 +183,7 @@ describe('GET /v1/email/validate-file: total', () => {
     ];
     for (const query of queries) {
       const { result, calls, itemsRead } = await metered(() =>
-        listJobs(companyId, { limit: '50', ...query }, new Date(now)),
+        listJobs(companyId, { limit: '50', ...query }, () => new Date(now)),
       );
       // The day counts (one Query, at most 39 items), the slots (one Query, one BatchGet of at most 5
       // jobs) and the page: index pages of offset + limit items, a second one when a filter skipped some.
@@ -235,11 +241,13 @@ describe('GET /v1/email/validate-file: total', () => {
       failed: { total: 1, listed: 1 },
       expired: { total: 1, listed: 1 },
     });
-    const ids = (await listJobs(companyId, { status: 'expired' }, new Date(now))).jobs.map((j) => j.jobId);
+    const ids = (await listJobs(companyId, { status: 'expired' }, () => new Date(now))).jobs.map(
+      (j) => j.jobId,
+    );
     expect(ids).toEqual([lapsed.jobId]);
 
-    await deleteJob(companyId, broken.jobId, new Date(now));
-    await deleteJob(companyId, waiting.jobId, new Date(now));
+    await deleteJob(companyId, broken.jobId, () => new Date(now));
+    await deleteJob(companyId, waiting.jobId, () => new Date(now));
     expect(await totalsAndListed(companyId, new Date(now))).toMatchObject({
       all: { total: 3, listed: 3 },
       failed: { total: 0, listed: 0 },
@@ -254,7 +262,7 @@ describe('GET /v1/email/validate-file: total', () => {
     const later = await totalsAndListed(companyId, new Date(now + 32 * dayMs));
     expect(later).toMatchObject({ all: { total: 1 }, expired: { total: 1 }, completed: { total: 0 } });
     expect(Object.values(agree(later)).every(Boolean)).toBe(true);
-    expect((await listJobs(companyId, {}, new Date(now + 39 * dayMs))).total).toBe(0);
+    expect((await listJobs(companyId, {}, () => new Date(now + 39 * dayMs))).total).toBe(0);
   });
 
   it('adds jobs written before the counts existed once, on the first read', async () => {

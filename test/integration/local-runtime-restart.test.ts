@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ReceiveMessageCommand, DeleteMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
-import { demoIds, demoKeys } from '../../functions/domain/accounts/demo-accounts';
+import { demoIds, demoKeys } from '../../local/demo/accounts';
 import { getJobItem, holdSlot, markProcessing } from '../../functions/store/jobs';
 import { processingDeadlineSeconds, scanLeaseSeconds } from '../../functions/domain/bulk/limits';
 import { parseUploadObjectKey } from '../../functions/domain/bulk/object-keys';

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import openapi from '../../docs/openapi.json';
-import { onboardCompany } from '../../functions/domain/accounts/onboarding';
+import { onboardCompany, parseOnboardingInput } from '../../functions/domain/accounts/onboarding';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { BulkClient, startBulkDns } from '../e2e/bulk-client';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
@@ -143,7 +143,9 @@ describe('responses against docs/openapi.json', () => {
   it('usage, and the 402 of a company without quota or credits', async () => {
     expect((await call('GET', '/v1/usage')).status).toBe(200);
     expect((await call('GET', '/v1/usage?month=2026-13')).status).toBe(400);
-    const spent = await onboardCompany({ name: 'Spent', adminEmail: 'ops@spent.example', monthlyQuota: 0 });
+    const spent = await onboardCompany(
+      parseOnboardingInput({ name: 'Spent', adminEmail: 'ops@spent.example', monthlyQuota: 0 }),
+    );
     for (const route of ['/v1/email/validate', '/v1/email/validate-async'])
       expect((await call('POST', route, { key: spent.apiKey, body: { email: 'ann@ok.test' } })).status).toBe(
         402,

@@ -111,7 +111,7 @@ describe('DynamoPoliteness', () => {
 describe('DynamoProbeVerdictCache', () => {
   it('keeps conclusive verdicts for the configured days and forgets them after', async () => {
     let now = Date.UTC(2026, 10, 22);
-    const cache = new DynamoProbeVerdictCache(new ProbeVerdictItems(doc, table), 7, () => now);
+    const cache = new DynamoProbeVerdictCache(new ProbeVerdictItems(doc, table), 7, () => new Date(now));
     await cache.put(
       new Map([
         ['Ann@Cache.test', 'accepted'],
@@ -158,7 +158,7 @@ describe('DynamoProbeVerdictCache', () => {
 
   it('stores a batch of one domain in at most one item per shard, and lets each entry expire on its own', async () => {
     let now = Date.UTC(2026, 10, 22);
-    const cache = new DynamoProbeVerdictCache(new ProbeVerdictItems(doc, table), 7, () => now);
+    const cache = new DynamoProbeVerdictCache(new ProbeVerdictItems(doc, table), 7, () => new Date(now));
     const first = Array.from({ length: 300 }, (_, i) => `first${i}@shards.test`);
     await cache.put(new Map(first.map((e) => [e, 'accepted'] as const)));
     const items = await shardItems('shards.test');

@@ -2,6 +2,7 @@
 // settling counts a batch once however often it is delivered, an invocation near its deadline hands
 // the batch back untouched, a host with every session slot taken gets the batch back later, and
 // greylisted addresses come back after the greylist delay, then settle.
+import { systemClock } from '../../functions/clock';
 import { resetServiceClients } from '../../functions/clients/reset';
 import { resetSettings } from '../../functions/settings';
 import { getJobItem, recordChunk, recordScan } from '../../functions/store/jobs';
@@ -66,6 +67,7 @@ function deps(sent: Sent[], extra: Partial<ProbeStageDeps> = {}): ProbeStageDeps
     greylistRetries: 1,
     greylistDelaySeconds: 120,
     rcptPerSecondPerHost: 1000,
+    clock: systemClock,
     send: async (queue, body, delaySeconds = 0) => void sent.push({ queue, body, delaySeconds }),
     ...extra,
   };

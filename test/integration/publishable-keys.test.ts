@@ -163,23 +163,23 @@ describe('the publishable limits', () => {
   it('counts per IP and minute: the next minute starts afresh, another IP has its own', async () => {
     const { keyId } = await newKey();
     const at = new Date('2026-03-01T10:00:20Z');
-    for (let i = 0; i < 3; i++) await consumePublishableLimits(keyId, '198.51.100.1', limits, at);
-    await expect(consumePublishableLimits(keyId, '198.51.100.1', limits, at)).rejects.toMatchObject({
+    for (let i = 0; i < 3; i++) await consumePublishableLimits(keyId, '198.51.100.1', limits, () => at);
+    await expect(consumePublishableLimits(keyId, '198.51.100.1', limits, () => at)).rejects.toMatchObject({
       statusCode: 429,
       headers: { 'retry-after': '40' },
     });
-    await consumePublishableLimits(keyId, '198.51.100.2', limits, at);
-    await consumePublishableLimits(keyId, '198.51.100.1', limits, new Date('2026-03-01T10:01:00Z'));
+    await consumePublishableLimits(keyId, '198.51.100.2', limits, () => at);
+    await consumePublishableLimits(keyId, '198.51.100.1', limits, () => new Date('2026-03-01T10:01:00Z'));
   });
 
   it('caps the key per UTC day over every IP, until midnight', async () => {
     const { keyId } = await newKey();
     const at = new Date('2026-03-01T23:59:00Z');
-    for (let i = 0; i < 5; i++) await consumePublishableLimits(keyId, `203.0.113.${i}`, limits, at);
-    await expect(consumePublishableLimits(keyId, '203.0.113.99', limits, at)).rejects.toMatchObject({
+    for (let i = 0; i < 5; i++) await consumePublishableLimits(keyId, `203.0.113.${i}`, limits, () => at);
+    await expect(consumePublishableLimits(keyId, '203.0.113.99', limits, () => at)).rejects.toMatchObject({
       statusCode: 429,
       headers: { 'retry-after': '60' },
     });
-    await consumePublishableLimits(keyId, '203.0.113.99', limits, new Date('2026-03-02T00:00:00Z'));
+    await consumePublishableLimits(keyId, '203.0.113.99', limits, () => new Date('2026-03-02T00:00:00Z'));
   });
 });

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { onboardCompany } from '../../functions/domain/accounts/onboarding';
+import { onboardCompany, parseOnboardingInput } from '../../functions/domain/accounts/onboarding';
 import { getJobItem, markCompleted, markFailed } from '../../functions/store/jobs';
 import { putProcessingJob } from '../helpers/jobs';
 import { jobLimits } from '../../functions/domain/bulk/limits';
@@ -60,12 +60,14 @@ const usageOf = async (key: string, query = '') => (await call('GET', `/v1/usage
 
 /** A fresh company with its own plan and its admin's key. */
 async function company(monthlyQuota: number, credits = 0) {
-  return onboardCompany({
-    name: 'Quota Co',
-    adminEmail: `ops+${randomUUID()}@quota.example`,
-    monthlyQuota,
-    credits,
-  });
+  return onboardCompany(
+    parseOnboardingInput({
+      name: 'Quota Co',
+      adminEmail: `ops+${randomUUID()}@quota.example`,
+      monthlyQuota,
+      credits,
+    }),
+  );
 }
 
 describe('GET /v1/usage', () => {
@@ -155,7 +157,7 @@ describe('bulk jobs', () => {
     expect(run.final.status).toBe('failed');
     expect(run.final.error).toMatch(/the file has 6 rows to validate and 5 validations are left/);
     expect(await usageOf(co.apiKey)).toMatchObject({ used: { bulk: 0, total: 0 }, remaining: 5 });
-    const month = (await readUsageRecords(co.companyId)).months.get(usageMonth());
+    const month = (await readUsageRecords(co.companyId)).months.get(usageMonth(new Date()));
     expect(month?.reserved ?? 0).toBe(0);
 
     // A file that fits completes and counts its rows with a status (blank lines never).
@@ -197,7 +199,7 @@ describe('bulk reservations', () => {
           ok: false,
           error: expect.stringContaining('6 rows to validate and 4 validations'),
         });
-      const month = (await readUsageRecords(co.companyId)).months.get(usageMonth())!;
+      const month = (await readUsageRecords(co.companyId)).months.get(usageMonth(new Date()))!;
       expect(month).toMatchObject({ reserved: 6, committed: 6 });
     }
   });
@@ -232,7 +234,7 @@ describe('bulk reservations', () => {
     const released = await Promise.all([1, 2].map(() => releaseFailedJob(failedJob)));
     expect(released.filter(Boolean)).toHaveLength(1);
     expect(await usageOf(co.apiKey)).toMatchObject({ used: { total: 9 }, remaining: 91 });
-    expect((await readUsageRecords(co.companyId)).months.get(usageMonth())).toMatchObject({
+    expect((await readUsageRecords(co.companyId)).months.get(usageMonth(new Date()))).toMatchObject({
       reserved: 0,
       committed: 9,
     });
@@ -247,7 +249,7 @@ describe('bulk reservations', () => {
     expect((await call('DELETE', `/v1/email/validate-file/${running.jobId}`, co.apiKey)).status).toBe(204);
     expect(await usageOf(co.apiKey)).toMatchObject({ used: { bulk: 0, total: 0 }, remaining: 100 });
     expect(await readJobReservation(co.companyId, running.jobId)).toBeUndefined();
-    expect((await readUsageRecords(co.companyId)).months.get(usageMonth())).toMatchObject({
+    expect((await readUsageRecords(co.companyId)).months.get(usageMonth(new Date()))).toMatchObject({
       reserved: 0,
       committed: 0,
     });
@@ -263,7 +265,7 @@ describe('bulk reservations', () => {
     expect((await call('DELETE', `/v1/email/validate-file/${uncounted.jobId}`, co.apiKey)).status).toBe(204);
     expect(await countCompletedJob(uncounted)).toBe(false);
     expect(await usageOf(co.apiKey)).toMatchObject({ used: { bulk: 13, total: 13 }, remaining: 87 });
-    expect((await readUsageRecords(co.companyId)).months.get(usageMonth())).toMatchObject({
+    expect((await readUsageRecords(co.companyId)).months.get(usageMonth(new Date()))).toMatchObject({
       reserved: 0,
       committed: 13,
     });
@@ -313,7 +315,7 @@ describe('npm run admin', () => {
     expect(JSON.parse(plan.stdout)).toMatchObject({ quota: 5, remaining: 4 });
     const credits = await run(['credits', 'add', '--company', out.companyId, '--amount', '10']);
     expect(JSON.parse(credits.stdout)).toMatchObject({ creditsRemaining: 10, remaining: 14 });
-    const usage = await run(['usage', '--company', out.companyId, '--month', usageMonth()]);
+    const usage = await run(['usage', '--company', out.companyId, '--month', usageMonth(new Date())]);
     expect(JSON.parse(usage.stdout)).toMatchObject({
       companyId: out.companyId,
       used: { single: 1, total: 1 },

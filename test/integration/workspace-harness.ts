@@ -3,7 +3,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, resetDynamoDb, tableName } from '../../functions/clients/dynamodb';
 import { resetSqs } from '../../functions/clients/sqs';
-import { seedDemoAccounts, type DemoAccounts } from '../../functions/domain/accounts/demo-accounts';
+import { seedDemoAccounts, type DemoAccounts } from '../../local/demo/accounts';
 import { apiHandler, type Route } from '../../functions/http/api-handler';
 import { resetSettings } from '../../functions/settings';
 import type { ItemKey } from '../../functions/store/keys';

@@ -1,7 +1,7 @@
 // Connected mailboxes and domains against DynamoDB Local: lists, windows, paging, details, isolation.
-import { demoKeys } from '../../functions/domain/accounts/demo-accounts';
+import { demoKeys } from '../../local/demo/accounts';
 import { createCompany } from '../../functions/domain/accounts/accounts';
-import { seedDemoWorkspace } from '../../functions/domain/workspace/demo-workspace';
+import { seedDemoWorkspace } from '../../local/demo/workspace';
 import { importWorkspace } from '../../functions/domain/workspace/import';
 import { getConnectedDomainRoute } from '../../functions/handlers/get-connected-domain';
 import { getConnectedMailboxRoute } from '../../functions/handlers/get-connected-mailbox';
@@ -9,7 +9,7 @@ import { listConnectedDomainsRoute } from '../../functions/handlers/list-connect
 import { listConnectedMailboxesRoute } from '../../functions/handlers/list-connected-mailboxes';
 import { usageKey } from '../../functions/store/keys';
 import { createApiKey } from '../../functions/domain/accounts/accounts';
-import { putAccountUser } from '../../functions/domain/accounts/demo-accounts';
+import { putAccountUser } from '../../functions/domain/accounts/accounts';
 import { addDays, datesBetween } from '../../functions/domain/workspace/dates';
 import { allPages, call, getItem, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
 
@@ -21,7 +21,7 @@ let db: WorkspaceDb;
 
 beforeAll(async () => {
   db = await startWorkspaceDb();
-  await seedDemoWorkspace(db.accounts, now);
+  await seedDemoWorkspace(db.accounts, () => now);
 });
 afterAll(() => db.stop());
 

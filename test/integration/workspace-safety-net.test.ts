@@ -4,8 +4,8 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
-import { demoKeys } from '../../functions/domain/accounts/demo-accounts';
-import { seedDemoWorkspace } from '../../functions/domain/workspace/demo-workspace';
+import { demoKeys } from '../../local/demo/accounts';
+import { seedDemoWorkspace } from '../../local/demo/workspace';
 import { importWorkspace } from '../../functions/domain/workspace/import';
 import { safetyNetSequenceKey, usageKey } from '../../functions/store/keys';
 import { getConnectedDomainRoute } from '../../functions/handlers/get-connected-domain';
@@ -46,7 +46,7 @@ type SnMailbox = { id: string; email: string; activated: boolean; integrations: 
 
 beforeAll(async () => {
   db = await startWorkspaceDb();
-  await seedDemoWorkspace(db.accounts, now);
+  await seedDemoWorkspace(db.accounts, () => now);
 });
 afterAll(() => db.stop());
 beforeEach(() => {

@@ -6,8 +6,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { SQSEvent } from 'aws-lambda';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
 import { companyKey, inviteEmailKey, userKey } from '../../functions/store/keys';
-import { demoKeys } from '../../functions/domain/accounts/demo-accounts';
-import { seedDemoWorkspace } from '../../functions/domain/workspace/demo-workspace';
+import { demoKeys } from '../../local/demo/accounts';
+import { seedDemoWorkspace } from '../../local/demo/workspace';
 import { getUserRoute } from '../../functions/handlers/get-user';
 import { inviteUserRoute } from '../../functions/handlers/invite-user';
 import { listUsersRoute } from '../../functions/handlers/list-users';
@@ -28,7 +28,7 @@ let db: WorkspaceDb;
 
 beforeAll(async () => {
   db = await startWorkspaceDb();
-  await seedDemoWorkspace(db.accounts, start);
+  await seedDemoWorkspace(db.accounts, () => start);
 });
 afterAll(() => db.stop());
 beforeEach(() => {

@@ -56,4 +56,45 @@ describe('the layers of functions/', () => {
     }
     expect(reaching).toEqual([]);
   });
+
+  it('reads the time only through the clock (functions/clock.ts)', () => {
+    // Store modules still reading the time themselves; removed when the store rewrite lands.
+    const storeExceptions = [
+      'store/invite-mail.ts',
+      'store/mx-politeness.ts',
+      'store/probe-batches.ts',
+      'store/table.ts',
+    ];
+    const direct: string[] = [];
+    for (const file of sources(root)) {
+      const name = path.relative(root, file).split(path.sep).join('/');
+      if (name === 'clock.ts' || storeExceptions.includes(name)) continue;
+      const lines = readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (/new Date\(\)|\bDate\.now\b|\bperformance\.now\b/.test(line))
+          direct.push(`${name}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(direct).toEqual([]);
+  });
+
+  it('keeps demo data, the local runtime and the tools out of functions/', () => {
+    // Demo seeding lives in local/demo/ and is called by `npm start`; production code never reaches it.
+    const outside = ['local', 'bin', 'bench', 'test'].map((dir) => path.resolve(root, '..', dir) + path.sep);
+    const reaching: string[] = [];
+    for (const file of sources(root)) {
+      const name = path.relative(root, file).split(path.sep).join('/');
+      if (/^demo[-.]/.test(path.basename(name))) reaching.push(`${name} is a demo module`);
+      const text = readFileSync(file, 'utf8');
+      for (const [, from, dynamic] of text.matchAll(
+        /^(?:import|export)[^'"]*from '(\.[^']+)'|import\('(\.[^']+)'\)/gm,
+      )) {
+        const specifier = (from ?? dynamic)!;
+        const target = path.resolve(path.dirname(file), specifier);
+        if (outside.some((dir) => target.startsWith(dir)) || /(^|\/)demo[-/]/.test(specifier))
+          reaching.push(`${name} imports ${specifier}`);
+      }
+    }
+    expect(reaching).toEqual([]);
+  });
 });

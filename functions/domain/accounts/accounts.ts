@@ -6,6 +6,7 @@ import {
   findApiKeyHash,
   markApiKeyRevoked,
   putNewApiKey,
+  putActiveUser,
   putNewCompany,
   readAccountUser,
   readApiKey,
@@ -16,6 +17,7 @@ import {
   type Company,
   type Permission,
 } from '../../store/accounts';
+import { systemClock, type Clock } from '../../clock';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './secrets';
 
 export type { AccountUser, ApiKeyRecord, Company, Permission };
@@ -30,18 +32,21 @@ export interface Principal {
   publishableOrigin?: string;
 }
 
-export async function createCompany(input: {
-  companyId?: string;
-  name: string;
-  seats: number;
-  webhookSecret?: string;
-}): Promise<Company> {
+export async function createCompany(
+  input: {
+    companyId?: string;
+    name: string;
+    seats: number;
+    webhookSecret?: string;
+  },
+  clock: Clock = systemClock,
+): Promise<Company> {
   const company: Company = {
     companyId: input.companyId ?? randomUUID(),
     name: input.name,
     seats: input.seats,
     webhookSecret: input.webhookSecret ?? generateWebhookSecret(),
-    createdAt: new Date().toISOString(),
+    createdAt: clock().toISOString(),
   };
   await putNewCompany(company);
   return company;
@@ -53,14 +58,11 @@ export async function getCompany(companyId: string): Promise<Company> {
   return company;
 }
 
-/**
- * Creates an API key for a user. `rawKey` is for the demo keys only (fixed, documented strings);
- * otherwise a fresh random key is generated. The raw key is returned once and never stored.
- */
 /** The stored record of a new key of either kind: only the hint of the raw key is kept. */
 export function newKeyRecord(
   owner: { companyId: string; userId: string; userEmail: string; name: string },
   rawKey: string,
+  clock: Clock = systemClock,
 ): ApiKeyRecord {
   return {
     keyId: randomUUID(),
@@ -69,19 +71,20 @@ export function newKeyRecord(
     userEmail: owner.userEmail,
     name: owner.name,
     hint: rawKey.slice(0, 12),
-    createdAt: new Date().toISOString(),
+    createdAt: clock().toISOString(),
   };
 }
 
-export async function createApiKey(input: {
-  companyId: string;
-  userId: string;
-  userEmail: string;
-  name: string;
-  rawKey?: string;
-}): Promise<{ rawKey: string; record: ApiKeyRecord }> {
+/**
+ * Creates an API key for a user. `rawKey` is for the demo keys only (fixed, documented strings);
+ * otherwise a fresh random key is generated. The raw key is returned once and never stored.
+ */
+export async function createApiKey(
+  input: { companyId: string; userId: string; userEmail: string; name: string; rawKey?: string },
+  clock: Clock = systemClock,
+): Promise<{ rawKey: string; record: ApiKeyRecord }> {
   const rawKey = input.rawKey ?? generateApiKey();
-  const record = newKeyRecord(input, rawKey);
+  const record = newKeyRecord(input, rawKey, clock);
   await putNewApiKey(hashApiKey(rawKey), record);
   return { rawKey, record };
 }
@@ -91,11 +94,15 @@ export function listApiKeys(companyId: string): Promise<ApiKeyRecord[]> {
 }
 
 /** Revokes the key with this id in the company; later requests with it get 403. */
-export async function revokeApiKey(companyId: string, keyId: string): Promise<ApiKeyRecord> {
+export async function revokeApiKey(
+  companyId: string,
+  keyId: string,
+  clock: Clock = systemClock,
+): Promise<ApiKeyRecord> {
   const found = (await readApiKeys(companyId)).find((k) => k.keyId === keyId);
   const hashed = found && (await findApiKeyHash(companyId, keyId));
   if (!found || hashed === undefined) throw new NotFoundError('API key not found');
-  const revokedAt = new Date().toISOString();
+  const revokedAt = clock().toISOString();
   await markApiKeyRevoked(hashed, revokedAt);
   return { ...found, revokedAt: found.revokedAt ?? revokedAt };
 }
@@ -108,10 +115,14 @@ const authCacheLimit = 10_000;
  * Resolves the caller from the `x-api-key` value: 401 when absent, 403 when unknown or revoked.
  * `cacheSeconds` > 0 keeps the answer that long in this process, saving a read per request.
  */
-export async function authenticate(rawKey: string | undefined, cacheSeconds = 0): Promise<Principal> {
+export async function authenticate(
+  rawKey: string | undefined,
+  cacheSeconds = 0,
+  clock: Clock = systemClock,
+): Promise<Principal> {
   if (rawKey === undefined || rawKey.trim() === '') throw new MissingKeyError();
   const keyHash = hashApiKey(rawKey);
-  const now = Date.now();
+  const now = clock().getTime();
   const cached = cacheSeconds > 0 ? authCache.get(keyHash) : undefined;
   if (cached && cached.until > now) {
     if (!cached.principal) throw new InvalidKeyError();
@@ -159,4 +170,9 @@ export async function requirePermission<P extends Permission>(
     throw new ForbiddenError(permissionMissingMessage(permission));
   }
   return { ...principal, permission };
+}
+
+/** An active user item in the workspace's user format (the workspace reads the same item). */
+export async function putAccountUser(user: AccountUser, clock: Clock = systemClock): Promise<void> {
+  await putActiveUser(user, clock().toISOString());
 }

@@ -1,12 +1,12 @@
 // Onboarding a company on a fresh deployment (`npm run admin -- company create`): the company, its
 // first admin user, its plan and the admin's first API key, which is returned once and never stored.
+import { systemClock, type Clock } from '../../clock';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ValidationError } from '../../errors';
 import { settings } from '../../settings';
 import { addCredits, setMonthlyQuota } from '../usage';
-import { createApiKey, createCompany, type AccountUser } from './accounts';
-import { putAccountUser } from './demo-accounts';
+import { createApiKey, createCompany, putAccountUser, type AccountUser } from './accounts';
 
 const wholeNumber = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER);
 
@@ -19,6 +19,15 @@ const onboardingInput = z.object({
   credits: wholeNumber(0).optional(),
 });
 export type OnboardingInput = z.input<typeof onboardingInput>;
+/** The parsed input: defaults applied, every rule checked. */
+export type OnboardingRequest = z.output<typeof onboardingInput>;
+
+/** Parses the operator's input at the edge (the admin command); the first broken rule is the 400 text. */
+export function parseOnboardingInput(raw: OnboardingInput): OnboardingRequest {
+  const parsed = onboardingInput.safeParse(raw);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i) => i.message).join('; '));
+  return parsed.data;
+}
 
 export interface Onboarded {
   companyId: string;
@@ -29,11 +38,11 @@ export interface Onboarded {
   keyId: string;
 }
 
-export async function onboardCompany(raw: OnboardingInput): Promise<Onboarded> {
-  const parsed = onboardingInput.safeParse(raw);
-  if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i) => i.message).join('; '));
-  const input = parsed.data;
-  const company = await createCompany({ name: input.name, seats: input.seats });
+export async function onboardCompany(
+  input: OnboardingRequest,
+  clock: Clock = systemClock,
+): Promise<Onboarded> {
+  const company = await createCompany({ name: input.name, seats: input.seats }, clock);
   const admin: AccountUser = {
     companyId: company.companyId,
     userId: randomUUID(),
@@ -42,16 +51,19 @@ export async function onboardCompany(raw: OnboardingInput): Promise<Onboarded> {
     role: 'admin',
     permissions: { inviteUsers: true, toggleSequences: true },
   };
-  await putAccountUser(admin);
-  if (input.monthlyQuota !== undefined) await setMonthlyQuota(company.companyId, input.monthlyQuota);
+  await putAccountUser(admin, clock);
+  if (input.monthlyQuota !== undefined) await setMonthlyQuota(company.companyId, input.monthlyQuota, clock);
   const credits = input.credits ?? settings().DEFAULT_CREDITS;
-  if (credits > 0) await addCredits(company.companyId, credits);
-  const { rawKey, record } = await createApiKey({
-    companyId: company.companyId,
-    userId: admin.userId,
-    userEmail: admin.email,
-    name: 'first admin key',
-  });
+  if (credits > 0) await addCredits(company.companyId, credits, clock);
+  const { rawKey, record } = await createApiKey(
+    {
+      companyId: company.companyId,
+      userId: admin.userId,
+      userEmail: admin.email,
+      name: 'first admin key',
+    },
+    clock,
+  );
   return {
     companyId: company.companyId,
     name: company.name,

@@ -1,6 +1,7 @@
 // Publishable keys (`mv_pub_`): safe to put in a web page, because each is locked to one browser origin,
 // may only call the single validation, is limited per visitor IP and per day, and gets a reduced result.
 // The signup-form widget (widget/widget.ts) calls the API with one.
+import { systemClock, type Clock } from '../../clock';
 import { InvalidKeyError, TooManyRequestsError, ValidationError, rateLimitMessage } from '../../errors';
 import {
   putNewApiKey,
@@ -81,8 +82,9 @@ export async function consumePublishableLimits(
   keyId: string,
   ip: string,
   limits: PublishableLimits,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<void> {
+  const now = clock();
   const seconds = Math.floor(now.getTime() / 1000);
   const minute = Math.floor(seconds / 60);
   const perIp = publishableCounterKey(keyId, `IP#${ip}#${minute}`);

@@ -1,5 +1,6 @@
 // Completing a job once its last chunk is counted: assemble the results file, move the job to
 // completed exactly once, free its slot and hand the completion webhook to the webhook queue.
+import { systemClock } from '../../clock';
 import { sendMessage } from '../../store/queues';
 import type { JobProbeState } from '../../store/probe-batches';
 import type { Logger } from '../../log';
@@ -58,12 +59,12 @@ function webhookMessage(job: JobItem & { callbackUrl: string; statistics: Statis
 export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   if (job.status === 'completed') return finishCompleted(job, log);
   if (job.status !== 'processing' || !allChunksDone(job)) return;
-  const now = Date.now();
+  const now = systemClock().getTime();
   if (!(await claimAssembly(job, now, now + assemblyLeaseSeconds * 1000))) return;
   const resultKey = await assembleResults(job);
   const statistics: Statistics = { ...emptyStatistics(), ...job.counts };
   const totalEmails = Object.values(statistics).reduce((sum, n) => sum + n, 0);
-  const completedAt = new Date().toISOString();
+  const completedAt = systemClock().toISOString();
   if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits)) {
     log.info('bulk job completed', { totalEmails, chunks: job.chunkCount });
     logProbeHealth(job as JobItem & JobProbeState, log);
@@ -100,7 +101,7 @@ async function finishCompleted(job: JobItem, log: Logger): Promise<void> {
     return;
   const message = webhookMessage({ ...job, callbackUrl: job.callbackUrl, statistics: job.statistics });
   await sendMessage('webhooks', message);
-  await markWebhookQueued(job, new Date().toISOString());
+  await markWebhookQueued(job, systemClock().toISOString());
   log.info('completion webhook queued', { webhookId: message.webhookId });
 }
 

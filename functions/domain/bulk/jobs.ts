@@ -1,11 +1,12 @@
 // The API's use cases on bulk jobs: create one (within the active-job limit), read its status, and
 // describe its results download.
+import { systemClock, type Clock } from '../../clock';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError, GoneError, NotFoundError, TooManyRequestsError } from '../../errors';
 import { countMetric } from '../../metrics';
 import { settings } from '../../settings';
-import { enumParam, listQuery, parseQuery } from '../workspace/query';
+import { enumParam, listQuery } from '../workspace/query';
 import type { CreateJobRequest } from './create-job-request';
 import { reasonColumnHeader } from './csv/row-index';
 import { deleteJobObjects } from './job-objects';
@@ -71,8 +72,9 @@ export type CreatedJob = z.infer<typeof createdJobSchema>;
 export async function createJob(
   companyId: string,
   request: CreateJobRequest,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<CreatedJob> {
+  const now = clock();
   const ttl = settings().UPLOAD_URL_TTL_SECONDS;
   const jobId = randomUUID();
   const uploadExpiresAtMs = now.getTime() + ttl * 1000;
@@ -116,7 +118,12 @@ async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
   return job;
 }
 
-export async function readJob(companyId: string, jobId: string, now = new Date()): Promise<JobView> {
+export async function readJob(
+  companyId: string,
+  jobId: string,
+  clock: Clock = systemClock,
+): Promise<JobView> {
+  const now = clock();
   const job = await requireJob(companyId, jobId);
   if (job.status === 'processing' && effectiveStatus(job, now.getTime()) === 'failed') {
     // Past its deadline: store the failure, so a late chunk cannot complete it afterwards, and free its slot.
@@ -165,6 +172,8 @@ export const downloadQuery = z.object({
     ),
 });
 
+export type DownloadQuery = z.infer<typeof downloadQuery>;
+
 /** The 400 texts of a bad download query. */
 export const downloadQueryErrors = [statusListMessage, columnsMessage];
 
@@ -179,10 +188,10 @@ export const resultsExpiredMessage = resultsExpiredError;
 export async function describeDownload(
   companyId: string,
   jobId: string,
-  query: Record<string, string> = {},
-  now = new Date(),
+  filter: DownloadQuery = {},
+  clock: Clock = systemClock,
 ): Promise<DownloadDescriptor> {
-  const filter = parseQuery(downloadQuery, query);
+  const now = clock();
   const job = await requireJob(companyId, jobId);
   const status = effectiveStatus(job, now.getTime());
   if (status === 'expired' && job.status === 'completed') throw new GoneError(resultsExpiredMessage);
@@ -226,6 +235,7 @@ export const noRowIndexMessage =
 export const listJobsQuery = listQuery({
   status: enumParam('status', jobStatuses).optional(),
 });
+export type ListJobsQuery = z.infer<typeof listJobsQuery>;
 
 /**
  * Where jobs with effective status `status` are stored (job-view.ts effectiveStatus): the stored states
@@ -266,10 +276,10 @@ export type JobList = z.infer<typeof jobListSchema>;
  */
 export async function listJobs(
   companyId: string,
-  rawQuery: Record<string, string>,
-  now = new Date(),
+  query: ListJobsQuery,
+  clock: Clock = systemClock,
 ): Promise<JobList> {
-  const query = parseQuery(listJobsQuery, rawQuery);
+  const now = clock();
   const nowMs = now.getTime();
   const counts = await readCompanyJobCounts(companyId, nowMs, jobLimits);
   const totals = jobTotals(counts.days, await slotHoldingJobs(companyId, nowMs), nowMs);
@@ -301,12 +311,13 @@ export async function listJobs(
  * counted stays counted, the unused reservation comes back), delete its objects, delete the item. A
  * DELETE interrupted halfway leaves a cancelled job (404 to readers) that the next DELETE finishes.
  */
-export async function deleteJob(companyId: string, jobId: string, now = new Date()): Promise<void> {
+export async function deleteJob(companyId: string, jobId: string, clock: Clock = systemClock): Promise<void> {
+  const now = clock();
   const job = await findJob(companyId, jobId);
   if (!job) throw new NotFoundError(jobNotFoundMessage);
   const left = (await markCancelled(job, now.toISOString())) ?? job.cancelledFrom;
   await releaseSlot(job.companyId, job.slot, job.jobId);
-  await settleDeletedJob(job, left, now);
+  await settleDeletedJob(job, left, clock);
   await deleteJobObjects(job.companyId, job.jobId);
   await deleteJobItem(job);
   countMetric('JobsDeleted');

@@ -1,6 +1,7 @@
 // Known-address lists for bulk chunks: the per-address lookup (BatchGet of 4 keys per address) costs
 // more than everything else a chunk does, so it runs only when one of the lists that apply to the
 // company actually holds an address. Whether a list is empty is one Query on its index, cached briefly.
+import { systemClock, type Clock } from '../../clock';
 import { GLOBAL_SCOPE } from '../../store/keys';
 import { dynamoKnownLists, knownListHoldsAny } from '../../store/known-lists';
 import { NO_KNOWN_LISTS, type KnownAddressLists } from '../validation';
@@ -19,7 +20,8 @@ async function scopeNonEmpty(scope: string, now: number): Promise<boolean> {
 }
 
 /** The lists to consult for a company's chunk: the real ones, or none when every applicable list is empty. */
-async function knownListsFor(companyId: string, now = Date.now()): Promise<KnownAddressLists> {
+async function knownListsFor(companyId: string, clock: Clock = systemClock): Promise<KnownAddressLists> {
+  const now = clock().getTime();
   const [global, own] = await Promise.all([scopeNonEmpty(GLOBAL_SCOPE, now), scopeNonEmpty(companyId, now)]);
   if (!global && !own) return NO_KNOWN_LISTS;
   return dynamoKnownLists();

@@ -6,6 +6,7 @@
 //   last batch of a chunk settled -> the chunk message again (probed) -> part written, chunk counted
 // Counts change only in the two conditional writes (settleProbeBatch, recordChunk), so redelivered and
 // handed-back messages never count twice.
+import { systemClock, systemStopwatch, type Clock } from '../../clock';
 import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
@@ -43,6 +44,7 @@ export interface ProbeStageDeps {
   greylistDelaySeconds: number;
   /** M: RCPT per second per MX host (SMTP_RCPT_PER_SECOND_PER_HOST), for the waits at a busy host. */
   rcptPerSecondPerHost: number;
+  clock: Clock;
   /** Sends a message to a queue, visible after delaySeconds. */
   send(queue: QueueName, body: string, delaySeconds?: number): Promise<void>;
 }
@@ -69,6 +71,7 @@ export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
       leaseMs: 150_000,
     }),
     cache: new DynamoProbeVerdictCache(tableProbeVerdicts(), s.PROBE_CACHE_DAYS),
+    clock: systemClock,
     session: {
       ...defaultBatchSessionOptions,
       port: s.SMTP_PORT,
@@ -177,7 +180,7 @@ export async function processProbeMessage(
   }
   if (todo.length === 0) return settle(job, message, done, cached, deps, batchLog);
   const cutoffMs = probeCutoffMs(job);
-  if (Date.now() >= cutoffMs) {
+  if (deps.clock().getTime() >= cutoffMs) {
     // never silently: these addresses keep their DNS verdict and the job counts them as unprobed
     batchLog.warn('probe batch reached its job deadline; the rest is not probed', { unprobed: todo.length });
     for (const email of todo) done[email] = 'not_attempted';
@@ -187,10 +190,10 @@ export async function processProbeMessage(
   // leave room for one more step at every stage of a session before the invocation ends
   const reserveMs = 3 * deps.session.timeoutMs + 2000;
   const shouldStop = () => ctx.remainingMs() < reserveMs;
-  const startedAt = Date.now();
+  const startedAt = systemStopwatch();
   const lease = await deps.politeness.acquireSession(message.host);
   if (!lease) {
-    await showExpectedFinish(job, deps.rcptPerSecondPerHost, cutoffMs);
+    await showExpectedFinish(job, deps.rcptPerSecondPerHost, cutoffMs, deps.clock().getTime());
     return handBack(
       job,
       message,
@@ -210,7 +213,7 @@ export async function processProbeMessage(
       deps.session,
       {
         shouldStop,
-        rcptAllowance: rcptPacer(deps.politeness, message.host, todo.length, shouldStop),
+        rcptAllowance: rcptPacer(deps.politeness, message.host, todo.length, shouldStop, deps.clock),
       },
       // the MX host's name: TLS SNI when the server speaks STARTTLS
       message.host,
@@ -219,7 +222,7 @@ export async function processProbeMessage(
     await deps.politeness.releaseSession(lease);
   }
   batchLog.debug('probe batch session done', {
-    ms: Date.now() - startedAt,
+    ms: Math.round(systemStopwatch() - startedAt),
     sessions: outcome.sessions,
     answered: outcome.outcomes.size,
   });
@@ -269,10 +272,14 @@ function countHostHealth(outcomes: ReadonlyMap<string, MailboxProbe>, log: Logge
  * How long a batch waits for a free session slot: about as long as the host's RCPT schedule needs for a
  * batch of its size (a session holding the slot sends at most M RCPT a second), never past the cutoff.
  */
-function busyHostDelay(todo: number, deps: Pick<ProbeStageDeps, 'rcptPerSecondPerHost'>, cutoffMs: number) {
+function busyHostDelay(
+  todo: number,
+  deps: Pick<ProbeStageDeps, 'rcptPerSecondPerHost' | 'clock'>,
+  cutoffMs: number,
+) {
   const needed = Math.ceil(todo / deps.rcptPerSecondPerHost);
   const delay = Math.min(maxBusyHostDelaySeconds, Math.max(busyHostDelaySeconds, needed));
-  return Math.max(0, Math.min(delay, Math.ceil((cutoffMs - Date.now()) / 1000)));
+  return Math.max(0, Math.min(delay, Math.ceil((cutoffMs - deps.clock().getTime()) / 1000)));
 }
 
 /**
@@ -283,10 +290,11 @@ async function showExpectedFinish(
   job: JobItem & JobProbeState,
   rcptPerSecond: number,
   cutoffMs: number,
+  nowMs: number,
 ): Promise<void> {
   let left = (job.probeEmails ?? 0) - (job.probedEmails ?? 0);
   for (const done of Object.values(job.probeProgress ?? {})) left -= done;
-  const expected = Math.min(cutoffMs, Date.now() + (Math.max(0, left) / rcptPerSecond) * 1000);
+  const expected = Math.min(cutoffMs, nowMs + (Math.max(0, left) / rcptPerSecond) * 1000);
   const shown = job.probeFinishExpectedAtMs;
   if (shown !== undefined && Math.abs(shown - expected) <= finishEstimateSlackMs) return;
   await recordProbeFinishExpected(job, Math.round(expected));

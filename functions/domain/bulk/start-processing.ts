@@ -1,5 +1,6 @@
 // An upload arrived: move its job to processing exactly once, scan the file in one streaming pass and
 // fan its chunks out to the chunks queue.
+import { systemClock } from '../../clock';
 import { logger, type Logger } from '../../log';
 import { readObject } from '../../store/bucket';
 import { sendMessage, sendMessageBatch } from '../../store/queues';
@@ -48,7 +49,7 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
   const job = await getJobItem(ids.companyId, ids.jobId, true);
   if (!job) return log.warn('upload for an unknown job; ignored', ids);
   const jobLog = log.child({ jobId: job.jobId, companyId: job.companyId });
-  const now = Date.now();
+  const now = systemClock().getTime();
 
   if (job.status === 'awaiting_upload') {
     if (upload.size > maxFileBytes) return failBeforeStart(job, tooLargeError, jobLog);
@@ -101,21 +102,21 @@ export async function failUnstartedJob(
   if (!ids) return log.warn('failed start of a key that is not a job upload; ignored', { key: upload.key });
   const job = await getJobItem(ids.companyId, ids.jobId, true);
   if (!job) return;
-  if (await markStartFailed(job, startFailedError, new Date().toISOString())) {
+  if (await markStartFailed(job, startFailedError, systemClock().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
     log.warn('bulk job failed: its start kept failing', { jobId: job.jobId, companyId: job.companyId });
   }
 }
 
 async function failBeforeStart(job: JobItem, error: string, log: Logger): Promise<void> {
-  if (await markFailed(job, error, ['awaiting_upload'], new Date().toISOString())) {
+  if (await markFailed(job, error, ['awaiting_upload'], systemClock().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
     log.info('job failed before processing', { error });
   }
 }
 
 async function failDuringScan(job: JobItem, error: string, log: Logger): Promise<void> {
-  if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
+  if (await markFailed(job, error, ['processing'], systemClock().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
     await releaseFailedJob({ ...job, status: 'failed' });
     log.info('job failed during the scan', { error });

@@ -1,5 +1,6 @@
 // One chunk of an upload: read its byte range of the pinned object, classify each row's email cell,
 // write the chunk's part of the results file, and add its counts to the job exactly once.
+import { systemClock } from '../../clock';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
@@ -86,7 +87,7 @@ export const afterDnsReserveMs = 30_000;
  * resolved by then read some_risk / dns_timeout, so slow name servers never make a chunk time out,
  * be delivered again and, the third time, fail its job.
  */
-function dnsDeadlineMs(time: ChunkRunContext, nowMs = Date.now()): number {
+function dnsDeadlineMs(time: ChunkRunContext, nowMs = systemClock().getTime()): number {
   return nowMs + time.remainingMs() - afterDnsReserveMs;
 }
 
@@ -150,7 +151,7 @@ export async function processChunkMessage(
       partBytes: part.length,
       uncounted: countTestAddresses(emails),
     },
-    new Date().toISOString(),
+    systemClock().toISOString(),
   );
   if (!counted) {
     chunkLog.info('chunk already counted or job no longer processing');
@@ -165,7 +166,7 @@ async function failJob(
   error: string,
   log: Logger,
 ): Promise<void> {
-  if (await markFailed(job, error, ['processing'], new Date().toISOString())) {
+  if (await markFailed(job, error, ['processing'], systemClock().toISOString())) {
     await releaseSlot(job.companyId, job.slot, job.jobId);
     await releaseFailedJob({ ...job, status: 'failed' });
     log.warn('bulk job failed', { error });

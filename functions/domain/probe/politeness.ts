@@ -1,6 +1,7 @@
 // Politeness towards each MX host across every concurrent invocation: the limits, and where they are
 // kept. The shared state lives in DynamoDB (store/mx-politeness.ts: session leases and an RCPT schedule
 // per host); MemoryPoliteness keeps one process's limits in memory. rcptPacer spends booked RCPT slots.
+import { systemClock, type Clock } from '../../clock';
 import {
   bookingHorizonMs,
   type Politeness,
@@ -18,7 +19,7 @@ export class MemoryPoliteness implements Politeness {
   private readonly next = new Map<string, number>();
   constructor(
     private readonly limits: PolitenessLimits,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async acquireSession(host: string): Promise<SessionLease | null> {
@@ -38,7 +39,7 @@ export class MemoryPoliteness implements Politeness {
 
   async bookRcpt(host: string, wanted: number): Promise<RcptSlots | null> {
     const intervalMs = 1000 / this.limits.rcptPerSecondPerHost;
-    const now = this.now();
+    const now = this.clock().getTime();
     const startMs = Math.max(now, this.next.get(host) ?? now);
     const count = Math.min(Math.max(1, wanted), Math.floor((now + bookingHorizonMs - startMs) / intervalMs));
     if (count < 1) return null;
@@ -57,20 +58,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 const secondGuardMs = 200;
 
 /**
- * The RCPT allowance of one batch at one host: books runs of slots (as many as the batch has left to
- * send, up to a horizon's worth) and hands out windows of RCPT from them; 0 once `shouldStop` says the
- * invocation must finish. A slot may be used at any time during the calendar second it falls in (less a
- * guard band at its end), never after: runs never overlap and a second holds at most M slots, so no second at a host sees more than M
- * RCPT. A window takes the run's unused slots of the current second (waiting for the second of the next
- * slot when it is ahead); slots of a second that ended unused (a slow session, a booking that came
- * back late) are given up.
+ * The RCPT allowance of one batch at one host: books runs of slots (up to a horizon's worth) and hands
+ * out windows of RCPT from them; 0 once `shouldStop` says the invocation must finish.
+ * A slot is used during the calendar second it falls in (less a guard band), never later: runs never
+ * overlap and a second holds at most M slots, so no host sees more than M RCPT in a second. Slots of a
+ * second that ended unused (a slow session, a late booking) are given up.
  */
 export function rcptPacer(
   politeness: Politeness,
   host: string,
   recipients: number,
   shouldStop: () => boolean,
-  now: () => number = Date.now,
+  clock: Clock = systemClock,
 ): (wanted: number) => Promise<number> {
   let run: RcptSlots | undefined;
   /** Slots of the run used or given up. */
@@ -80,7 +79,7 @@ export function rcptPacer(
   return async (wanted) => {
     for (;;) {
       if (run) {
-        const t = now();
+        const t = clock().getTime();
         const current = Math.floor(t / 1000);
         // slots of seconds over, or of this one once in its guard band, are given up
         const usable = current + (t % 1000 >= 1000 - secondGuardMs ? 1 : 0);
@@ -89,7 +88,7 @@ export function rcptPacer(
           const slotSecond = secondOfSlot(run, spent);
           if (slotSecond > current) {
             // ahead: wait for the start of its second, then look again
-            await sleep(slotSecond * 1000 - now());
+            await sleep(slotSecond * 1000 - clock().getTime());
             continue;
           }
           let n = 0;

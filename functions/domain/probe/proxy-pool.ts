@@ -1,6 +1,7 @@
 // SOCKS5 proxies for port 25 (SMTP_SOCKS_PROXY, comma-separated): handed out round-robin, each failure
 // counted per proxy. A proxy that failed recently is skipped while a healthier one exists; a failing
 // proxy says nothing about a mailbox, so its sessions end as 'proxy_failed' and the DNS verdict stands.
+import { systemClock, type Clock } from '../../clock';
 
 export interface ProxyStats {
   url: string;
@@ -18,13 +19,13 @@ export class ProxyPool {
   constructor(
     urls: readonly string[],
     private readonly benchMs = 30_000,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {
     this.stats = urls.map((url) => ({ url, uses: 0, failures: 0, consecutiveFailures: 0, benchedUntil: 0 }));
   }
 
   /** socks5://... list from the setting; empty entries are ignored; bad URLs throw naming the entry. */
-  static parse(setting: string | undefined, benchMs?: number, now?: () => number): ProxyPool | null {
+  static parse(setting: string | undefined, benchMs?: number, clock?: Clock): ProxyPool | null {
     const urls = (setting ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -41,7 +42,7 @@ export class ProxyPool {
       if (parsed.protocol !== 'socks5:' && parsed.protocol !== 'socks:')
         throw new Error(`SMTP_SOCKS_PROXY: entry ${index + 1} is not a socks5:// URL`);
     });
-    return new ProxyPool(urls, benchMs, now);
+    return new ProxyPool(urls, benchMs, clock);
   }
 
   get size(): number {
@@ -50,7 +51,7 @@ export class ProxyPool {
 
   /** The next proxy in turn, skipping benched ones unless every proxy is benched. */
   pick(): string {
-    const now = this.now();
+    const now = this.clock().getTime();
     for (let i = 0; i < this.stats.length; i++) {
       const s = this.stats[(this.next + i) % this.stats.length]!;
       if (s.benchedUntil <= now) {
@@ -76,7 +77,7 @@ export class ProxyPool {
     if (!s) return;
     s.failures++;
     s.consecutiveFailures++;
-    if (s.consecutiveFailures >= 2) s.benchedUntil = this.now() + this.benchMs;
+    if (s.consecutiveFailures >= 2) s.benchedUntil = this.clock().getTime() + this.benchMs;
   }
 
   snapshot(): ProxyStats[] {

@@ -1,4 +1,5 @@
 // GET /v1/email/validate/{requestId}: the outcome of one of the company's requests (docs/api.md).
+import { systemClock, type Clock } from '../../clock';
 import { NotFoundError } from '../../errors';
 import { FAILED_MESSAGE, inProgress, isOverdue, OVERDUE_MESSAGE, type InProgress } from './polling';
 import { readRequest } from '../../store/validation-requests';
@@ -19,8 +20,9 @@ const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export async function pollValidation(
   companyId: string,
   requestId: string,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<PollOutcome> {
+  const now = clock();
   const request = REQUEST_ID.test(requestId)
     ? await readRequest<ValidationResult>(companyId, requestId)
     : undefined;

@@ -1,7 +1,7 @@
 // The 200 body of a completed request (docs/api.md "Single addresses"): the engine's answer plus
 // requestId, validatedAt and the caller's metadata. Keys are sorted when the response is written.
 import { z } from 'zod';
-import { STATUSES, type Reason, type ValidationResult } from '../validation';
+import { REASONS, STATUSES, type ValidationResult } from '../validation';
 import type { ValidationRequest } from '../../store/validation-requests';
 
 export type CompletedBody = ValidationResult & {
@@ -10,37 +10,7 @@ export type CompletedBody = ValidationResult & {
   metadata?: Record<string, unknown>;
 };
 
-/** Every reason and probe outcome once: adding one to the engine's types fails the build until listed. */
-const reasons = {
-  blank: true,
-  invalid_syntax: true,
-  no_such_domain: true,
-  null_mx: true,
-  no_mail_server: true,
-  disposable: true,
-  role_abuse: true,
-  known_complainer: true,
-  known_dead: true,
-  known_dead_non_catch_all: true,
-  mailbox_not_found: true,
-  mailbox_not_found_catch_all: true,
-  mailbox_disabled: true,
-  dns_error: true,
-  dns_timeout: true,
-  dns_unavailable: true,
-  ip_literal: true,
-  quoted_local_part: true,
-  smtputf8_local_part: true,
-  mailbox_full: true,
-  greylisted: true,
-  smtp_timeout: true,
-  role_account: true,
-  domain_not_resolved: true,
-  validation_error: true,
-  catch_all: true,
-  accepted: true,
-  domain_ok: true,
-} satisfies Record<Reason, true>;
+/** Every probe outcome once: adding one to the engine's types fails the build until listed. */
 type SmtpProbe = ValidationResult['mailbox']['smtpProbe'];
 const smtpProbes = {
   accepted: true,
@@ -94,7 +64,7 @@ export const completedBodySchema = z.object({
   metadata: z.record(z.string(), z.unknown()).optional().describe('The request’s metadata, echoed'),
   requestId: z.string(),
   result: z.object({
-    reason: z.enum(keysOf(reasons)).describe('Machine-readable why of the verdict (docs/validation.md)'),
+    reason: z.enum(REASONS).describe('Machine-readable why of the verdict (docs/validation.md)'),
     status: z.enum(STATUSES),
     subStatus: z
       .string()

@@ -6,6 +6,7 @@
 //   1. read the request; gone (TTL) or no longer pending -> nothing to do
 //   2. overdue -> fail it (polling has been answering 500 already)
 //   3. validate; pending -> completed with its usage, in one conditional transaction
+import { systemClock, type Clock } from '../../clock';
 import type { Logger } from '../../log';
 import { singleEngine } from './engine';
 import { FAILED_MESSAGE, isOverdue, OVERDUE_MESSAGE } from './polling';
@@ -19,7 +20,7 @@ export type RunOutcome = 'completed' | 'already_done' | 'not_found' | 'overdue';
 export async function runQueuedValidation(
   message: ValidationMessage,
   log: Logger,
-  now: () => Date = () => new Date(),
+  clock: Clock = systemClock,
 ): Promise<RunOutcome> {
   const { companyId, requestId } = message;
   const request = await readRequest(companyId, requestId);
@@ -28,8 +29,8 @@ export async function runQueuedValidation(
     return 'not_found';
   }
   if (request.status !== 'pending') return 'already_done';
-  if (isOverdue(request.createdAt, now())) {
-    await failPendingRequest(companyId, requestId, OVERDUE_MESSAGE, now().toISOString());
+  if (isOverdue(request.createdAt, clock())) {
+    await failPendingRequest(companyId, requestId, OVERDUE_MESSAGE, clock().toISOString());
     return 'overdue';
   }
   const input = request.input ?? '';
@@ -37,7 +38,7 @@ export async function runQueuedValidation(
     companyId,
     requestedAt: new Date(request.createdAt),
   });
-  const validatedAt = now();
+  const validatedAt = clock();
   const stored = await completePendingRequest(
     companyId,
     requestId,
@@ -52,7 +53,8 @@ export async function runQueuedValidation(
 /** True when the request was pending and is now failed. */
 export async function failQueuedValidation(
   message: ValidationMessage,
-  now: Date = new Date(),
+  clock: Clock = systemClock,
 ): Promise<boolean> {
+  const now = clock();
   return failPendingRequest(message.companyId, message.requestId, FAILED_MESSAGE, now.toISOString());
 }

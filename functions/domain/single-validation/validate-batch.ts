@@ -6,6 +6,7 @@
 //   2. validate the addresses, at most BATCH_CONCURRENCY at once; each gets what is left of the budget
 //   3. answer in input order: a completed address's single result body, or a still-running one's
 //      {email, pollUrl, requestId} (poll it like a single request; it completes and counts then)
+import { systemClock, type Clock } from '../../clock';
 import { z } from 'zod';
 import { ValidationError } from '../../errors';
 import { completedBodySchema, type CompletedBody } from './result-body';
@@ -92,16 +93,16 @@ export async function validateBatch(
   companyId: string,
   body: BatchRequestBody,
   budgetMs: number,
-  now: () => Date = () => new Date(),
+  clock: Clock = systemClock,
 ): Promise<BatchResponse> {
   const counted = body.emails.filter((email) => !isTestAddress(email)).length;
-  await assertValidationsLeft(companyId, now(), counted);
-  const deadline = now().getTime() + budgetMs;
+  await assertValidationsLeft(companyId, clock, counted);
+  const deadline = clock().getTime() + budgetMs;
   const results = await mapBounded(body.emails, BATCH_CONCURRENCY, async (email) => {
     const single: ValidationRequestBody =
       body.metadata === undefined ? { email } : { email, metadata: body.metadata };
     // an address that starts late gets only what is left; none left: it goes to the queue at once
-    const outcome = await runWithinBudget(companyId, single, deadline - now().getTime(), now);
+    const outcome = await runWithinBudget(companyId, single, deadline - clock().getTime(), clock);
     if (outcome.kind === 'completed') return outcome.body;
     return { email, pollUrl: outcome.body.pollUrl, requestId: outcome.body.requestId };
   });

@@ -7,6 +7,7 @@
 //   2. a fresh requestId; start the engine (it never throws)
 //   3. done within the budget: store the request as completed and count it (one transaction) -> result
 //   4. over budget: store it pending, queue it for runValidation -> pollUrl, requestId, retryAfter
+import { systemClock, type Clock } from '../../clock';
 import { randomUUID } from 'node:crypto';
 import { deferValidation } from './defer';
 import { singleEngine } from './engine';
@@ -40,10 +41,10 @@ export async function validateWithinBudget(
   companyId: string,
   body: ValidationRequestBody,
   budgetMs: number,
-  now: () => Date = () => new Date(),
+  clock: Clock = systemClock,
 ): Promise<SyncOutcome> {
-  await assertValidationsLeft(companyId, now(), isTestAddress(body.email) ? 0 : 1);
-  return runWithinBudget(companyId, body, budgetMs, now);
+  await assertValidationsLeft(companyId, clock, isTestAddress(body.email) ? 0 : 1);
+  return runWithinBudget(companyId, body, budgetMs, clock);
 }
 
 /**
@@ -54,10 +55,10 @@ export async function runWithinBudget(
   companyId: string,
   body: ValidationRequestBody,
   budgetMs: number,
-  now: () => Date = () => new Date(),
+  clock: Clock = systemClock,
 ): Promise<SyncOutcome> {
   const requestId = randomUUID();
-  const createdAt = now();
+  const createdAt = clock();
   if (budgetMs > 0) {
     const validation = singleEngine().validate(body.email, { companyId, requestedAt: createdAt });
     const outcome = await within(validation, budgetMs);
@@ -68,7 +69,7 @@ export async function runWithinBudget(
         status: 'completed' as const,
         ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
         createdAt: createdAt.toISOString(),
-        validatedAt: now().toISOString(),
+        validatedAt: clock().toISOString(),
         outcome,
       };
       const month = isTestAddress(body.email) ? undefined : usageMonth(new Date(request.validatedAt));

@@ -6,7 +6,7 @@
 import type { MonthUsage, UsageRecords } from '../../store/usage';
 
 /** `YYYY-MM` of an instant, in UTC. */
-export function usageMonth(now: Date = new Date()): string {
+export function usageMonth(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
 

@@ -2,6 +2,7 @@
 // Every validated address counts once per company and UTC month: single validations when they complete
 // (functions/store/validation-requests.ts counts it in the transaction that completes the request), bulk
 // rows with a status when their job completes. Workspace endpoints never call this module.
+import { systemClock, type Clock } from '../../clock';
 import { z } from 'zod';
 import { QuotaExceededError, ValidationError } from '../../errors';
 import { settings } from '../../settings';
@@ -28,7 +29,8 @@ async function stateOf(companyId: string, now: Date, month = usageMonth(now)): P
 }
 
 /** Validations counted for the company in the month of `now`. */
-export async function monthlyUsage(companyId: string, now: Date = new Date()): Promise<number> {
+export async function monthlyUsage(companyId: string, clock: Clock = systemClock): Promise<number> {
+  const now = clock();
   return (await stateOf(companyId, now)).usage.validations;
 }
 
@@ -70,8 +72,9 @@ export type UsageView = z.infer<typeof usageViewSchema>;
 export async function readUsage(
   companyId: string,
   query: z.infer<typeof usageQuery>,
-  now: Date = new Date(),
+  clock: Clock = systemClock,
 ): Promise<UsageView> {
+  const now = clock();
   const state = await stateOf(companyId, now, query.month);
   const { start, end } = monthBounds(state.month);
   return {
@@ -93,9 +96,10 @@ export async function readUsage(
  */
 export async function assertValidationsLeft(
   companyId: string,
-  now: Date = new Date(),
+  clock: Clock = systemClock,
   count = 1,
 ): Promise<void> {
+  const now = clock();
   if (count <= 0) return;
   if ((await stateOf(companyId, now)).remaining < count) throw new QuotaExceededError();
 }
@@ -116,10 +120,10 @@ const RESERVE_ATTEMPTS = 8;
 export async function reserveForJob(
   job: { companyId: string; jobId: string },
   rows: number,
-  now: () => Date = () => new Date(),
+  clock: Clock = systemClock,
 ): Promise<JobReservationOutcome> {
   for (let attempt = 1; attempt <= RESERVE_ATTEMPTS; attempt++) {
-    const at = now();
+    const at = clock();
     const state = await stateOf(job.companyId, at);
     const left = Math.max(0, state.limit - state.usage.committed);
     if (rows > left) return { ok: false, error: jobQuotaExceededError(rows, left) };
@@ -149,7 +153,11 @@ interface CountedRows {
  * completion and its reservation ends, exactly once however often completion is redelivered. True when
  * this call counted.
  */
-export async function countCompletedJob(job: EndedJob & CountedRows, now = new Date()): Promise<boolean> {
+export async function countCompletedJob(
+  job: EndedJob & CountedRows,
+  clock: Clock = systemClock,
+): Promise<boolean> {
+  const now = clock();
   if (job.status !== 'completed') return false;
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
@@ -166,7 +174,7 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
 }
 
 /**
- * A deleted job (issue #12): what it counted stays counted and the rest of its reservation comes back.
+ * A deleted job: what it counted stays counted and the rest of its reservation comes back.
  * Bulk rows count only when a job completes, so a job deleted while it awaited its upload, processed or
  * after it failed gives its whole reservation back; a completed one counts its rows (once: if its
  * completion had not counted them yet). `leftStatus` is the status the DELETE cancelled it from.
@@ -175,9 +183,9 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
 export async function settleDeletedJob(
   job: Omit<EndedJob, 'status'> & CountedRows,
   leftStatus: string | undefined,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<boolean> {
-  if (leftStatus === 'completed') return countCompletedJob({ ...job, status: 'completed' }, now);
+  if (leftStatus === 'completed') return countCompletedJob({ ...job, status: 'completed' }, clock);
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
   return endJobReservation(reservation, undefined);
@@ -194,8 +202,9 @@ const nonNegativeInteger = (name: string, value: number) => {
 export async function setMonthlyQuota(
   companyId: string,
   monthlyQuota: number,
-  now = new Date(),
+  clock: Clock = systemClock,
 ): Promise<void> {
+  const now = clock();
   nonNegativeInteger('monthly quota', monthlyQuota);
   const records = await readUsageRecords(companyId);
   const current = usageMonth(now);
@@ -207,7 +216,12 @@ export async function setMonthlyQuota(
 }
 
 /** Adds prepaid credits; returns the credits left afterwards. */
-export async function addCredits(companyId: string, amount: number, now = new Date()): Promise<number> {
+export async function addCredits(
+  companyId: string,
+  amount: number,
+  clock: Clock = systemClock,
+): Promise<number> {
+  const now = clock();
   nonNegativeInteger('amount', amount);
   if (amount === 0) throw new ValidationError('amount must be at least 1');
   await addCreditsToPlan(companyId, amount);

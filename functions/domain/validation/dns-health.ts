@@ -4,6 +4,7 @@
 // (DNS_CANARY_DOMAINS) resolve; while none does, the resolver is broken and no domain is called
 // non-existent. The answer is kept for a while so a list of dead domains costs a check every 30 s,
 // not one per domain.
+import { systemClock, type Clock } from '../../clock';
 import type { Settings } from '../../settings';
 import { createResolver, parseDnsServers, type DnsClient } from './dns-lookup';
 
@@ -36,7 +37,7 @@ export class DnsHealth {
     private readonly dns: DnsClient,
     readonly canaries: readonly string[],
     private readonly events: DnsHealthEvents = {},
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** False when the check is off. */
@@ -52,7 +53,8 @@ export class DnsHealth {
   /** True while none of the canaries resolves; checks at most every dnsHealthRecheckMs, one at a time. */
   async isBroken(): Promise<boolean> {
     if (!this.enabled) return false;
-    if (this.broken !== undefined && this.now() - this.checkedAt < dnsHealthRecheckMs) return this.broken;
+    if (this.broken !== undefined && this.clock().getTime() - this.checkedAt < dnsHealthRecheckMs)
+      return this.broken;
     this.pending ??= this.check().finally(() => (this.pending = undefined));
     return this.pending;
   }
@@ -63,7 +65,7 @@ export class DnsHealth {
     const broken = !answers.some((a) => a.status === 'fulfilled' && a.value.length > 0);
     const was = this.broken;
     this.broken = broken;
-    this.checkedAt = this.now();
+    this.checkedAt = this.clock().getTime();
     if (broken) this.events.onBrokenCheck?.();
     if (broken && was !== true) this.events.onBroken?.(this.canaries);
     if (!broken && was === true) this.events.onHealed?.(this.canaries);

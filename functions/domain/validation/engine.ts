@@ -11,6 +11,7 @@
 //   4. probe the mailbox over SMTP when enabled and the verdict could still change
 //   5. classifyLocal -> { status, reason, subStatus } plus the facts of the result body
 // Bulk: prepare(emails) (steps 2 and 3 for a whole chunk at once), then statusOf(email) per row.
+import { systemClock, type Clock } from '../../clock';
 import { logger } from '../../log';
 import { countMetric } from '../../metrics';
 import type { Settings } from '../../settings';
@@ -80,7 +81,8 @@ export interface EngineOptions {
   maxConcurrentLookups?: number;
   /** How long after its request `slow@mailvet.test` answers: a few seconds past the sync budget. */
   slowTestAddressMs?: number;
-  now?: () => number;
+  /** The wall clock of its caches, the DNS health recheck and deadlines; tests fix it. */
+  clock?: Clock;
 }
 
 /** How far past the sync budget `slow@mailvet.test` answers. */
@@ -198,18 +200,19 @@ export class ValidationEngine {
   private rawAliases = 0;
   private readonly lists: KnownAddressLists;
   private readonly smtp: SmtpProbeOptions;
-  private readonly now: () => number;
+  private readonly nowMs: () => number;
 
   constructor(private readonly options: EngineOptions = {}) {
-    this.now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.nowMs = () => clock().getTime();
     this.dns =
       options.dnsClient ??
       createResolver(options.dnsServers ?? [], options.dnsTimeoutMs ?? 5000, options.dnsTries ?? 2);
-    this.dnsHealth = new DnsHealth(this.dns, options.dnsCanaries ?? [], options.dnsHealthEvents, this.now);
+    this.dnsHealth = new DnsHealth(this.dns, options.dnsCanaries ?? [], options.dnsHealthEvents, clock);
     this.cache = new FlightCache(
       options.maxCachedDomains ?? 100_000,
       options.maxConcurrentLookups ?? 32,
-      this.now,
+      clock,
     );
     this.lists = options.knownLists ?? NO_KNOWN_LISTS;
     this.smtp = { ...DEFAULT_SMTP, ...stripUndefined(options.smtp ?? {}) };
@@ -243,7 +246,7 @@ export class ValidationEngine {
     }
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, Math.max(0, deadlineMs - this.now()));
+      timer = setTimeout(resolve, Math.max(0, deadlineMs - this.nowMs()));
     });
     try {
       await Promise.race([all, deadline]);
@@ -418,8 +421,8 @@ export class ValidationEngine {
   private async testResult(email: string, ctx: ValidateContext): Promise<ValidationResult> {
     const test = testAddressOf(email)!;
     if (test.slow) {
-      const due = (ctx.requestedAt?.getTime() ?? this.now()) + (this.options.slowTestAddressMs ?? 0);
-      const wait = due - this.now();
+      const due = (ctx.requestedAt?.getTime() ?? this.nowMs()) + (this.options.slowTestAddressMs ?? 0);
+      const wait = due - this.nowMs();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
     }
     const reason = test.verdict.reason;

@@ -1,5 +1,6 @@
 // A bounded TTL cache whose loads are single-flight (concurrent misses of one key share one load)
 // and run under a concurrency limit, so a bulk file with 50,000 domains does not flood the resolver.
+import { systemClock, type Clock } from '../../clock';
 
 interface Entry<V> {
   value: V;
@@ -32,7 +33,7 @@ export class FlightCache<V> {
   constructor(
     private readonly maxEntries: number,
     concurrency: number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {
     this.semaphore = new Semaphore(concurrency);
   }
@@ -40,7 +41,7 @@ export class FlightCache<V> {
   /** The cached value, or undefined when missing or expired. */
   peek(key: string): V | undefined {
     const e = this.entries.get(key);
-    if (e === undefined || e.expiresAt <= this.now()) return undefined;
+    if (e === undefined || e.expiresAt <= this.clock().getTime()) return undefined;
     return e.value;
   }
 
@@ -50,7 +51,7 @@ export class FlightCache<V> {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    this.entries.set(key, { value, expiresAt: this.clock().getTime() + ttlMs });
   }
 
   /** The cached value, or one load shared by every concurrent caller; load returns the value and its TTL. */

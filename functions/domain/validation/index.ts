@@ -8,6 +8,6 @@ export { checkSyntax } from './syntax';
 export type { SyntaxResult, SyntaxErrorCode } from './syntax';
 export { InMemoryKnownLists, NO_KNOWN_LISTS } from './known-lists';
 export type { KnownAddressLists } from './known-lists';
-export { STATUSES } from './types';
+export { REASONS, STATUSES } from './types';
 export type { DomainVerdict, KnownFlags, Reason, Status, ValidationResult, Verdict } from './types';
 export type { DnsClient } from './dns-lookup';

@@ -1,6 +1,7 @@
 // Imports addresses into a known-dead or known-complainer list: each is normalised and checked, the
 // invalid ones are reported, and the rest stored once each (functions/store/known-lists.ts);
 // re-importing an address only refreshes it.
+import { systemClock, type Clock } from '../../clock';
 import { listEmail, type ListKind } from '../../store/keys';
 import type { KnownAddressBatch } from '../../store/known-lists';
 import { normalizeEmail } from './normalize';
@@ -24,7 +25,7 @@ export function parseListFile(text: string): string[] {
 /** `write` stores a batch (functions/store/known-lists.ts knownAddressWriter, or a fake in tests). */
 export async function importKnownAddresses(
   write: (batch: KnownAddressBatch) => Promise<void>,
-  input: { kind: ListKind; scope: string; emails: readonly string[]; now?: Date },
+  input: { kind: ListKind; scope: string; emails: readonly string[]; clock?: Clock },
 ): Promise<ImportSummary> {
   const skipped: string[] = [];
   const unique = new Set<string>();
@@ -38,7 +39,7 @@ export async function importKnownAddresses(
     kind: input.kind,
     scope: input.scope,
     emails,
-    importedAt: (input.now ?? new Date()).toISOString(),
+    importedAt: (input.clock ?? systemClock)().toISOString(),
   });
   return { imported: emails.length, skipped };
 }

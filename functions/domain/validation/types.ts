@@ -10,37 +10,43 @@ export const STATUSES = [
 ] as const;
 export type Status = (typeof STATUSES)[number];
 
-/** Machine-readable why of a verdict. Each reason belongs to exactly one status (see verdicts.ts). */
-export type Reason =
-  | 'blank'
-  | 'invalid_syntax'
-  | 'no_such_domain'
-  | 'null_mx'
-  | 'no_mail_server'
-  | 'disposable'
-  | 'role_abuse'
-  | 'known_complainer'
-  | 'known_dead'
-  | 'known_dead_non_catch_all'
-  | 'mailbox_not_found'
-  | 'mailbox_not_found_catch_all'
-  | 'mailbox_disabled'
-  | 'dns_error'
-  | 'dns_timeout'
+/**
+ * Every reason, declared once: the machine-readable why of a verdict and the one status it belongs to.
+ * The Reason type, the API's enum (OpenAPI) and the docs' reason table all follow this list.
+ */
+export const STATUS_OF_REASON = {
+  blank: 'block_bounce_risk',
+  invalid_syntax: 'block_bounce_risk',
+  no_such_domain: 'block_bounce_risk',
+  null_mx: 'block_bounce_risk',
+  no_mail_server: 'block_bounce_risk',
+  disposable: 'block_bounce_risk',
+  known_dead_non_catch_all: 'block_bounce_risk',
+  mailbox_not_found: 'block_bounce_risk',
+  mailbox_disabled: 'block_bounce_risk',
+  role_abuse: 'do_not_mail_abuse',
+  known_complainer: 'do_not_mail_abuse',
+  known_dead: 'dead_email',
+  mailbox_not_found_catch_all: 'dead_email',
+  dns_error: 'some_risk',
+  dns_timeout: 'some_risk',
   /** The resolver answers none of the canary domains: its "does not exist" cannot be believed. */
-  | 'dns_unavailable'
-  | 'ip_literal'
-  | 'quoted_local_part'
-  | 'smtputf8_local_part'
-  | 'mailbox_full'
-  | 'greylisted'
-  | 'smtp_timeout'
-  | 'role_account'
-  | 'domain_not_resolved'
-  | 'validation_error'
-  | 'catch_all'
-  | 'accepted'
-  | 'domain_ok';
+  dns_unavailable: 'some_risk',
+  ip_literal: 'some_risk',
+  quoted_local_part: 'some_risk',
+  smtputf8_local_part: 'some_risk',
+  mailbox_full: 'some_risk',
+  greylisted: 'some_risk',
+  smtp_timeout: 'some_risk',
+  role_account: 'some_risk',
+  domain_not_resolved: 'some_risk',
+  validation_error: 'some_risk',
+  catch_all: 'safe',
+  accepted: 'safe',
+  domain_ok: 'safe',
+} as const satisfies Record<string, Status>;
+export type Reason = keyof typeof STATUS_OF_REASON;
+export const REASONS = Object.keys(STATUS_OF_REASON) as [Reason, ...Reason[]];
 
 /** A verdict without the facts: what classifyLocal returns, one shared frozen object per outcome. */
 export interface Verdict {

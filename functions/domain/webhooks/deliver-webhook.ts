@@ -7,6 +7,7 @@
 //  3. Check the callback URL is http(s); load the company's whsec_ secret; sign the sorted-key body.
 //  4. POST it through the SSRF guard with the timeout; classify the outcome.
 //  5. Record the attempt on the job; answer "acknowledge" or "retry after n seconds".
+import { systemClock, type Clock } from '../../clock';
 import { getCompany } from '../accounts/accounts';
 import { NotFoundError } from '../../errors';
 import { sortedJson } from '../../json';
@@ -29,7 +30,7 @@ export interface AttemptContext {
   /** 1-based attempt number: the SQS record's ApproximateReceiveCount. */
   attempt: number;
   log?: Logger;
-  now?: () => Date;
+  clock?: Clock;
   random?: () => number;
 }
 
@@ -40,7 +41,7 @@ export async function recordMalformedMessage(messageBody: string, context: Attem
   const parsed = parseWebhookMessage(messageBody);
   if (parsed.ok) return;
   const log = context.log ?? rootLogger;
-  const startedAt = (context.now ?? (() => new Date()))();
+  const startedAt = (context.clock ?? systemClock)();
   log.error('Dropping a malformed webhook message', undefined, { reason: parsed.error, ...parsed.job });
   if (parsed.job)
     await record(log, parsed.job, context.attempt, startedAt, 'failed', { error: parsed.error });
@@ -48,9 +49,9 @@ export async function recordMalformedMessage(messageBody: string, context: Attem
 
 export async function deliverWebhook(message: WebhookMessage, context: AttemptContext): Promise<Decision> {
   const { attempt } = context;
-  const now = context.now ?? (() => new Date());
+  const clock = context.clock ?? systemClock;
   let log = context.log ?? rootLogger;
-  const startedAt = now();
+  const startedAt = clock();
 
   const job: JobRef = { companyId: message.companyId, jobId: message.jobId };
   log = log.child({ companyId: job.companyId, jobId: job.jobId, webhookId: message.webhookId, attempt });
@@ -109,7 +110,7 @@ export async function deliverWebhook(message: WebhookMessage, context: AttemptCo
           ? 'refused'
           : 'failed';
 
-  const endedAt = now();
+  const endedAt = clock();
   await record(log, job, attempt, startedAt, outcome, {
     ...describe(result),
     durationMs: Math.max(0, endedAt.getTime() - startedAt.getTime()),

@@ -2,6 +2,7 @@
 // over domains and owned by users, reputation that drifts day to day and starts a few days after the
 // connection, invites among the users, Safety Net mailboxes in one or both integrations, and sequences
 // with one to eight owners each. Deterministic for a given seed.
+import { systemClock, type Clock } from '../../clock';
 import { addDays, utcDate } from './dates';
 import type { WorkspaceImportInput } from './import-schema';
 
@@ -13,7 +14,7 @@ export interface GenerateOptions {
   safetyNetMailboxes: number;
   sequences: number;
   seed?: number;
-  now?: Date;
+  clock?: Clock;
 }
 
 /** A small deterministic PRNG (mulberry32): the same seed gives the same workspace. */
@@ -79,7 +80,7 @@ const providers = ['google', 'microsoft', 'zoho', 'smtp'];
 export function generateWorkspace(options: GenerateOptions): WorkspaceImportInput {
   const rand = random(options.seed ?? 42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
-  const today = utcDate(options.now ?? new Date());
+  const today = utcDate((options.clock ?? systemClock)());
   const domains = Array.from(
     { length: Math.max(1, Math.ceil(options.mailboxes / 200)) },
     (_, i) => `d${String(i).padStart(3, '0')}.example`,

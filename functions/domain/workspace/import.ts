@@ -3,6 +3,7 @@
 // (ids kept, Safety Net activation kept unless given, reputation days merged); write what changed;
 // recompute what derives from mailboxes (current reputation, domains and their daily rollups, users'
 // mailbox lists); rewrite every list view; release the lock.
+import { systemClock, type Clock } from '../../clock';
 import { createHash } from 'node:crypto';
 import { sortedJson } from '../../json';
 import { dayOfYear, yearOf } from './dates';
@@ -82,10 +83,14 @@ function sameItem(a: Item | undefined, b: Item): boolean {
   return a !== undefined && sortedJson(a) === sortedJson(b);
 }
 
-export async function importWorkspace(input: WorkspaceImportInput, now = new Date()): Promise<ImportSummary> {
+export async function importWorkspace(
+  input: WorkspaceImportInput,
+  clock: Clock = systemClock,
+): Promise<ImportSummary> {
+  const now = clock();
   const file = workspaceImportSchema.parse(input);
   const { companyId } = file;
-  const token = await acquireWorkspaceLock(companyId, now);
+  const token = await acquireWorkspaceLock(companyId, clock);
   try {
     const [mailboxItems, blockItems, userItems, snItems, seqItems] = await Promise.all([
       queryPrefix(companyId, connectedMailboxPrefix),

@@ -1,6 +1,7 @@
 // The workspace lock: a lease an import holds while it rewrites items and views. API writes check it
 // inside their transactions (functions/store/workspace.ts commitWorkspaceWrites), so none can slip
 // between an import's item writes and its view rebuild.
+import { systemClock, type Clock } from '../../clock';
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../errors';
 import { deleteWorkspaceLock, putWorkspaceLock } from '../../store/workspace';
@@ -8,7 +9,8 @@ import { deleteWorkspaceLock, putWorkspaceLock } from '../../store/workspace';
 /** Long enough for the largest import; a crashed import frees the workspace after it. */
 const leaseMs = 15 * 60_000;
 
-export async function acquireWorkspaceLock(companyId: string, now = new Date()): Promise<string> {
+export async function acquireWorkspaceLock(companyId: string, clock: Clock = systemClock): Promise<string> {
+  const now = clock();
   const token = randomUUID();
   const acquired = await putWorkspaceLock(companyId, token, new Date(now.getTime() + leaseMs), now);
   if (!acquired) throw new ConflictError('Another import of this workspace is running');

@@ -60,7 +60,7 @@ describe('single endpoint probes', () => {
 
   it('probes again once the cached verdict has expired', async () => {
     let now = 1_000_000;
-    const cache = new MemoryProbeVerdictCache(1000, () => now);
+    const cache = new MemoryProbeVerdictCache(1000, () => new Date(now));
     await engine({ probeCache: cache }).validate('kim@mbx.test');
     now += 1001;
     await engine({ probeCache: cache }).validate('kim@mbx.test');

@@ -161,7 +161,7 @@ describe('probeBatch', () => {
 describe('ProxyPool', () => {
   it('hands proxies out round-robin and benches one after two failures in a row', () => {
     let now = 0;
-    const pool = ProxyPool.parse('socks5://a:1, socks5://b:2,socks5://c:3', 1000, () => now)!;
+    const pool = ProxyPool.parse('socks5://a:1, socks5://b:2,socks5://c:3', 1000, () => new Date(now))!;
     expect([pool.pick(), pool.pick(), pool.pick(), pool.pick()]).toEqual([
       'socks5://a:1',
       'socks5://b:2',

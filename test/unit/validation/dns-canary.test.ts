@@ -129,7 +129,7 @@ describe('DnsHealth', () => {
         onHealed: () => events.healed++,
         onBrokenCheck: () => events.brokenChecks++,
       },
-      () => now,
+      () => new Date(now),
     );
     expect(await health.isBroken()).toBe(true);
     now = 29_999;

@@ -66,7 +66,7 @@ describe('importing a list', () => {
       kind: 'dead',
       scope: 'global',
       emails,
-      now: new Date(0),
+      clock: () => new Date(0),
     });
     expect(summary).toEqual({ imported: 30, skipped: ['not an address'] });
     const calls = ddb.commandCalls(BatchWriteCommand);

@@ -1,8 +1,14 @@
 // The demo companies, users and API keys of docs/api.md, seeded by the local runtime on first start.
-import { putActiveUser } from '../../store/accounts';
-import { addToMonth } from '../../store/usage';
-import { addCredits, setMonthlyQuota, usageMonth } from '../usage';
-import { createApiKey, createCompany, type AccountUser } from './accounts';
+// Demo data only: nothing under functions/ imports it (test/unit/layers.test.ts).
+import { systemClock, type Clock } from '../../functions/clock';
+import {
+  createApiKey,
+  createCompany,
+  putAccountUser,
+  type AccountUser,
+} from '../../functions/domain/accounts/accounts';
+import { addCredits, setMonthlyQuota, usageMonth } from '../../functions/domain/usage';
+import { addToMonth } from '../../functions/store/usage';
 
 export const demoIds = {
   acme: '0a0c3e00-0000-4000-8000-000000000001',
@@ -52,11 +58,6 @@ const demoUsers: AccountUser[] = [
   },
 ];
 
-/** An active user item in the workspace's user format (the workspace reads the same item). */
-export async function putAccountUser(user: AccountUser, createdAt = new Date().toISOString()): Promise<void> {
-  await putActiveUser(user, createdAt);
-}
-
 /**
  * Demo plans that show every state (docs/usage.md): Acme well within a large quota; Globex with 5 of
  * its 500 validations left this month and 20 credits after them (its last month used 10 credits of 30),
@@ -67,23 +68,25 @@ const demoPlans = {
   globex: { monthlyQuota: 500, credits: 30, usedThisMonth: 495, usedLastMonth: 510 },
 } as const;
 
-async function seedDemoPlans(now = new Date()): Promise<void> {
+async function seedDemoPlans(clock: Clock): Promise<void> {
+  const now = clock();
   const lastMonth = usageMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
   const count = (companyId: string, month: string, single: number, bulk: number) =>
     addToMonth(companyId, month, { single, bulk, validations: single + bulk, committed: single + bulk });
-  await setMonthlyQuota(demoIds.acme, demoPlans.acme.monthlyQuota, now);
-  await addCredits(demoIds.acme, demoPlans.acme.credits, now);
+  await setMonthlyQuota(demoIds.acme, demoPlans.acme.monthlyQuota, clock);
+  await addCredits(demoIds.acme, demoPlans.acme.credits, clock);
   // The quota first: months counted after it are measured against it.
-  await setMonthlyQuota(demoIds.globex, demoPlans.globex.monthlyQuota, now);
+  await setMonthlyQuota(demoIds.globex, demoPlans.globex.monthlyQuota, clock);
   await count(demoIds.globex, lastMonth, 110, demoPlans.globex.usedLastMonth - 110);
   await count(demoIds.globex, usageMonth(now), 95, demoPlans.globex.usedThisMonth - 95);
-  await addCredits(demoIds.globex, demoPlans.globex.credits, now);
+  await addCredits(demoIds.globex, demoPlans.globex.credits, clock);
 }
 
-export async function seedDemoAccounts(): Promise<DemoAccounts> {
+export async function seedDemoAccounts(clock: Clock = systemClock): Promise<DemoAccounts> {
   await createCompany({ companyId: demoIds.acme, name: 'Acme', seats: 25 });
   await createCompany({ companyId: demoIds.globex, name: 'Globex', seats: 10 });
-  for (const user of demoUsers) await putAccountUser(user, '2026-01-05T09:00:00.000Z');
+  const joined = () => new Date('2026-01-05T09:00:00.000Z');
+  for (const user of demoUsers) await putAccountUser(user, joined);
   const [adminUser, memberUser, globexUser] = demoUsers as [AccountUser, AccountUser, AccountUser];
   const keyOf = (user: AccountUser, rawKey: string) =>
     createApiKey({
@@ -96,6 +99,6 @@ export async function seedDemoAccounts(): Promise<DemoAccounts> {
   await keyOf(adminUser, demoKeys.admin);
   await keyOf(memberUser, demoKeys.member);
   await keyOf(globexUser, demoKeys.other);
-  await seedDemoPlans();
+  await seedDemoPlans(clock);
   return { acmeId: demoIds.acme, globexId: demoIds.globex, users: demoUsers };
 }

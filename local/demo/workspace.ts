@@ -2,10 +2,11 @@
 // both connection statuses, a mailbox without reputation yet, active and invited users, users without
 // mailboxes, Safety Net mailboxes in one and in both integrations, and sequences of both services with
 // several owners; Globex a little of each, to show tenant isolation. Dates are relative to `now`.
-import type { DemoAccounts } from '../accounts/demo-accounts';
-import { addDays, utcDate } from './dates';
-import { importWorkspace } from './import';
-import type { WorkspaceImportInput } from './import-schema';
+import { systemClock, type Clock } from '../../functions/clock';
+import { addDays, utcDate } from '../../functions/domain/workspace/dates';
+import { importWorkspace } from '../../functions/domain/workspace/import';
+import type { WorkspaceImportInput } from '../../functions/domain/workspace/import-schema';
+import type { DemoAccounts } from './accounts';
 
 /** A deterministic daily series: a gentle walk around `base`, ending `endOffset` days before today. */
 function series(
@@ -189,6 +190,6 @@ function demoWorkspace(accounts: DemoAccounts, now: Date): WorkspaceImportInput[
   return [acme, globex];
 }
 
-export async function seedDemoWorkspace(accounts: DemoAccounts, now = new Date()): Promise<void> {
-  for (const file of demoWorkspace(accounts, now)) await importWorkspace(file, now);
+export async function seedDemoWorkspace(accounts: DemoAccounts, clock: Clock = systemClock): Promise<void> {
+  for (const file of demoWorkspace(accounts, clock())) await importWorkspace(file, clock);
 }
