@@ -101,7 +101,7 @@ export async function validateBatch(
     const single: ValidationRequestBody =
       body.metadata === undefined ? { email } : { email, metadata: body.metadata };
     // an address that starts late gets only what is left; none left: it goes to the queue at once
-    const outcome = await runWithinBudget(companyId, single, deadline - now().getTime(), now);
+    const outcome = await runWithinBudget(companyId, single, deadline - now().getTime(), now, 'checked');
     if (outcome.kind === 'completed') return outcome.body;
     return { email, pollUrl: outcome.body.pollUrl, requestId: outcome.body.requestId };
   });
