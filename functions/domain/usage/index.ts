@@ -3,7 +3,6 @@
 // (functions/store/validation-requests.ts counts it in the transaction that completes the request), bulk
 // rows with a status when their job completes. Workspace endpoints never call this module.
 import { z } from 'zod';
-import type { Clock } from '../../clock';
 import { QuotaExceededError, ValidationError } from '../../errors';
 import { settings } from '../../settings';
 import {
@@ -13,11 +12,11 @@ import {
   readUsageRecords,
   reserveJobRows,
   writePlanQuota,
-  type UsageRecords,
 } from '../../store/usage';
 import { monthBounds, monthState, usageMonth, type MonthState } from './account';
 
 export { usageMonth };
+export { assertSingleValidationsLeft, countWithinQuota } from './sync-quota';
 
 /** The plan's state for `month` (default: now's), as of now. */
 async function stateOf(companyId: string, now: Date, month = usageMonth(now)): Promise<MonthState> {
@@ -100,69 +99,6 @@ export async function assertValidationsLeft(
 ): Promise<void> {
   if (count <= 0) return;
   if ((await stateOf(companyId, now)).remaining < count) throw new QuotaExceededError();
-}
-
-// --- The sync endpoint: a quota check without a read per request ------------------------------------
-
-// A process trusts the plan and months it read for the sync endpoint for USAGE_CACHE_SECONDS. Staleness
-// never lets a validation through beyond the limit (the write's condition decides, on the month's live
-// count) and never refuses one wrongly (a refusal is read again first); it only bounds how long a
-// lowered quota (`npm run admin`) takes to apply to this process.
-
-/** Companies remembered at once per process; beyond it the cache starts over. */
-const QUOTA_CACHE_LIMIT = 10_000;
-const quotaCache = new Map<string, { records: UsageRecords; until: number }>();
-
-/** The company's records as this process last read them (within QUOTA_CACHE_MS), else read now. */
-async function recentRecords(
-  companyId: string,
-  at: Date,
-  mustRead: boolean,
-): Promise<{ records: UsageRecords; read: boolean }> {
-  const cached = quotaCache.get(companyId);
-  if (!mustRead && cached && cached.until > at.getTime()) return { records: cached.records, read: false };
-  const records = await readUsageRecords(companyId);
-  if (quotaCache.size >= QUOTA_CACHE_LIMIT) quotaCache.clear();
-  quotaCache.set(companyId, { records, until: at.getTime() + settings().USAGE_CACHE_SECONDS * 1000 });
-  return { records, read: true };
-}
-
-/** The month's state at `at`, from `records`. */
-const stateAt = (records: UsageRecords, at: Date) =>
-  monthState(records, usageMonth(at), usageMonth(at), settings().DEFAULT_MONTHLY_QUOTA);
-
-/**
- * The sync endpoint, before any work: 402 when quota plus credits cannot cover `count` addresses, judged
- * from the process's recent read of the plan (a refusal only after a fresh read agrees).
- */
-export async function assertSingleValidationsLeft(companyId: string, clock: Clock, count = 1): Promise<void> {
-  if (count <= 0) return;
-  const at = clock();
-  const recent = await recentRecords(companyId, at, false);
-  if (stateAt(recent.records, at).remaining >= count) return;
-  const fresh = recent.read ? recent : await recentRecords(companyId, at, true);
-  if (stateAt(fresh.records, at).remaining < count) throw new QuotaExceededError();
-}
-
-/**
- * Stores and counts one validation through `write`, which counts it in `month` only while the month's
- * `committed` is at most `maxCommittedBefore`, and answers false (nothing written) otherwise. Exact under
- * any concurrency: the store's condition decides on the live count. A limit from a stale read is read
- * again once before the 402.
- */
-export async function countWithinQuota(
-  companyId: string,
-  at: Date,
-  write: (month: string, maxCommittedBefore: number) => Promise<boolean>,
-): Promise<void> {
-  for (const mustRead of [false, true]) {
-    const recent = await recentRecords(companyId, at, mustRead);
-    const state = stateAt(recent.records, at);
-    // no room even for an empty month: the condition would let an absent month item through
-    if (state.limit >= 1 && (await write(state.month, state.limit - 1))) return;
-    if (recent.read) break;
-  }
-  throw new QuotaExceededError();
 }
 
 /** The failed job's error when the file needs more validations than are left. */
