@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { onboardCompany } from '../../functions/domain/accounts/onboarding';
 import { validateWithinBudget } from '../../functions/domain/single-validation/validate-sync';
+import { resetSettings } from '../../functions/settings';
 import { readUsageRecords } from '../../functions/store/usage';
 import { callsPerInvocation, sequentialRounds } from '../helpers/call-rounds';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
@@ -75,6 +76,24 @@ describe('a warm POST /v1/email/validate', () => {
       expect(calls.rounds).toBeLessThanOrEqual(3);
       expect(calls.byOperation.Query ?? 0).toBe(0);
       expect(calls.byOperation.TransactWriteItems).toBe(1);
+    }
+  });
+
+  it('reads an expired plan beside the engine, not before it', async () => {
+    const co = await company(1000);
+    process.env.USAGE_CACHE_SECONDS = '1';
+    resetSettings();
+    try {
+      expect((await validate('alice@example-corp.test', co.apiKey)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      local.runtime.awsCalls.length = 0;
+      expect((await validate('expired@example-corp.test', co.apiKey)).status).toBe(200);
+      const [calls] = callsPerInvocation(local.runtime.awsCalls, 'validateEmail');
+      expect(calls?.byOperation.Query).toBe(1);
+      expect(calls?.rounds).toBeLessThanOrEqual(3);
+    } finally {
+      process.env.USAGE_CACHE_SECONDS = '60';
+      resetSettings();
     }
   });
 });
