@@ -39,6 +39,11 @@ const schema = z.object({
    * time; 0 reads the key item on every request.
    */
   AUTH_CACHE_SECONDS: int(5, 0),
+  /**
+   * Seconds a process trusts its read of a company's plan for the sync endpoint's quota check (the
+   * write's condition keeps the count exact; a lowered quota applies within this time); 0 reads it each time.
+   */
+  USAGE_CACHE_SECONDS: int(10, 0),
   /** Calls a minute one client IP may make with a publishable (`mv_pub_`) key. */
   PUBLISHABLE_PER_IP_PER_MINUTE: int(10, 1),
   /** Calls a UTC day one publishable key may make, from all its visitors together. */

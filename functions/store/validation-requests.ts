@@ -2,7 +2,7 @@
 // failed. Completing a request and counting it in the company's monthly usage is one transaction
 // whose condition is the pending state, so a redelivered message can never count an address twice.
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
+import { tableName } from '../clients/dynamodb';
 import { send, wroteIf } from './dynamodb';
 import { validationRequestKey } from './keys';
 import { epochSeconds } from './table';
@@ -81,7 +81,7 @@ export async function readRequest<Outcome>(
   companyId: string,
   requestId: string,
 ): Promise<ValidationRequest<Outcome> | undefined> {
-  const { Item } = await dynamoDb().send(
+  const { Item } = await send<{ Item?: Record<string, unknown> }>(
     new GetCommand({
       TableName: tableName(),
       Key: validationRequestKey(companyId, requestId),
@@ -89,14 +89,14 @@ export async function readRequest<Outcome>(
       ConsistentRead: true,
     }),
   );
-  return Item ? fromItem(Item as StoredItem<Outcome>) : undefined;
+  return Item ? fromItem(Item as unknown as StoredItem<Outcome>) : undefined;
 }
 
 /** Stores a new pending request (its id is fresh, so an existing item means a bug, not a retry). */
 export async function createPendingRequest(
   request: ValidationRequest<never> & { status: 'pending'; input: string },
 ) {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: toItem(request),
@@ -111,27 +111,57 @@ function usageItems(companyId: string, usageMonth: string | undefined) {
 }
 
 /**
+ * Where a completed single validation counts: its month and, when the quota is enforced by this write,
+ * the most the month's `committed` may hold before it.
+ */
+export interface CountedIn {
+  month: string;
+  maxCommittedBefore?: number;
+}
+
+/** The usage item of the completing transaction, conditioned on the quota when `countedIn` says so. */
+function countedUsageItem(companyId: string, countedIn: CountedIn) {
+  const update = usageUpdate(companyId, countedIn.month);
+  if (countedIn.maxCommittedBefore === undefined) return { Update: update };
+  return {
+    Update: {
+      ...update,
+      ConditionExpression: 'attribute_not_exists(#committed) OR #committed <= :max',
+      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#committed': 'committed' },
+      ExpressionAttributeValues: {
+        ...update.ExpressionAttributeValues,
+        ':max': countedIn.maxCommittedBefore,
+      },
+    },
+  };
+}
+
+/**
  * Stores a request that completed within the sync budget straight as completed, with its usage, in one
  * transaction: nobody can poll it before the response, so a pending write first would only cost time.
- * `usageMonth` undefined: not counted (test addresses).
+ * `countedIn` undefined: not counted (test addresses). Returns false, with nothing written, when the
+ * month's `committed` was beyond `countedIn.maxCommittedBefore` (no quota or credits left for it).
  */
 export async function storeCompletedRequest<Outcome>(
   request: ValidationRequest<Outcome> & { status: 'completed'; validatedAt: string },
-  usageMonth: string | undefined,
-) {
-  await send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: toItem(request),
-            ConditionExpression: 'attribute_not_exists(pk)',
+  countedIn: CountedIn | undefined,
+): Promise<boolean> {
+  return wroteIf(
+    send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: toItem(request),
+              // the id is fresh: this never fails
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
           },
-        },
-        ...usageItems(request.companyId, usageMonth),
-      ],
-    }),
+          ...(countedIn ? [countedUsageItem(request.companyId, countedIn)] : []),
+        ],
+      }),
+    ),
   );
 }
 
@@ -182,7 +212,7 @@ export async function failPendingRequest(
   failedAt: string,
 ): Promise<boolean> {
   return wroteIf(
-    dynamoDb().send(
+    send(
       new UpdateCommand({
         TableName: tableName(),
         Key: validationRequestKey(companyId, requestId),

@@ -12,6 +12,7 @@ const defaults: Record<string, string> = {
   AWS_SECRET_ACCESS_KEY: 'test',
   LOG_LEVEL: 'silent',
   AUTH_CACHE_SECONDS: '0',
+  USAGE_CACHE_SECONDS: '0',
   // no DNS canary check: on a machine without DNS it would read every domain as dns_unavailable
   DNS_CANARY_DOMAINS: '',
 };

@@ -102,7 +102,7 @@ export async function validateBatch(
     const single: ValidationRequestBody =
       body.metadata === undefined ? { email } : { email, metadata: body.metadata };
     // an address that starts late gets only what is left; none left: it goes to the queue at once
-    const outcome = await runWithinBudget(companyId, single, deadline - clock().getTime(), clock);
+    const outcome = await runWithinBudget(companyId, single, deadline - clock().getTime(), clock, 'checked');
     if (outcome.kind === 'completed') return outcome.body;
     return { email, pollUrl: outcome.body.pollUrl, requestId: outcome.body.requestId };
   });

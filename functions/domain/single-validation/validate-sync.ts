@@ -2,20 +2,21 @@
 // the queue. The Lambda never relies on running after it has answered.
 //
 // Primary course:
-//   1. 402 when the company has neither quota nor credits left (before any work; test addresses
-//      are never counted, so never refused)
+//   1. 402 when the company has neither quota nor credits left (before any work, from the process's
+//      recent read of the plan; test addresses are never counted, so never refused)
 //   2. a fresh requestId; start the engine (it never throws)
-//   3. done within the budget: store the request as completed and count it (one transaction) -> result
+//   3. done within the budget: store the request as completed and count it, in one transaction whose
+//      condition is the quota (so concurrent requests never count past it) -> result, or 402
 //   4. over budget: store it pending, queue it for runValidation -> pollUrl, requestId, retryAfter
-import { systemClock, type Clock } from '../../clock';
 import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from '../../clock';
 import { deferValidation } from './defer';
 import { singleEngine } from './engine';
 import type { InProgress } from './polling';
 import type { ValidationRequestBody } from './request-body';
 import { storeCompletedRequest } from '../../store/validation-requests';
 import { completedBody, type CompletedBody } from './result-body';
-import { assertValidationsLeft, usageMonth } from '../usage';
+import { assertSingleValidationsLeft, countWithinQuota, usageMonth } from '../usage';
 import { isTestAddress } from '../validation/test-addresses';
 
 export type SyncOutcome =
@@ -43,19 +44,26 @@ export async function validateWithinBudget(
   budgetMs: number,
   clock: Clock = systemClock,
 ): Promise<SyncOutcome> {
-  await assertValidationsLeft(companyId, clock, isTestAddress(body.email) ? 0 : 1);
-  return runWithinBudget(companyId, body, budgetMs, clock);
+  await assertSingleValidationsLeft(companyId, clock, isTestAddress(body.email) ? 0 : 1);
+  return runWithinBudget(companyId, body, budgetMs, clock, 'enforced');
 }
 
 /**
- * Steps 2 to 4 for one address whose quota check is done (the batch checks once for all of its
+ * How a completed address counts: 'enforced' in the write, with the quota as its condition (402 when
+ * none is left); 'checked' when the caller's check covered it already (a batch's, for all its addresses).
+ */
+type QuotaAt = 'enforced' | 'checked';
+
+/**
+ * Steps 2 to 4 for one address, after the caller's quota check (a batch checks once for all of its
  * addresses). Counted in usage when it completes, unless it is a test address.
  */
 export async function runWithinBudget(
   companyId: string,
   body: ValidationRequestBody,
   budgetMs: number,
-  clock: Clock = systemClock,
+  clock: Clock,
+  quota: QuotaAt,
 ): Promise<SyncOutcome> {
   const requestId = randomUUID();
   const createdAt = clock();
@@ -63,17 +71,22 @@ export async function runWithinBudget(
     const validation = singleEngine().validate(body.email, { companyId, requestedAt: createdAt });
     const outcome = await within(validation, budgetMs);
     if (outcome !== OVER_BUDGET) {
+      const validatedAt = clock();
       const request = {
         companyId,
         requestId,
         status: 'completed' as const,
         ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
         createdAt: createdAt.toISOString(),
-        validatedAt: clock().toISOString(),
+        validatedAt: validatedAt.toISOString(),
         outcome,
       };
-      const month = isTestAddress(body.email) ? undefined : usageMonth(new Date(request.validatedAt));
-      await storeCompletedRequest(request, month);
+      if (isTestAddress(body.email)) await storeCompletedRequest(request, undefined);
+      else if (quota === 'checked') await storeCompletedRequest(request, { month: usageMonth(validatedAt) });
+      else
+        await countWithinQuota(companyId, validatedAt, (month, maxCommittedBefore) =>
+          storeCompletedRequest(request, { month, maxCommittedBefore }),
+        );
       return { kind: 'completed', body: completedBody(request) };
     }
   }

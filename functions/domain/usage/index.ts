@@ -17,6 +17,7 @@ import {
 import { monthBounds, monthState, usageMonth, type MonthState } from './account';
 
 export { usageMonth };
+export { assertSingleValidationsLeft, countWithinQuota } from './sync-quota';
 
 /** The plan's state for `month` (default: now's), as of now. */
 async function stateOf(companyId: string, now: Date, month = usageMonth(now)): Promise<MonthState> {
