@@ -148,11 +148,19 @@ async function main(): Promise<void> {
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 200);
   try {
+    // CPU this process spent (the machine is shared: wall time moves with its load, CPU time much less)
+    const cpuSeconds = (since: NodeJS.CpuUsage) => {
+      const used = process.cpuUsage(since);
+      return (used.user + used.system) / 1e6;
+    };
+    const pipelineCpuStart = process.cpuUsage();
     const run = await pipeline(file, runtime.baseUrl, runtime.keys.admin);
+    const pipelineCpu = cpuSeconds(pipelineCpuStart);
     clearInterval(sampler);
     console.log(
       `pipeline: ${run.seconds.toFixed(2)} s end to end, ${(file.length / 1048576 / run.seconds).toFixed(1)} MB/s, results ${(run.outBytes / 1048576).toFixed(1)} MB`,
     );
+    console.log(`pipeline CPU: ${pipelineCpu.toFixed(2)} s in this process (DynamoDB Local's JVM excluded)`);
     console.log(
       `local runtime peak RSS (API, handlers, S3 and SQS emulators; DynamoDB Local's JVM excluded): ${(peakRss / 1048576).toFixed(0)} MB`,
     );
@@ -165,14 +173,17 @@ async function main(): Promise<void> {
     if (pipelineOnly) return;
 
     const engine = new ValidationEngine(engineOptionsFromSettings(settings()));
+    const baselineCpuStart = process.cpuUsage();
     const { seconds, statusOf } = await baseline(filePath, path.join(dir, 'baseline.csv'), engine);
+    const baselineCpu = cpuSeconds(baselineCpuStart);
     console.log(
-      `baseline (papaparse + engine + Papa.unparse): ${seconds.toFixed(2)} s, ${(file.length / 1048576 / seconds).toFixed(1)} MB/s`,
+      `baseline (papaparse + engine + Papa.unparse): ${seconds.toFixed(2)} s, ${(file.length / 1048576 / seconds).toFixed(1)} MB/s, CPU ${baselineCpu.toFixed(2)} s`,
     );
     const expected = expectedDigest(statusOf);
     if (expected !== run.digest)
       throw new Error(`results differ from the input plus the naive run's statuses (sha256 ${expected})`);
     console.log('results: byte-identical to the input plus the statuses of the naive run');
+    console.log(`cpu_ratio=${(pipelineCpu / baselineCpu).toFixed(2)}`);
     console.log(`ratio=${(run.seconds / seconds).toFixed(2)}`);
   } finally {
     clearInterval(sampler);
