@@ -20,8 +20,26 @@ function build(checksumsWhenRequired: boolean): S3Client {
       ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
       : {}),
   });
+  if (local) unsignedPayloads(built);
   recordCallsOf(built, 's3');
   return built;
+}
+
+/**
+ * Against the local S3, bodies go as UNSIGNED-PAYLOAD (the signature still covers everything else): the
+ * SDK would hash every part it sends for the signature, and the local S3 would hash it again to check
+ * it, for bytes the runtime produced itself on 127.0.0.1. In AWS the SDK's defaults stay.
+ */
+function unsignedPayloads(client: S3Client): void {
+  client.middlewareStack.add(
+    (next) => (args) => {
+      const request = args.request as { body?: unknown; headers?: Record<string, string> };
+      if (request.body != null && request.headers)
+        request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'localUnsignedPayload' },
+  );
 }
 
 /** The client the functions' own S3 calls use (in AWS with the SDK's default checksums). */

@@ -21,7 +21,12 @@ import { bucketName, presigningS3, s3 } from '../clients/s3';
 /** An object's bytes, whole. */
 async function readObjectBytes(key: string): Promise<Buffer> {
   const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
-  return Buffer.from(await out.Body!.transformToByteArray());
+  return bufferOf(await out.Body!.transformToByteArray());
+}
+
+/** A Buffer over the same memory (Buffer.from(Uint8Array) would copy every byte). */
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Multipart parts uploaded at once. */
@@ -267,7 +272,7 @@ export async function readPinnedRange(
       (out.Body as Readable | undefined)?.destroy();
       throw new ObjectChangedError();
     }
-    const body = Buffer.from(await out.Body!.transformToByteArray());
+    const body = bufferOf(await out.Body!.transformToByteArray());
     if (body.length !== end - start) throw new ObjectChangedError();
     return body;
   } catch (error) {

@@ -51,6 +51,11 @@ declare module 's3rver' {
       partNumber: string | number,
       content: Readable,
     ): Promise<{ size: number; md5: string }>;
+    putObjectMultipart(
+      bucket: string,
+      uploadId: string,
+      parts: { number: number; etag: string }[],
+    ): Promise<{ size: number; md5: string }>;
   }
 
   class S3rver extends EventEmitter {

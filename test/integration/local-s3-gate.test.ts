@@ -10,6 +10,9 @@ import path from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Event } from 'aws-lambda';
+import { resetS3, s3 as runtimeS3 } from '../../functions/clients/s3';
+import { resetSettings } from '../../functions/settings';
+import { putObject } from '../../functions/store/bucket';
 import { startLocalS3, type LocalS3, type LocalS3Options } from '../../local/s3/local-s3';
 
 const bucket = 'mailvet-gate-test';
@@ -217,6 +220,36 @@ describe('the body of a header-signed request', () => {
     });
     expect(put.status).toBe(200);
     expect(await readObject('results/unsigned.csv')).toBe('any');
+  });
+
+  it("gets the runtime's own bodies as UNSIGNED-PAYLOAD: neither side hashes them", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: local.url,
+      BUCKET_NAME: bucket,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    });
+    resetSettings();
+    resetS3();
+    try {
+      const sent: string[] = [];
+      runtimeS3().middlewareStack.add(
+        (next) => (args) => {
+          const headers = (args.request as { headers: Record<string, string> }).headers;
+          sent.push(headers['x-amz-content-sha256']!);
+          return next(args);
+        },
+        { step: 'finalizeRequest', name: 'recordPayloadHash' },
+      );
+      await putObject('results/runtime.csv', Buffer.from('email\nann@example.com\n'), 'text/csv');
+      expect(sent).toEqual(['UNSIGNED-PAYLOAD']);
+      expect(await readObject('results/runtime.csv')).toBe('email\nann@example.com\n');
+    } finally {
+      process.env = saved;
+      resetSettings();
+      resetS3();
+    }
   });
 
   it('refuses aws-chunked STREAMING-* payloads with 501 and any other value with 400, a forged one with 403', async () => {

@@ -1,6 +1,6 @@
 // The local S3 as clients see it: presigned URLs through fetch and the SDK's own calls over real HTTP,
 // the SigV4 verifier's refusals, the ObjectCreated events the subscriber receives, and restarts.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -375,7 +375,7 @@ describe('multipart upload through the SDK', () => {
       );
       uploaded.push({ ETag, PartNumber: index + 1 });
     }
-    await s3.send(
+    const completed = await s3.send(
       new CompleteMultipartUploadCommand({
         Bucket: bucket,
         Key: key,
@@ -385,6 +385,11 @@ describe('multipart upload through the SDK', () => {
     );
 
     expect((await readObject(key)).equals(Buffer.concat(parts))).toBe(true);
+    // S3's multipart ETag: the MD5 of the parts' MD5s, then the part count
+    const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest();
+    const etag = `"${md5(Buffer.concat(parts.map(md5))).toString('hex')}-2"`;
+    expect(completed.ETag).toBe(etag);
+    expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag).toBe(etag);
     await local.drain();
     expect(events).toHaveLength(1);
     expect(events[0]!.Records[0]).toMatchObject({

@@ -63,6 +63,8 @@ export async function classifyRows(
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
   const out = await classify(present, companyId, probed, deadlineMs);
+  // every row had an email cell (the usual chunk): the classifier's verdicts are the rows' already
+  if (present.length === emails.length) return out;
   let next = 0;
   const verdicts = emails.map((email) =>
     email === undefined || email === '' ? blankRow : out.verdicts[next++]!,

@@ -24,7 +24,7 @@ import {
   type DnsFacts,
 } from './dns-lookup';
 import { DnsHealth, parseDnsCanaries, type DnsHealthEvents } from './dns-health';
-import { extractAddress } from './extract-address';
+import { extractAddress, isOwnAddress } from './extract-address';
 import { FlightCache } from './flight-cache';
 import { fnv1a } from './hash';
 import { NO_KNOWN_LISTS, type KnownAddressLists } from './known-lists';
@@ -178,6 +178,7 @@ const MAX_RAW_ALIASES = 1_000_000;
 const hashRange = fnv1a;
 const classifyAt = classifyParts;
 const extract = extractAddress;
+const ownAddress = isOwnAddress;
 const plainEnd = plainLocalEnd;
 const OCTETS = LOCAL_OCTETS;
 
@@ -286,12 +287,17 @@ export class ValidationEngine {
         ? classifyLocal(address, late, flagsOf(address))
         : this.classifyAddress(address, flagsOf(address));
     };
-    const verdictOf = (email: string) => classifyOne(typeof email === 'string' ? extract(email) : '');
+    // the common batch (no list flags, every domain in time) classifies a cell as engine.classify does
+    const verdictOf =
+      flags.size === 0 && lateDomains.size === 0
+        ? (email: string) => this.classify(email)
+        : (email: string) => classifyOne(typeof email === 'string' ? extract(email) : '');
     return {
       classify: verdictOf,
       statusOf: (email) => verdictOf(email).status,
       verdictAt: (index) => classifyOne(addresses[index] ?? ''),
       probeNeed: (email) => {
+        if (!this.options.smtpProbe) return null;
         const address = typeof email === 'string' ? extract(email) : null;
         return address && !lateDomainOf(address) ? this.probeNeedOf(address, flagsOf(address)) : null;
       },
@@ -352,6 +358,14 @@ export class ValidationEngine {
   /** Synchronous verdict once the domain is prepared (else some_risk domain_not_resolved). Never throws. */
   classify(email: string, known?: KnownFlags): Verdict {
     if (typeof email !== 'string') return V.blank;
+    // The common cell is its own address (extractAddress would return it unchanged): classified at once,
+    // without extraction's scans of the whole text.
+    const plainAt = plainEnd(email);
+    if (plainAt > 0 && plainAt <= 64 && ownAddress(email, plainAt)) {
+      const domain = this.domainAt(email, plainAt + 1, email.length);
+      if (domain === TEST_DOMAIN_VERDICT) return testVerdictOf(email);
+      if (domain !== undefined) return classifyAt(email, plainAt, domain, known, undefined, plainAt * OCTETS);
+    }
     return this.classifyAddress(extract(email), known);
   }
 

@@ -91,6 +91,15 @@ export function extractAddress(cell: string): string | null {
   return extractSlow(cell);
 }
 
+/**
+ * Whether extractAddress returns `cell` unchanged, for a cell that starts with a plain dot-atom local
+ * part ending at the "@" at index `at` (plainLocalEnd, at > 0): then only the domain part needs looking
+ * at (no second "@", a plain last character). The bulk hot path skips extraction's scans so.
+ */
+export function isOwnAddress(cell: string, at: number): boolean {
+  return isPlainEnd(cell.charCodeAt(cell.length - 1)) && cell.indexOf('@', at + 1) < 0;
+}
+
 function extractSlow(cell: string): string | null {
   let s = trimEnds(cell);
   if (hasMailto(s)) {

@@ -60,9 +60,9 @@ describe('prepare with a deadline', () => {
     const started = Date.now();
     const out = await classify(['eve@slow.test', 'ann@ok.test'], 'company', undefined, started - 1);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(out.verdicts[0]).toEqual({ status: 'some_risk', reason: 'dns_timeout' });
+    expect(out.verdicts[0]).toMatchObject({ status: 'some_risk', reason: 'dns_timeout' });
     // ok.test was resolved by the first test and is cached: it needs no wait
-    expect(out.verdicts[1]).toEqual({ status: 'safe', reason: 'domain_ok' });
+    expect(out.verdicts[1]).toMatchObject({ status: 'safe', reason: 'domain_ok' });
     expect(out.probes).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 // Items 8-10 of issue 8: the one address a cell holds, one syntax decision for both paths, IDNA2008
 // domain labels, NFC local parts and one-letter top-level domains.
 import { checkSyntax } from '../../../functions/domain/validation';
-import { extractAddress } from '../../../functions/domain/validation/extract-address';
+import fc from 'fast-check';
+import { plainLocalEnd } from '../../../functions/domain/validation/classify';
+import { extractAddress, isOwnAddress } from '../../../functions/domain/validation/extract-address';
 
 describe('extractAddress', () => {
   it.each([
@@ -19,6 +21,43 @@ describe('extractAddress', () => {
     ['\ufeffjohn@x.com', 'john@x.com'],
   ])('finds the address in %j', (cell, address) => {
     expect(extractAddress(cell)).toBe(address);
+  });
+
+  it('returns the cell unchanged whenever isOwnAddress says so (the hot path skips it then)', () => {
+    const unit = fc.constantFrom(
+      'a',
+      'mailto',
+      ':',
+      '@',
+      '.',
+      ',',
+      ';',
+      ' ',
+      '<',
+      '>',
+      '"',
+      '?',
+      ']',
+      '\u200b',
+    );
+    const part = fc.string({ unit, maxLength: 20 });
+    // mostly address-shaped: something, "@", something
+    const cell = fc.oneof(
+      part,
+      fc.tuple(part, part).map(([local, domain]) => `${local}@${domain}`),
+    );
+    let own = 0;
+    fc.assert(
+      fc.property(cell, (text) => {
+        const at = plainLocalEnd(text);
+        if (at > 0 && isOwnAddress(text, at)) {
+          own++;
+          expect(extractAddress(text)).toBe(text);
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(own).toBeGreaterThan(20);
   });
 
   it('returns a plain address as the same string', () => {

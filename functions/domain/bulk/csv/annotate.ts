@@ -3,7 +3,7 @@
 // header row gets `mailvet_status`; pass-through lines (blank rows, an Excel `sep=` line, a preamble)
 // stay as they are; a last row without a line ending stays so.
 import type { Dialect } from './dialect';
-import { bomBytes, decodeText, encodeAscii, unitBytes, unitView } from './encoding';
+import { bomBytes, decodeRange, encodeAscii, unitBytes, unitView } from './encoding';
 import { cellText, RowTokenizer } from './row-tokenizer';
 
 export const statusColumnHeader = 'mailvet_status';
@@ -55,7 +55,7 @@ export function readChunkRows(chunk: Buffer, layout: ChunkLayout): ChunkRow[] {
         end: byteAt(row.end),
         email:
           kind === 'data' && row.emailStart >= 0
-            ? cellText(decodeText(chunk.subarray(byteAt(row.emailStart), byteAt(row.emailEnd)), encoding))
+            ? cellText(decodeRange(chunk, byteAt(row.emailStart), byteAt(row.emailEnd), encoding))
             : undefined,
       });
     },

@@ -168,6 +168,18 @@ export function decodeText(raw: Buffer, encoding: TextEncoding): string {
   return iconv.decode(raw, encoding, { stripBOM: false });
 }
 
+/**
+ * decodeText of bytes [start, end) of a buffer. UTF-8 (the usual file) decodes in place: a cell a row,
+ * a subarray object each would be a million short-lived Buffers per 100 MB.
+ */
+export function decodeRange(raw: Buffer, start: number, end: number, encoding: TextEncoding): string {
+  if (encoding === 'utf-8') {
+    const text = raw.toString('utf8', start, end);
+    if (!text.includes('\ufffd')) return text;
+  }
+  return decodeText(raw.subarray(start, end), encoding);
+}
+
 /** ASCII text (a delimiter, a status) in the file's encoding: UTF-16 as two bytes a character, else as is. */
 export function encodeAscii(text: string, encoding: TextEncoding): Buffer {
   if (encoding === 'utf-16le') return Buffer.from(text, 'utf16le');
