@@ -3,7 +3,8 @@
 // twice: every batch counts once, the job item stays a few hundred bytes (the old settled-id set passed
 // DynamoDB's 400 KB item limit here), and exactly one settle sends the chunk on.
 import { resetServiceClients } from '../../functions/clients/reset';
-import { getJobItem, recordScan } from '../../functions/store/jobs';
+import { recordScan } from '../../functions/store/jobs/chunk-accounting';
+import { getJobItem } from '../../functions/store/jobs/item';
 import {
   chunkProbesSettled,
   loadChunkVerdicts,
@@ -11,7 +12,7 @@ import {
   recordProbeHandoff,
   settleProbeBatch,
   type JobProbeState,
-} from '../../functions/store/probe-batches';
+} from '../../functions/store/jobs/probe-accounting';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 import { putProcessingJob } from '../helpers/jobs';
 

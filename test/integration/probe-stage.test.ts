@@ -4,7 +4,8 @@
 // greylisted addresses come back after the greylist delay, then settle.
 import { resetServiceClients } from '../../functions/clients/reset';
 import { resetSettings } from '../../functions/settings';
-import { getJobItem, recordChunk, recordScan } from '../../functions/store/jobs';
+import { recordChunk, recordScan } from '../../functions/store/jobs/chunk-accounting';
+import { getJobItem } from '../../functions/store/jobs/item';
 import { putProcessingJob } from '../helpers/jobs';
 import { jobView } from '../../functions/domain/bulk/job-view';
 import type { ProbeMessage } from '../../functions/domain/bulk/probe-messages';
@@ -20,7 +21,7 @@ import {
   recordProbeHandoff,
   settleProbeBatch,
   type JobProbeState,
-} from '../../functions/store/probe-batches';
+} from '../../functions/store/jobs/probe-accounting';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '../../functions/clients/dynamodb';
 import { jobKey } from '../../functions/store/keys';

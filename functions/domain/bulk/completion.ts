@@ -1,19 +1,14 @@
 // Completing a job once its last chunk is counted: assemble the results file, move the job to
 // completed exactly once, free its slot and hand the completion webhook to the webhook queue.
 import { sendMessage } from '../../store/queues';
-import type { JobProbeState } from '../../store/probe-batches';
+import type { JobProbeState } from '../../store/jobs/probe-accounting';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { assembleResults } from './assemble';
-import {
-  allChunksDone,
-  claimAssembly,
-  getJobItem,
-  markCompleted,
-  markWebhookQueued,
-  releaseSlot,
-  type JobItem,
-} from '../../store/jobs';
+import { allChunksDone } from '../../store/jobs/chunk-accounting';
+import { getJobItem, type JobItem } from '../../store/jobs/item';
+import { claimAssembly, releaseSlot } from '../../store/jobs/slots-and-leases';
+import { markCompleted, markWebhookQueued } from '../../store/jobs/transitions';
 import { assemblyLeaseSeconds, jobLimits } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 import { countCompletedJob } from '../usage';

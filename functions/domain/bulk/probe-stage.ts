@@ -21,7 +21,7 @@ import { DynamoProbeVerdictCache, type ProbeVerdictCache } from '../probe/verdic
 import type { MailboxProbe } from '../validation/types';
 import type { ChunkWork } from './chunk-messages';
 import type { ProbeTarget } from './classifier';
-import { getJobItem, type JobItem } from '../../store/jobs';
+import { getJobItem, type JobItem } from '../../store/jobs/item';
 import { jobRetentionSeconds } from './limits';
 import { probeBatchId, type ProbeMessage } from './probe-messages';
 import {
@@ -33,7 +33,7 @@ import {
   settleProbeBatch,
   type ChunkProbeState,
   type JobProbeState,
-} from '../../store/probe-batches';
+} from '../../store/jobs/probe-accounting';
 
 export interface ProbeStageDeps {
   politeness: Politeness;

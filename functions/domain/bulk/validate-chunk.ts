@@ -4,15 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
-import {
-  acceptsWork,
-  getJobItem,
-  markFailed,
-  recordChunk,
-  releaseSlot,
-  type JobItem,
-} from '../../store/jobs';
-import { loadChunkVerdicts } from '../../store/probe-batches';
+import { recordChunk } from '../../store/jobs/chunk-accounting';
+import { acceptsWork, getJobItem, type JobItem } from '../../store/jobs/item';
+import { releaseSlot } from '../../store/jobs/slots-and-leases';
+import { markFailed } from '../../store/jobs/transitions';
+import { loadChunkVerdicts } from '../../store/jobs/probe-accounting';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';

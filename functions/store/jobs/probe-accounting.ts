@@ -18,11 +18,11 @@
 // could pass DynamoDB's 400 KB item limit) and `probeProgress` (per batch handed back), removed per
 // batch as before.
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../clients/dynamodb';
-import { ifConditionHolds, queryAll, send } from './dynamodb';
-import type { JobItem } from './jobs';
-import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from './keys';
-import { epochSeconds, ttlAttribute } from './table';
+import { tableName } from '../../clients/dynamodb';
+import { ifConditionHolds, queryAll, send } from '../dynamodb';
+import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from '../keys';
+import { epochSeconds, ttlAttribute } from '../table';
+import type { JobItem } from './item';
 
 /** The probe attributes of a job item. */
 export interface JobProbeState {
