@@ -6,13 +6,15 @@ import { resetServiceClients } from '../../functions/clients/reset';
 import { recordScan } from '../../functions/store/jobs/chunk-accounting';
 import { getJobItem } from '../../functions/store/jobs/item';
 import {
-  chunkProbesSettled,
-  loadChunkVerdicts,
   recordBatchProgress,
   recordProbeHandoff,
   settleProbeBatch,
-  type JobProbeState,
 } from '../../functions/store/jobs/probe-accounting';
+import {
+  chunkProbesSettled,
+  loadChunkVerdicts,
+  type JobProbeState,
+} from '../../functions/store/jobs/probe-state';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 import { putProcessingJob } from '../helpers/jobs';
 

@@ -16,12 +16,11 @@ import {
   type ProbeStageDeps,
 } from '../../functions/domain/bulk/probe-stage';
 import {
-  loadChunkVerdicts,
   recordBatchProgress,
   recordProbeHandoff,
   settleProbeBatch,
-  type JobProbeState,
 } from '../../functions/store/jobs/probe-accounting';
+import { loadChunkVerdicts, type JobProbeState } from '../../functions/store/jobs/probe-state';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '../../functions/clients/dynamodb';
 import { jobKey } from '../../functions/store/keys';

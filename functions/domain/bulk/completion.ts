@@ -1,7 +1,7 @@
 // Completing a job once its last chunk is counted: assemble the results file, move the job to
 // completed exactly once, free its slot and hand the completion webhook to the webhook queue.
 import { sendMessage } from '../../store/queues';
-import type { JobProbeState } from '../../store/jobs/probe-accounting';
+import type { JobProbeState } from '../../store/jobs/probe-state';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { assembleResults } from './assemble';
@@ -59,7 +59,7 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   const statistics: Statistics = { ...emptyStatistics(), ...job.counts };
   const totalEmails = Object.values(statistics).reduce((sum, n) => sum + n, 0);
   const completedAt = new Date().toISOString();
-  if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits)) {
+  if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits, job)) {
     log.info('bulk job completed', { totalEmails, chunks: job.chunkCount });
     logProbeHealth(job as JobItem & JobProbeState, log);
     countMetric('JobsCompleted');

@@ -3,12 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
-import { ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
+import { deleteObjects, ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
 import { recordChunk } from '../../store/jobs/chunk-accounting';
 import { acceptsWork, getJobItem, type JobItem } from '../../store/jobs/item';
 import { releaseSlot } from '../../store/jobs/slots-and-leases';
 import { markFailed } from '../../store/jobs/transitions';
-import { loadChunkVerdicts } from '../../store/jobs/probe-accounting';
+import { loadChunkVerdicts } from '../../store/jobs/probe-state';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
@@ -89,7 +89,9 @@ function dnsDeadlineMs(time: ChunkRunContext, nowMs = Date.now()): number {
 /**
  * Primary course: skip a chunk already counted (redelivery); ranged GET; classify (DNS up to the
  * invocation's deadline); put the part under a key of this attempt; count it on the job (a single
- * conditional update: once per chunk index); if it was the last, complete the job.
+ * conditional update: once per chunk index, on a processing job); if it was the last, complete the job.
+ * One read of the job item, at the start: the count's update answers with the job as it is after it,
+ * which the completion goes on.
  */
 export async function processChunkMessage(
   message: ChunkMessage,
@@ -129,9 +131,7 @@ export async function processChunkMessage(
   const statuses = verdicts.map((verdict) => verdict.status);
   const part = annotateChunk(chunk, rows, work, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
-  // A job deleted while this chunk was being classified: write nothing more for it.
-  if (!acceptsWork(await getJobItem(work.companyId, work.jobId, true)))
-    return chunkLog.info('job cancelled while its chunk was validated; dropped');
+  const written = [partKey, partIndexKey(partKey)];
   await Promise.all([
     putObject(partKey, part, 'text/csv'),
     putObject(partIndexKey(partKey), indexChunk(rows, verdicts, work.encoding as TextEncoding), 'text/plain'),
@@ -149,7 +149,10 @@ export async function processChunkMessage(
     new Date().toISOString(),
   );
   if (!counted) {
-    chunkLog.info('chunk already counted or job no longer processing');
+    // This attempt's part is nobody's: the job was deleted while the chunk was validated (its objects
+    // must go), or another delivery counted the chunk first.
+    await deleteObjects(written);
+    chunkLog.info('chunk already counted or job no longer processing; its part removed');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }
   countMetric('RowsValidated', verdicts.length);

@@ -4,7 +4,7 @@ import { queryPages } from '../dynamodb';
 import { ttlAttribute } from '../table';
 import { readJobCounts, utcDay, type DayCounts } from './day-counts';
 import type { JobItem, JobLimits, StoredJobStatus } from './item';
-import type { JobProbeState } from './probe-accounting';
+import type { JobProbeState } from './probe-state';
 
 /** The attributes a job list item needs (the view's fields and the file name). */
 const listedAttributes = [

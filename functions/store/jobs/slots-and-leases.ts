@@ -6,7 +6,7 @@ import { queryAll, scanPages, send, wroteIf } from '../dynamodb';
 import { jobKey, jobSlotKey, jobSlotPrefix } from '../keys';
 import { epochSeconds, tableKeys } from '../table';
 import type { JobItem, JobLimits } from './item';
-import type { JobProbeState } from './probe-accounting';
+import type { JobProbeState } from './probe-state';
 
 /** Runs a conditional write; false when its condition did not hold. */
 const conditional = (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>

@@ -70,6 +70,9 @@ interface Move {
   ttl?: (day: string) => number;
 }
 
+/** What `moveJob` needs to know of the job it moves. */
+type SeenJob = Pick<JobItem, 'jobId' | 'status' | 'countDay' | 'createdAt'>;
+
 /**
  * Moves a job from one of `move.from` to `move.to` in one transaction with its day counts (a job from
  * before the counts, in one plain conditional write). The transaction is conditioned on the status the
@@ -80,8 +83,10 @@ interface Move {
 async function moveJob(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   move: Move,
+  seen?: SeenJob,
 ): Promise<StoredJobStatus | undefined> {
-  let current = await getJobItem(job.companyId, job.jobId, true);
+  // a caller that has just read or written the job saves the read: a stale copy fails the condition
+  let current: SeenJob | undefined = seen ?? (await getJobItem(job.companyId, job.jobId, true));
   for (let attempt = 0; attempt < 10 && current; attempt++) {
     if (!move.from.includes(current.status)) return undefined;
     const names: Record<string, string> = { '#status': 'status', ...move.names };
@@ -162,33 +167,41 @@ export function markProcessing(
   );
 }
 
-/** processing -> completed, exactly once; false when the job was not processing. */
+/**
+ * processing -> completed, exactly once; false when the job was not processing.
+ * @param seen the job as the caller last read or wrote it (saves moveJob's read)
+ */
 export function markCompleted(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
   done: { completedAt: string; statistics: JobStatistics; totalEmails: number; resultKey: string },
   limits: JobLimits,
+  seen?: SeenJob,
 ): Promise<boolean> {
   return moved(
-    moveJob(job, {
-      from: ['processing'],
-      to: 'completed',
-      set: [
-        'completedAt = :at',
-        'statistics = :stats',
-        'totalEmails = :total',
-        'processedEmails = :total',
-        'resultKey = :key',
-      ],
-      remove: ['assemblyLeaseUntilMs', 'scanLeaseUntilMs'],
-      values: {
-        ':at': done.completedAt,
-        ':stats': done.statistics,
-        ':total': done.totalEmails,
-        ':key': done.resultKey,
+    moveJob(
+      job,
+      {
+        from: ['processing'],
+        to: 'completed',
+        set: [
+          'completedAt = :at',
+          'statistics = :stats',
+          'totalEmails = :total',
+          'processedEmails = :total',
+          'resultKey = :key',
+        ],
+        remove: ['assemblyLeaseUntilMs', 'scanLeaseUntilMs'],
+        values: {
+          ':at': done.completedAt,
+          ':stats': done.statistics,
+          ':total': done.totalEmails,
+          ':key': done.resultKey,
+        },
+        toDay: utcDay(done.completedAt),
+        ttl: (day) => jobTtlSeconds(day, true, limits),
       },
-      toDay: utcDay(done.completedAt),
-      ttl: (day) => jobTtlSeconds(day, true, limits),
-    }),
+      seen,
+    ),
   );
 }
 
