@@ -174,8 +174,6 @@ export const functions: FunctionSpec[] = [
       table: ['read', 'query', 'write', 'delete'],
       bucketRead: [uploadsPrefix, partsPrefix],
       bucketWrite: [partsPrefix, resultsPrefix],
-      // a part whose chunk did not count (its job deleted meanwhile, or counted by another delivery)
-      bucketDelete: [partsPrefix],
       sendsTo: ['webhooks', 'probes'],
     },
   },

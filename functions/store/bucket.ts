@@ -84,13 +84,6 @@ async function keysUnder(prefix: string): Promise<string[]> {
   return keys;
 }
 
-/** Deletes the objects of these keys (a key with no object is no error). */
-export async function deleteObjects(keys: string[]): Promise<void> {
-  await Promise.all(
-    keys.map((key) => s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }))),
-  );
-}
-
 /** Deletes every object under the prefixes; returns how many there were. Safe to repeat. */
 export async function deleteObjectsUnder(prefixes: string[]): Promise<number> {
   const keys = (await Promise.all(prefixes.map(keysUnder))).flat();

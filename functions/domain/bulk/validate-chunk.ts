@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
-import { deleteObjects, ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
+import { ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
 import { recordChunk } from '../../store/jobs/chunk-accounting';
 import { acceptsWork, getJobItem, type JobItem } from '../../store/jobs/item';
 import { releaseSlot } from '../../store/jobs/slots-and-leases';
@@ -131,7 +131,6 @@ export async function processChunkMessage(
   const statuses = verdicts.map((verdict) => verdict.status);
   const part = annotateChunk(chunk, rows, work, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
-  const written = [partKey, partIndexKey(partKey)];
   await Promise.all([
     putObject(partKey, part, 'text/csv'),
     putObject(partIndexKey(partKey), indexChunk(rows, verdicts, work.encoding as TextEncoding), 'text/plain'),
@@ -149,10 +148,9 @@ export async function processChunkMessage(
     new Date().toISOString(),
   );
   if (!counted) {
-    // This attempt's part is nobody's: the job was deleted while the chunk was validated (its objects
-    // must go), or another delivery counted the chunk first.
-    await deleteObjects(written);
-    chunkLog.info('chunk already counted or job no longer processing; its part removed');
+    // This attempt's part is nobody's (another delivery counted the chunk first, or the job was
+    // deleted while the chunk was validated): the bucket's lifecycle rule for parts removes it.
+    chunkLog.info('chunk already counted or job no longer processing');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }
   countMetric('RowsValidated', verdicts.length);
