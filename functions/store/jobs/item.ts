@@ -1,6 +1,7 @@
 // The bulk job item: its type, the values its writes are given (limits, a new job), its one read and
-// its TTL. The job's writes live beside it by concern: transitions.ts (status changes, with the day
-// counts of day-counts.ts), slots-and-leases.ts, chunk-accounting.ts, probe-accounting.ts, listing.ts.
+// its TTL. The rest lives beside it by concern: transitions.ts (status changes, with the day counts of
+// day-counts.ts), slots-and-leases.ts, chunk-accounting.ts, probe-accounting.ts (writes) and
+// probe-state.ts (reads) of the probe stage, listing.ts, and count-backfill.ts (a one-off migration).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { send } from '../dynamodb';

@@ -13,7 +13,7 @@ export interface JobProbeState {
   /** Addresses handed to probing, and addresses whose batch settled: the progress of the stage. */
   probeEmails?: number;
   probedEmails?: number;
-  /** Progress units credited per chunk that handed rows to probing (see above). */
+  /** Progress units credited per chunk that handed rows to probing (probe-accounting.ts says how). */
   probeUnits?: Record<string, number>;
   /** Batches settled, per chunk. */
   probeSettled?: Record<string, number>;
@@ -70,6 +70,7 @@ export async function readJobAndBatch(
   return { job: jobItem, batch: state };
 }
 
+/** The batch item alone, read again after a write of it failed its condition. */
 export async function readBatch(job: Job, chunkIndex: number, batch: number): Promise<BatchState> {
   const out = await send<{ Item?: { settledAt?: string; progress?: number } }>(
     new GetCommand({
