@@ -24,10 +24,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export async function connect(): Promise<Connection> {
+/** @param options.deployed the deployed table in TABLE_NAME even when a local runtime is running */
+export async function connect(options: { deployed?: boolean } = {}): Promise<Connection> {
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
   const file = runtimeFile(dataDir);
-  if (existsSync(file)) {
+  if (!options.deployed && existsSync(file)) {
     const running = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; env: Record<string, string> };
     if (isAlive(running.pid)) {
       Object.assign(process.env, running.env);

@@ -11,7 +11,9 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import type { S3Event } from 'aws-lambda';
 import { seedDemoAccounts } from './demo/accounts';
 import { seedDemoWorkspace } from './demo/workspace';
-import { releaseOrphanedLeases } from '../functions/store/jobs';
+import { runPendingMigrations } from '../functions/domain/migrations';
+import { systemClock } from '../functions/clock';
+import { releaseOrphanedLeases } from '../functions/store/jobs/slots-and-leases';
 import { voidAllSessionLeases } from '../functions/store/mx-politeness';
 import {
   bucketTriggers,
@@ -235,6 +237,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     resetServiceClients();
     await ensureTable(dynamo.endpoint, tableName);
     for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
+    // Data written by an earlier release is brought up to date before any handler reads it (a new data
+    // directory only records the migrations as done).
+    for (const outcome of await runPendingMigrations(systemClock))
+      if (outcome.state === 'ran') logger.info(`migration ${outcome.name}: ${outcome.summary}`);
     // Nothing of an earlier process runs any more: the leases its workers held on jobs are void, so the
     // messages released for redelivery can take the work over at once.
     // On every restart, not only when messages were in flight: a crash that lands between a message's

@@ -40,6 +40,11 @@ export interface CallTarget {
   versionId?: string;
   copySource?: string;
   queueUrl?: string;
+  /**
+   * DynamoDB: the items the call names, as `<pk> <sk>` (Key, Item, a batch's or a transaction's keys),
+   * and for a Query the string values of its key condition.
+   */
+  items?: string[];
 }
 
 type Sink = (call: AwsCall) => void;
@@ -86,7 +91,44 @@ function targetOf(input: Input): CallTarget {
   if (typeof input.VersionId === 'string') target.versionId = input.VersionId;
   if (typeof input.CopySource === 'string') target.copySource = input.CopySource;
   if (typeof input.QueueUrl === 'string') target.queueUrl = input.QueueUrl;
+  const items = namedItems(input);
+  if (items.length > 0) target.items = items;
   return target;
+}
+
+/** An attribute value as lib-dynamodb gives it (plain) or as the client marshalled it ({ S }). */
+const stringOf = (value: unknown): string | undefined =>
+  typeof value === 'string'
+    ? value
+    : typeof (value as { S?: unknown })?.S === 'string'
+      ? (value as { S: string }).S
+      : undefined;
+
+function itemName(key: unknown): string[] {
+  if (!key || typeof key !== 'object') return [];
+  const { pk, sk } = key as Record<string, unknown>;
+  const [p, s] = [stringOf(pk), stringOf(sk)];
+  return p === undefined || s === undefined ? [] : [`${p} ${s}`];
+}
+
+function namedItems(input: Input): string[] {
+  const named = [...itemName(input.Key), ...itemName(input.Item)];
+  if (input.RequestItems && typeof input.RequestItems === 'object')
+    for (const request of Object.values(input.RequestItems as Record<string, unknown>)) {
+      if (Array.isArray(request))
+        for (const r of request as { PutRequest?: { Item?: unknown }; DeleteRequest?: { Key?: unknown } }[])
+          named.push(...itemName(r.PutRequest?.Item), ...itemName(r.DeleteRequest?.Key));
+      else for (const key of (request as { Keys?: unknown[] }).Keys ?? []) named.push(...itemName(key));
+    }
+  if (Array.isArray(input.TransactItems))
+    for (const item of input.TransactItems as Record<string, { Key?: unknown; Item?: unknown }>[])
+      for (const body of Object.values(item)) named.push(...itemName(body?.Key), ...itemName(body?.Item));
+  if (typeof input.KeyConditionExpression === 'string' && input.ExpressionAttributeValues)
+    for (const value of Object.values(input.ExpressionAttributeValues as Record<string, unknown>)) {
+      const text = stringOf(value);
+      if (text !== undefined) named.push(text);
+    }
+  return named;
 }
 
 interface MiddlewareStack {

@@ -10,6 +10,7 @@
 // monthly usage     COMPANY#<companyId>         USAGE#<YYYY-MM>
 // plan (quota, credits) COMPANY#<companyId>     USAGE#PLAN              one Query on USAGE# reads plan + months
 // job reservation   COMPANY#<companyId>         USAGERES#<jobId>        rows a running bulk job holds
+// migration         MIGRATION#<name>            MIGRATION               a one-off migration that has run
 // Domain-specific entities (jobs, validation requests, workspace data) add their builders below,
 // one block per domain.
 
@@ -17,6 +18,9 @@ export interface ItemKey {
   pk: string;
   sk: string;
 }
+
+/** A one-off data migration that has run on this table (functions/domain/migrations.ts). */
+export const migrationKey = (name: string): ItemKey => ({ pk: `MIGRATION#${name}`, sk: 'MIGRATION' });
 
 export const companyKey = (companyId: string): ItemKey => ({ pk: `COMPANY#${companyId}`, sk: 'COMPANY' });
 
@@ -83,7 +87,7 @@ export const validationRequestKey = (companyId: string, requestId: string): Item
 //                                                                     gsi2 COMPANY#<c>#JOBSTATE#<state> / <createdAt>#<jobId>
 // idempotency     COMPANY#<companyId>         IDEMPOTENCY#<scope>#<sha256 of the key>   ttl 24 h
 // job counts      COMPANY#<companyId>         JOBCOUNT#<YYYY-MM-DD>   per stored status, ttl 38 days
-// counts backfill COMPANY#<companyId>         JOBCOUNT#BACKFILLED     older jobs were added
+// counts backfill COMPANY#<companyId>         JOBCOUNT#BACKFILLED     written by earlier releases, never read
 
 /** The job item's place in its company's list of jobs, sorted by creation time (gsi1). */
 export const jobsOfCompanyIndex = (companyId: string, createdAt?: string, jobId?: string) => ({
@@ -107,18 +111,14 @@ export const jobsOfCompanyInStateIndex = (
 
 /**
  * A company's job counts by stored status for one UTC day (functions/store/job-counts.ts): a job counts
- * in its creation day until it completes, then in its completion day. `JOBCOUNT#BACKFILLED` says the
- * jobs created before the counts existed have been added. One Query on the prefix reads them all.
+ * in its creation day until it completes, then in its completion day. One Query on the prefix reads
+ * them all.
  */
 export const jobCountKey = (companyId: string, day: string): ItemKey => ({
   pk: `COMPANY#${companyId}`,
   sk: `${jobCountPrefix}${day}`,
 });
 export const jobCountPrefix = 'JOBCOUNT#';
-export const jobCountBackfillKey = (companyId: string): ItemKey => ({
-  pk: `COMPANY#${companyId}`,
-  sk: `${jobCountPrefix}BACKFILLED`,
-});
 
 /** A stored answer to a request sent with an Idempotency-Key. */
 export const idempotencyKey = (companyId: string, scope: string, keyHash: string): ItemKey => ({

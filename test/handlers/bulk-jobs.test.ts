@@ -9,7 +9,7 @@ import {
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../functions/domain/accounts/secrets';
-import type { JobItem } from '../../functions/store/jobs';
+import type { JobItem } from '../../functions/store/jobs/item';
 import { handler as createJob } from '../../functions/handlers/create-job';
 import { handler as downloadJob } from '../../functions/handlers/download-job';
 import { handler as getJob } from '../../functions/handlers/get-job';

@@ -2,7 +2,7 @@
 // the stages after it without uploading a file.
 import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
-import { markProcessing, putNewJob } from '../../functions/store/jobs';
+import { markProcessing, putNewJob } from '../../functions/store/jobs/transitions';
 
 /**
  * Puts a new job of the company and moves it to processing (its deadline an hour away unless given);

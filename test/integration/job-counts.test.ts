@@ -1,28 +1,17 @@
 // The job list's `total` against DynamoDB Local: kept in per-day counts written in the same transaction
 // as each job change, so a company with thousands of jobs pages in a bounded number of reads, and the
-// totals agree with what the list shows across create, start, complete, fail, delete, time passing and
-// the backfill of jobs written before the counts existed.
+// totals agree with what the list shows across create, start, complete, fail, delete and time passing
+// (jobs written before the counts existed: migrations.test.ts).
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
-import {
-  claimSlot,
-  holdSlot,
-  markCancelled,
-  markCompleted,
-  markFailed,
-  markProcessing,
-  putNewJob,
-  releaseSlot,
-  type JobItem,
-} from '../../functions/store/jobs';
+import { dynamoDb } from '../../functions/clients/dynamodb';
+import { claimSlot, holdSlot, releaseSlot } from '../../functions/store/jobs/slots-and-leases';
+import { markCompleted, markFailed, markProcessing, putNewJob } from '../../functions/store/jobs/transitions';
 import { jobStatuses } from '../../functions/domain/bulk/job-view';
 import { deleteJob, listJobs as listParsed, listJobsQuery } from '../../functions/domain/bulk/jobs';
 import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { parseQuery } from '../../functions/domain/workspace/query';
 import type { Clock } from '../../functions/clock';
-import { jobKey, jobsOfCompanyIndex } from '../../functions/store/keys';
 import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 
 /** The list as the route gives it: the raw query parsed at the edge first. */
@@ -263,51 +252,5 @@ describe('GET /v1/email/validate-file: total', () => {
     expect(later).toMatchObject({ all: { total: 1 }, expired: { total: 1 }, completed: { total: 0 } });
     expect(Object.values(agree(later)).every(Boolean)).toBe(true);
     expect((await listJobs(companyId, {}, () => new Date(now + 39 * dayMs))).total).toBe(0);
-  });
-
-  it('adds jobs written before the counts existed once, on the first read', async () => {
-    const companyId = `legacy-${randomUUID()}`;
-    const createdAt = new Date(Date.now() - 3 * dayMs).toISOString();
-    const legacy: Record<string, string> = {};
-    for (const status of ['failed', 'completed', 'awaiting_upload', 'processing'] as const) {
-      const jobId = randomUUID();
-      legacy[status] = jobId;
-      const item: Partial<JobItem> = {
-        ...jobKey(companyId, jobId),
-        ...jobsOfCompanyIndex(companyId, createdAt, jobId),
-        entity: 'job',
-        jobId,
-        companyId,
-        status,
-        emailColumn: 0,
-        createdAt,
-        uploadExpiresAtMs: Date.parse(createdAt) + 300_000,
-        slot: 0,
-        totalEmails: 0,
-        processedEmails: 0,
-        counts: emptyStatistics(),
-        partKeys: {},
-        partBytes: {},
-        ...(status === 'completed' ? { completedAt: createdAt, statistics: emptyStatistics() } : {}),
-      };
-      await dynamoDb().send(new PutCommand({ TableName: tableName(), Item: item }));
-    }
-    // A job from before the counts changes state in a plain conditional write (there is no count yet).
-    const completedAt = new Date().toISOString();
-    const done = { completedAt, statistics: emptyStatistics(), totalEmails: 0, resultKey: 'k' };
-    expect(await markCompleted({ companyId, jobId: legacy.processing! }, done, jobLimits)).toBe(true);
-    const first = await Promise.all([1, 2, 3].map(() => listJobs(companyId, {})));
-    expect(first.map((page) => page.total)).toEqual([4, 4, 4]);
-    const totals = await totalsAndListed(companyId);
-    expect(totals).toMatchObject({
-      all: { total: 4, listed: 4 },
-      completed: { total: 2, listed: 2 },
-      failed: { total: 1, listed: 1 },
-      expired: { total: 1, listed: 1 },
-    });
-    // Counted now: the next transition moves the counts too.
-    expect(await markCancelled({ companyId, jobId: legacy.failed! }, completedAt)).toBe('failed');
-    expect((await listJobs(companyId, { status: 'failed' })).total).toBe(0);
-    expect((await listJobs(companyId, {})).total).toBe(3);
   });
 });

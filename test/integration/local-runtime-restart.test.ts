@@ -9,7 +9,9 @@ import { ReceiveMessageCommand, DeleteMessageCommand, SQSClient } from '@aws-sdk
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
 import { demoIds, demoKeys } from '../../local/demo/accounts';
-import { getJobItem, holdSlot, markProcessing } from '../../functions/store/jobs';
+import { getJobItem } from '../../functions/store/jobs/item';
+import { holdSlot } from '../../functions/store/jobs/slots-and-leases';
+import { markProcessing } from '../../functions/store/jobs/transitions';
 import { processingDeadlineSeconds, scanLeaseSeconds } from '../../functions/domain/bulk/limits';
 import { parseUploadObjectKey } from '../../functions/domain/bulk/object-keys';
 import { startProcessing } from '../../functions/domain/bulk/start-processing';

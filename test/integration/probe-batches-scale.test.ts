@@ -3,15 +3,18 @@
 // twice: every batch counts once, the job item stays a few hundred bytes (the old settled-id set passed
 // DynamoDB's 400 KB item limit here), and exactly one settle sends the chunk on.
 import { resetServiceClients } from '../../functions/clients/reset';
-import { getJobItem, recordScan } from '../../functions/store/jobs';
+import { recordScan } from '../../functions/store/jobs/chunk-accounting';
+import { getJobItem } from '../../functions/store/jobs/item';
 import {
-  chunkProbesSettled,
-  loadChunkVerdicts,
   recordBatchProgress,
   recordProbeHandoff,
   settleProbeBatch,
+} from '../../functions/store/jobs/probe-accounting';
+import {
+  chunkProbesSettled,
+  loadChunkVerdicts,
   type JobProbeState,
-} from '../../functions/store/probe-batches';
+} from '../../functions/store/jobs/probe-state';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 import { putProcessingJob } from '../helpers/jobs';
 

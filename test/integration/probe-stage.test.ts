@@ -5,7 +5,8 @@
 import { systemClock } from '../../functions/clock';
 import { resetServiceClients } from '../../functions/clients/reset';
 import { resetSettings } from '../../functions/settings';
-import { getJobItem, recordChunk, recordScan } from '../../functions/store/jobs';
+import { recordChunk, recordScan } from '../../functions/store/jobs/chunk-accounting';
+import { getJobItem } from '../../functions/store/jobs/item';
 import { putProcessingJob } from '../helpers/jobs';
 import { jobView } from '../../functions/domain/bulk/job-view';
 import type { ProbeMessage } from '../../functions/domain/bulk/probe-messages';
@@ -16,12 +17,11 @@ import {
   type ProbeStageDeps,
 } from '../../functions/domain/bulk/probe-stage';
 import {
-  loadChunkVerdicts,
   recordBatchProgress,
   recordProbeHandoff,
   settleProbeBatch,
-  type JobProbeState,
-} from '../../functions/store/probe-batches';
+} from '../../functions/store/jobs/probe-accounting';
+import { loadChunkVerdicts, type JobProbeState } from '../../functions/store/jobs/probe-state';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '../../functions/clients/dynamodb';
 import { jobKey } from '../../functions/store/keys';

@@ -62,7 +62,7 @@ describe('the layers of functions/', () => {
     const storeExceptions = [
       'store/invite-mail.ts',
       'store/mx-politeness.ts',
-      'store/probe-batches.ts',
+      'store/jobs/probe-accounting.ts',
       'store/table.ts',
     ];
     const direct: string[] = [];

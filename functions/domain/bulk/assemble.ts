@@ -2,7 +2,7 @@
 // concatenated into multipart parts of at least 5 MB (S3's minimum for all but the last), a few at a
 // time, so memory holds a handful of parts and never the whole file.
 import { joinObjects } from '../../store/bucket';
-import type { JobItem } from '../../store/jobs';
+import type { JobItem } from '../../store/jobs/item';
 import { minMultipartPartBytes } from './limits';
 import { partIndexKey, resultIndexKey, resultObjectKey } from './object-keys';
 

@@ -2,19 +2,14 @@
 // completed exactly once, free its slot and hand the completion webhook to the webhook queue.
 import { systemClock } from '../../clock';
 import { sendMessage } from '../../store/queues';
-import type { JobProbeState } from '../../store/probe-batches';
+import type { JobProbeState } from '../../store/jobs/probe-state';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { assembleResults } from './assemble';
-import {
-  allChunksDone,
-  claimAssembly,
-  getJobItem,
-  markCompleted,
-  markWebhookQueued,
-  releaseSlot,
-  type JobItem,
-} from '../../store/jobs';
+import { allChunksDone } from '../../store/jobs/chunk-accounting';
+import { getJobItem, type JobItem } from '../../store/jobs/item';
+import { claimAssembly, releaseSlot } from '../../store/jobs/slots-and-leases';
+import { markCompleted, markWebhookQueued } from '../../store/jobs/transitions';
 import { assemblyLeaseSeconds, jobLimits } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 import { countCompletedJob } from '../usage';
@@ -65,7 +60,7 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   const statistics: Statistics = { ...emptyStatistics(), ...job.counts };
   const totalEmails = Object.values(statistics).reduce((sum, n) => sum + n, 0);
   const completedAt = systemClock().toISOString();
-  if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits)) {
+  if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits, job)) {
     log.info('bulk job completed', { totalEmails, chunks: job.chunkCount });
     logProbeHealth(job as JobItem & JobProbeState, log);
     countMetric('JobsCompleted');

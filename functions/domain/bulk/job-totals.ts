@@ -1,6 +1,6 @@
 // How many of a company's jobs the list shows in each status, from the stored day counts and the few
 // jobs that hold an active-job slot, without reading the jobs themselves.
-import { dayEndMs, type DayCounts } from '../../store/job-counts';
+import { dayEndMs, type DayCounts } from '../../store/jobs/day-counts';
 import { effectiveStatus, jobStatuses, type JobStatus, type ViewedJob } from './job-view';
 import { expiredJobKeptSeconds, jobRetentionSeconds, resultsRetentionSeconds } from './limits';
 

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { processingDeadlineSeconds, resultsRetentionSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
-import { dayEndMs, utcDay } from '../../store/job-counts';
-import type { JobItem, ListedJob } from '../../store/jobs';
+import { dayEndMs, utcDay } from '../../store/jobs/day-counts';
+import type { JobItem } from '../../store/jobs/item';
+import type { ListedJob } from '../../store/jobs/listing';
 
 export const jobStatuses = ['awaiting_upload', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof jobStatuses)[number];

@@ -10,22 +10,20 @@ import { enumParam, listQuery } from '../workspace/query';
 import type { CreateJobRequest } from './create-job-request';
 import { reasonColumnHeader } from './csv/row-index';
 import { deleteJobObjects } from './job-objects';
+import { getJobItem, type JobItem, type StoredJobStatus } from '../../store/jobs/item';
 import {
-  claimSlot,
   companyJobsInStatesNewestFirst,
   companyJobsNewestFirst,
   readCompanyJobCounts,
-  slotHoldingJobs,
+  type StateRange,
+} from '../../store/jobs/listing';
+import { claimSlot, slotHoldingJobs, releaseSlot } from '../../store/jobs/slots-and-leases';
+import {
   deleteJob as deleteJobItem,
-  getJobItem,
   markCancelled,
   markFailed,
   putNewJob,
-  releaseSlot,
-  type JobItem,
-  type StateRange,
-  type StoredJobStatus,
-} from '../../store/jobs';
+} from '../../store/jobs/transitions';
 import {
   deadlineError,
   effectiveStatus,
@@ -282,7 +280,7 @@ export async function listJobs(
   const now = clock();
   const nowMs = now.getTime();
   const counts = await readCompanyJobCounts(companyId, nowMs, jobLimits);
-  const totals = jobTotals(counts.days, await slotHoldingJobs(companyId, nowMs), nowMs);
+  const totals = jobTotals(counts, await slotHoldingJobs(companyId, nowMs), nowMs);
   const total = query.status ? totals[query.status] : allJobs(totals);
   const jobs: JobList['jobs'] = [];
   if (query.offset < total) {

@@ -1,5 +1,5 @@
 // Limits and lifetimes of bulk jobs (docs/api.md), in one place.
-import type { JobLimits } from '../../store/jobs';
+import type { JobLimits } from '../../store/jobs/item';
 
 /** Most active jobs (awaiting_upload unexpired, or processing) per company. */
 export const maxActiveJobs = 5;

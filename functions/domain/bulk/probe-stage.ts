@@ -22,19 +22,23 @@ import { DynamoProbeVerdictCache, type ProbeVerdictCache } from '../probe/verdic
 import type { MailboxProbe } from '../validation/types';
 import type { ChunkWork } from './chunk-messages';
 import type { ProbeTarget } from './classifier';
-import { getJobItem, type JobItem } from '../../store/jobs';
+import type { JobItem } from '../../store/jobs/item';
 import { jobRetentionSeconds } from './limits';
 import { probeBatchId, type ProbeMessage } from './probe-messages';
 import {
-  chunkProbesSettled,
-  probeBatchSettled,
   recordBatchProgress,
   recordProbeFinishExpected,
   recordProbeHandoff,
   settleProbeBatch,
+} from '../../store/jobs/probe-accounting';
+import {
+  chunkProbesSettled,
+  readChunkProbeState,
+  readJobAndBatch,
+  type BatchState,
   type ChunkProbeState,
   type JobProbeState,
-} from '../../store/probe-batches';
+} from '../../store/jobs/probe-state';
 
 export interface ProbeStageDeps {
   politeness: Politeness;
@@ -160,12 +164,12 @@ export async function processProbeMessage(
 ): Promise<void> {
   const id = probeBatchId(message);
   const batchLog = log.child({ jobId: message.chunk.jobId, batch: id, host: message.host });
-  const job = (await getJobItem(message.chunk.companyId, message.chunk.jobId, true)) as
-    (JobItem & JobProbeState) | undefined;
+  // the message's one read of its job (the batch's own item comes in the same request)
+  const { job, batch } = await readJobAndBatch(message.chunk, message.chunk.index, message.batch);
   if (!job || job.status !== 'processing')
     return batchLog.info('probe batch of a job not processing; dropped');
-  if (await probeBatchSettled(job, message.chunk.index, message.batch))
-    return continueChunk(job, message, deps);
+  if (batch.settled) return continueChunk(job, message, deps);
+  const read = { job, batch };
 
   batchLog.debug('probe batch started', { todo: message.todo.length, handBacks: message.handBacks });
   const done = { ...message.done };
@@ -178,13 +182,13 @@ export async function processProbeMessage(
     }
     todo = todo.filter((e) => done[e] === undefined);
   }
-  if (todo.length === 0) return settle(job, message, done, cached, deps, batchLog);
+  if (todo.length === 0) return settle(read, message, done, cached, deps, batchLog);
   const cutoffMs = probeCutoffMs(job);
   if (deps.clock().getTime() >= cutoffMs) {
     // never silently: these addresses keep their DNS verdict and the job counts them as unprobed
     batchLog.warn('probe batch reached its job deadline; the rest is not probed', { unprobed: todo.length });
     for (const email of todo) done[email] = 'not_attempted';
-    return settle(job, message, done, cached, deps, batchLog);
+    return settle(read, message, done, cached, deps, batchLog);
   }
 
   // leave room for one more step at every stage of a session before the invocation ends
@@ -195,7 +199,7 @@ export async function processProbeMessage(
   if (!lease) {
     await showExpectedFinish(job, deps.rcptPerSecondPerHost, cutoffMs, deps.clock().getTime());
     return handBack(
-      job,
+      read,
       message,
       done,
       cached,
@@ -234,13 +238,13 @@ export async function processProbeMessage(
     else done[email] = probe;
   }
   const left = [...outcome.unfinished, ...greylisted];
-  if (left.length === 0) return settle(job, message, done, cached, deps, batchLog);
+  if (left.length === 0) return settle(read, message, done, cached, deps, batchLog);
   batchLog.info('probe batch handed back', {
     unfinished: outcome.unfinished.length,
     greylisted: greylisted.length,
   });
   return handBack(
-    job,
+    read,
     message,
     done,
     cached,
@@ -300,12 +304,18 @@ async function showExpectedFinish(
   await recordProbeFinishExpected(job, Math.round(expected));
 }
 
+/** What a probe message read at its start: its job and its batch's item (readJobAndBatch). */
+interface MessageRead {
+  job: JobItem & JobProbeState;
+  batch: BatchState;
+}
+
 /**
  * The same batch, with what is left, back on the probes queue; the verdicts it has so far show in the
  * job's progress at once (a greylisted address may keep the batch from settling for minutes).
  */
 async function handBack(
-  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  read: MessageRead,
   message: ProbeMessage,
   done: Record<string, MailboxProbe>,
   cached: ReadonlySet<string>,
@@ -316,7 +326,14 @@ async function handBack(
 ): Promise<void> {
   const verdicts = Object.keys(done).length;
   if (verdicts > Object.keys(message.done).length)
-    await recordBatchProgress(job, message.chunk.index, message.batch, verdicts, jobRetentionSeconds);
+    await recordBatchProgress(
+      message.chunk,
+      message.chunk.index,
+      message.batch,
+      verdicts,
+      jobRetentionSeconds,
+      read,
+    );
   const next: ProbeMessage = {
     ...message,
     done,
@@ -334,7 +351,7 @@ async function handBack(
  * it was the last.
  */
 async function settle(
-  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  read: MessageRead,
   message: ProbeMessage,
   done: Record<string, MailboxProbe>,
   cached: ReadonlySet<string>,
@@ -350,18 +367,20 @@ async function settle(
     unprobed: outcomes.filter((p) => p === 'not_attempted').length,
     blocked: outcomes.filter((p) => p === 'blocked').length,
   };
+  const job = message.chunk;
   const after = await settleProbeBatch(
     job,
-    message.chunk.index,
+    job.index,
     message.batch,
     message.size,
     done,
     jobRetentionSeconds,
     counts,
+    { batch: read.batch, batches: message.batches },
   );
   if (after) log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
-  const current =
-    after ?? ((await getJobItem(job.companyId, job.jobId, true)) as (JobItem & JobProbeState) | undefined);
+  // settled before (a redelivery) or meanwhile: the chunk may still be owed its next step
+  const current = after ?? (await readChunkProbeState(job, job.index));
   if (current) await continueChunk(current, message, deps);
 }
 
@@ -384,13 +403,20 @@ async function continueChunk(
  * job), so its job can still complete.
  */
 export async function settleDeadProbeBatch(message: ProbeMessage, log: Logger): Promise<void> {
-  const job = await getJobItem(message.chunk.companyId, message.chunk.jobId, true);
-  if (!job || job.status !== 'processing') return;
+  const read = await readJobAndBatch(message.chunk, message.chunk.index, message.batch);
+  if (!read.job || read.job.status !== 'processing') return;
   const done: Record<string, MailboxProbe> = { ...message.done };
   for (const email of message.todo) done[email] ??= 'not_attempted';
   log.warn('probe batch kept failing; its addresses keep their DNS verdicts', {
     batch: probeBatchId(message),
     unprobed: Object.values(done).filter((p) => p === 'not_attempted').length,
   });
-  await settle(job, message, done, new Set(message.cached ?? []), probeStageDeps(), log);
+  await settle(
+    { job: read.job, batch: read.batch },
+    message,
+    done,
+    new Set(message.cached ?? []),
+    probeStageDeps(),
+    log,
+  );
 }

@@ -9,19 +9,10 @@ import type { ChunkMessage } from './chunk-messages';
 import type { Dialect } from './csv/dialect';
 import { NotCsvError } from './csv/not-text';
 import { scanCsv, type ChunkRange, type ScanResult } from './csv/scan';
-import {
-  allChunksDone,
-  getJobItem,
-  holdSlot,
-  markFailed,
-  markProcessing,
-  markStartFailed,
-  recordScan,
-  releaseSlot,
-  takeScanLease,
-  type JobItem,
-  type ObjectPin,
-} from '../../store/jobs';
+import { allChunksDone, recordScan } from '../../store/jobs/chunk-accounting';
+import { getJobItem, type JobItem, type ObjectPin } from '../../store/jobs/item';
+import { holdSlot, releaseSlot, takeScanLease } from '../../store/jobs/slots-and-leases';
+import { markFailed, markProcessing, markStartFailed } from '../../store/jobs/transitions';
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
 import { parseUploadObjectKey } from './object-keys';
 import { releaseFailedJob, reserveForJob } from '../usage';

@@ -1,5 +1,5 @@
 // The five bulk statuses (spec part 1; the engine's one list) and the statistics object built from them.
-import type { JobStatistics } from '../../store/jobs';
+import type { JobStatistics } from '../../store/jobs/item';
 import { STATUSES, type Status } from '../validation/types';
 
 export const bulkStatuses = STATUSES;

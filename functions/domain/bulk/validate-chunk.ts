@@ -5,15 +5,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { ObjectChangedError, putObject, readPinnedRange } from '../../store/bucket';
-import {
-  acceptsWork,
-  getJobItem,
-  markFailed,
-  recordChunk,
-  releaseSlot,
-  type JobItem,
-} from '../../store/jobs';
-import { loadChunkVerdicts } from '../../store/probe-batches';
+import { recordChunk } from '../../store/jobs/chunk-accounting';
+import { acceptsWork, getJobItem, type JobItem } from '../../store/jobs/item';
+import { releaseSlot } from '../../store/jobs/slots-and-leases';
+import { markFailed } from '../../store/jobs/transitions';
+import { loadChunkVerdicts } from '../../store/jobs/probe-state';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
@@ -96,7 +92,9 @@ function dnsDeadlineMs(time: ChunkRunContext, nowMs = systemClock().getTime()): 
 /**
  * Primary course: skip a chunk already counted (redelivery); ranged GET; classify (DNS up to the
  * invocation's deadline); put the part under a key of this attempt; count it on the job (a single
- * conditional update: once per chunk index); if it was the last, complete the job.
+ * conditional update: once per chunk index, on a processing job); if it was the last, complete the job.
+ * One read of the job item, at the start: the count's update answers with the job as it is after it,
+ * which the completion goes on.
  */
 export async function processChunkMessage(
   message: ChunkMessage,
@@ -136,9 +134,6 @@ export async function processChunkMessage(
   const statuses = verdicts.map((verdict) => verdict.status);
   const part = annotateChunk(chunk, rows, work, statuses);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
-  // A job deleted while this chunk was being classified: write nothing more for it.
-  if (!acceptsWork(await getJobItem(work.companyId, work.jobId, true)))
-    return chunkLog.info('job cancelled while its chunk was validated; dropped');
   await Promise.all([
     putObject(partKey, part, 'text/csv'),
     putObject(partIndexKey(partKey), indexChunk(rows, verdicts, work.encoding as TextEncoding), 'text/plain'),
@@ -156,6 +151,8 @@ export async function processChunkMessage(
     systemClock().toISOString(),
   );
   if (!counted) {
+    // This attempt's part is nobody's (another delivery counted the chunk first, or the job was
+    // deleted while the chunk was validated): the bucket's lifecycle rule for parts removes it.
     chunkLog.info('chunk already counted or job no longer processing');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }

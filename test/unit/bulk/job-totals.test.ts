@@ -1,8 +1,8 @@
 // The job list's totals from day counts and slot-holding jobs, at the exact instants time changes them.
-import type { JobItem } from '../../../functions/store/jobs';
+import type { JobItem } from '../../../functions/store/jobs/item';
 import { allJobs, jobTotals } from '../../../functions/domain/bulk/job-totals';
 import type { ViewedJob } from '../../../functions/domain/bulk/job-view';
-import type { DayCounts } from '../../../functions/store/job-counts';
+import type { DayCounts } from '../../../functions/store/jobs/day-counts';
 
 const day = '2026-03-01';
 const dayEnd = Date.parse('2026-03-02T00:00:00.000Z');

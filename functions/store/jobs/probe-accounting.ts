@@ -17,46 +17,21 @@
 // are: `settledProbes` (a set of settled batch ids "<chunk>-<batch>", which grew with every batch and
 // could pass DynamoDB's 400 KB item limit) and `probeProgress` (per batch handed back), removed per
 // batch as before.
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../clients/dynamodb';
-import { ifConditionHolds, queryAll, send } from './dynamodb';
-import type { JobItem } from './jobs';
-import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from './keys';
-import { epochSeconds, ttlAttribute } from './table';
-
-/** The probe attributes of a job item. */
-export interface JobProbeState {
-  /** Chunks that handed rows to probing. */
-  probeChunks?: Set<number>;
-  /** Addresses handed to probing, and addresses whose batch settled: the progress of the stage. */
-  probeEmails?: number;
-  probedEmails?: number;
-  /** Progress units credited per chunk that handed rows to probing (see above). */
-  probeUnits?: Record<string, number>;
-  /** Batches settled, per chunk. */
-  probeSettled?: Record<string, number>;
-  /** Per chunk, the batch whose settle was counted last: the one that sends the chunk on. */
-  probeLastSettled?: Record<string, number>;
-  /** Settled batch ids ("<chunk>-<batch>") of a job that started before per-batch items; never added to. */
-  settledProbes?: Set<string>;
-  /** Per batch handed back, addresses with a verdict, of a job that started before per-batch items. */
-  probeProgress?: Record<string, number>;
-  /** Addresses the probe stage could not probe before the job's deadline (they keep their DNS verdict). */
-  unprobedEmails?: number;
-  /** Addresses whose server refused us ("about us, not the mailbox"), for the job's probe health line. */
-  blockedEmails?: number;
-  /** When the probe stage expects to have probed every address, while batches wait on politeness. */
-  probeFinishExpectedAtMs?: number;
-}
-
-/** What a settle reads back of the job: enough to know whether the chunk moves on. */
-export type ChunkProbeState = Pick<JobItem, 'status' | 'doneChunks'> &
-  Pick<JobProbeState, 'probeSettled' | 'probeLastSettled' | 'settledProbes'>;
-
-type Job = Pick<JobItem, 'companyId' | 'jobId'>;
-
-/** The id a batch has in a job's legacy `settledProbes` and `probeProgress` (domain's probeBatchId). */
-const legacyBatchId = (chunkIndex: number, batch: number) => `${chunkIndex}-${batch}`;
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../../clients/dynamodb';
+import { ifConditionHolds, send } from '../dynamodb';
+import { jobKey, probeBatchVerdictsKey } from '../keys';
+import { epochSeconds, ttlAttribute } from '../table';
+import {
+  legacyBatchId,
+  legacyProgress,
+  readBatch,
+  readChunkProbeState,
+  type BatchState,
+  type ChunkProbeState,
+  type Job,
+  type JobProbeState,
+} from './probe-state';
 
 /** Tries of a settle or progress write whose batch item changed between its read and its write. */
 const batchWriteAttempts = 4;
@@ -114,24 +89,26 @@ async function withProbeMaps<T>(job: Job, write: () => Promise<T>): Promise<T> {
  * `emails` distinct addresses go to probing.
  */
 export async function recordProbeHandoff(job: Job, chunkIndex: number, rows: number, emails: number) {
-  await ensureProbeMaps(job);
-  await conditionalUpdate(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      UpdateExpression: 'SET probeUnits.#i = :units ADD probeChunks :set, probeEmails :n',
-      ConditionExpression: '#status = :processing AND NOT contains(probeChunks, :idx)',
-      ExpressionAttributeNames: { '#status': 'status', '#i': String(chunkIndex) },
-      ExpressionAttributeValues: {
-        ':set': new Set([chunkIndex]),
-        ':n': emails,
-        ':units': 2 * rows - emails,
-        ':idx': chunkIndex,
-        ':processing': 'processing',
-      },
-      ReturnValues: 'NONE',
-    }),
-  );
+  const handoff = () =>
+    conditionalUpdate(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(job.companyId, job.jobId),
+        UpdateExpression: 'SET probeUnits.#i = :units ADD probeChunks :set, probeEmails :n',
+        ConditionExpression: '#status = :processing AND NOT contains(probeChunks, :idx)',
+        ExpressionAttributeNames: { '#status': 'status', '#i': String(chunkIndex) },
+        ExpressionAttributeValues: {
+          ':set': new Set([chunkIndex]),
+          ':n': emails,
+          ':units': 2 * rows - emails,
+          ':idx': chunkIndex,
+          ':processing': 'processing',
+        },
+        ReturnValues: 'NONE',
+      }),
+    );
+  // the job's first hand-off creates its maps (one write more, once per job)
+  await withProbeMaps(job, handoff);
 }
 
 /** What a settled batch adds to its job's probe counts besides its size. */
@@ -159,44 +136,18 @@ export async function recordProbeFinishExpected(job: Job, atMs: number): Promise
   );
 }
 
-/** What a batch's own item says: settled or not, and how many addresses its progress has credited. */
-async function readBatch(
-  job: Job,
-  chunkIndex: number,
-  batch: number,
-): Promise<{ settled: boolean; progress: number | undefined }> {
-  const out = await send<{ Item?: { settledAt?: string; progress?: number } }>(
-    new GetCommand({
-      TableName: tableName(),
-      Key: probeBatchVerdictsKey(job.companyId, job.jobId, chunkIndex, batch),
-      ProjectionExpression: 'settledAt, progress',
-      ConsistentRead: true,
-    }),
-  );
-  return { settled: out.Item?.settledAt !== undefined, progress: out.Item?.progress };
-}
-
 /** The condition that a batch item is not settled and still holds the progress read before. */
 const unchangedBatch = (progress: number | undefined) =>
   progress === undefined
     ? 'attribute_not_exists(settledAt) AND attribute_not_exists(progress)'
     : 'attribute_not_exists(settledAt) AND progress = :was';
 
-/** True when the batch is settled (its item says so, or the job's legacy set has it). */
-export async function probeBatchSettled(
-  job: Job & Pick<JobProbeState, 'settledProbes'>,
-  chunkIndex: number,
-  batch: number,
-): Promise<boolean> {
-  if (job.settledProbes?.has(legacyBatchId(chunkIndex, batch))) return true;
-  return (await readBatch(job, chunkIndex, batch)).settled;
-}
-
 /**
  * Settles one batch, at most once: its item (verdicts, kept `keptSeconds`: domain/bulk/limits.ts
  * jobRetentionSeconds) and the job's counters (probedEmails, the chunk's credit and settled count, the
  * chunk's last settled batch) in one transaction, conditioned on the batch not being settled and the
  * job processing.
+ * @param known what the message read of the batch, and how many batches its chunk has
  * @returns what the chunk's state is after this settle, or undefined when the batch was settled
  *   already (or the job moved on)
  */
@@ -208,10 +159,12 @@ export async function settleProbeBatch(
   verdicts: Record<string, string>,
   keptSeconds: number,
   counts: SettledCounts = { unprobed: 0, blocked: 0 },
+  known: { batch?: BatchState; batches?: number } = {},
 ): Promise<ChunkProbeState | undefined> {
   const chunk = String(chunkIndex);
-  // most batches are never handed back: first try as one with no progress, read only when that fails
-  let before: { settled: boolean; progress: number | undefined } = { settled: false, progress: undefined };
+  // the batch as the message read it; without that, most batches are never handed back: first try as
+  // one with no progress, read only when that fails
+  let before: BatchState = known.batch ?? { settled: false, progress: undefined };
   for (let attempt = 1; ; attempt++) {
     const was = before.progress ?? 0;
     const batchValues: Record<string, unknown> = before.progress === undefined ? {} : { ':was': was };
@@ -266,6 +219,9 @@ export async function settleProbeBatch(
         transactionAttempts,
       );
     const settled = await ifConditionHolds(withProbeMaps(job, settle).then(() => true));
+    // the only batch of its chunk: settling it settled the chunk, and this settle was the last
+    if (settled && known.batches === 1)
+      return { status: 'processing', probeSettled: { [chunk]: 1 }, probeLastSettled: { [chunk]: batch } };
     if (settled) return readChunkProbeState(job, chunkIndex);
     // a condition failed: the batch settled meanwhile, its progress rose meanwhile (try again with
     // the new figure), or the job moved on
@@ -275,24 +231,11 @@ export async function settleProbeBatch(
   }
 }
 
-/** The job's status and the chunk's probe counters, read after a settle (not the whole item). */
-async function readChunkProbeState(job: Job, chunkIndex: number): Promise<ChunkProbeState | undefined> {
-  const out = await send<{ Item?: Record<string, unknown> }>(
-    new GetCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      ProjectionExpression: '#status, doneChunks, probeSettled.#c, probeLastSettled.#c, settledProbes',
-      ExpressionAttributeNames: { '#status': 'status', '#c': String(chunkIndex) },
-      ConsistentRead: true,
-    }),
-  );
-  return out.Item as ChunkProbeState | undefined;
-}
-
 /**
  * Shows that a batch handed back has verdicts for `done` of its addresses: its item's progress is
  * raised (never lowered, never for a settled batch, so a late duplicate of an earlier round changes
  * nothing) and the job's credit for the chunk grows by as much, in one transaction.
+ * @param known what the message read of the batch and the job, for the first try
  */
 export async function recordBatchProgress(
   job: Job,
@@ -300,10 +243,15 @@ export async function recordBatchProgress(
   batch: number,
   done: number,
   keptSeconds: number,
+  known?: { batch: BatchState; job: Pick<JobProbeState, 'probeProgress'> },
 ): Promise<void> {
   const id = legacyBatchId(chunkIndex, batch);
   for (let attempt = 1; attempt <= batchWriteAttempts; attempt++) {
-    const [before, legacy] = await Promise.all([readBatch(job, chunkIndex, batch), legacyProgress(job, id)]);
+    // the first try goes on what the message read; a try after a failed condition reads again
+    const [before, legacy] =
+      attempt === 1 && known
+        ? [known.batch, known.job.probeProgress?.[id] ?? 0]
+        : await Promise.all([readBatch(job, chunkIndex, batch), legacyProgress(job, id)]);
     const was = before.progress ?? 0;
     if (before.settled || done <= Math.max(was, legacy)) return;
     const batchValues: Record<string, unknown> = {
@@ -349,52 +297,4 @@ export async function recordBatchProgress(
       );
     if (await ifConditionHolds(withProbeMaps(job, record).then(() => true))) return;
   }
-}
-
-/** A legacy job's progress entry for a batch (0 when none). */
-async function legacyProgress(job: Job, id: string): Promise<number> {
-  const out = await send<{ Item?: { probeProgress?: Record<string, number> } }>(
-    new GetCommand({
-      TableName: tableName(),
-      Key: jobKey(job.companyId, job.jobId),
-      ProjectionExpression: 'probeProgress.#b',
-      ExpressionAttributeNames: { '#b': id },
-      ConsistentRead: true,
-    }),
-  );
-  return out.Item?.probeProgress?.[id] ?? 0;
-}
-
-/**
- * True when `batches` batches of the chunk are settled and `batch` is the one whose settle was counted
- * last, so exactly one batch sends the chunk on (a job that does not say which: any batch).
- */
-export function chunkProbesSettled(
-  job: Pick<JobProbeState, 'probeSettled' | 'probeLastSettled' | 'settledProbes'>,
-  chunkIndex: number,
-  batches: number,
-  batch: number,
-): boolean {
-  let n = job.probeSettled?.[String(chunkIndex)] ?? 0;
-  for (const id of job.settledProbes ?? []) if (id.startsWith(`${chunkIndex}-`)) n++;
-  if (n < batches) return false;
-  const last = job.probeLastSettled?.[String(chunkIndex)];
-  return last === undefined || last === batch;
-}
-
-/** Every settled verdict of a chunk, by normalised address. */
-export async function loadChunkVerdicts(job: Job, chunkIndex: number): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: {
-      ':pk': jobKey(job.companyId, job.jobId).pk,
-      ':sk': probeBatchVerdictsPrefix(job.jobId, chunkIndex),
-    },
-    ConsistentRead: true,
-  });
-  for (const item of items)
-    for (const [email, probe] of Object.entries((item.verdicts ?? {}) as Record<string, string>))
-      out.set(email, probe);
-  return out;
 }

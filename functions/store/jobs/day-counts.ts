@@ -8,10 +8,10 @@ import {
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../clients/dynamodb';
-import { queryAll, send, wroteIf } from './dynamodb';
-import { jobCountBackfillKey, jobCountKey, jobCountPrefix } from './keys';
-import { ttlAttribute } from './table';
+import { tableName } from '../../clients/dynamodb';
+import { queryAll, send, wroteIf } from '../dynamodb';
+import { jobCountKey, jobCountPrefix } from '../keys';
+import { ttlAttribute } from '../table';
 
 /** The stored statuses the list shows (a cancelled job is on its way out and counts nowhere). */
 export const countedStatuses = ['awaiting_upload', 'processing', 'completed', 'failed'] as const;
@@ -28,6 +28,8 @@ export interface CountDelta {
 /** A day item outlives every job it counts (a completed job is kept 37 days after its day ends). */
 const DAY_ITEM_KEPT_SECONDS = 38 * 86400;
 const WRITE_ATTEMPTS = 8;
+/** The last day a count range can reach: day items sort before any other JOBCOUNT# item. */
+const lastDay = '9999-12-31';
 
 /** The UTC day (YYYY-MM-DD) of an instant. */
 export const utcDay = (at: string | number | Date): string => new Date(at).toISOString().slice(0, 10);
@@ -84,45 +86,25 @@ export async function writeCounted(
   return wroteIf(send(new TransactWriteCommand({ TransactItems }), WRITE_ATTEMPTS));
 }
 
-export interface StoredJobCounts {
-  /** Day -> counts, for the days from `fromDay` on. */
-  days: Map<string, DayCounts>;
-  /** Whether the company's jobs from before the counts existed have been added. */
-  backfilled: boolean;
-}
-
-/** The company's day items from `fromDay` on and the backfill marker: one Query of a few small items. */
-export async function readJobCounts(companyId: string, fromDay: string): Promise<StoredJobCounts> {
-  const backfillSk = jobCountBackfillKey(companyId).sk;
+/**
+ * The company's day items from `fromDay` on: one Query of a few small items. (The range ends before
+ * `JOBCOUNT#BACKFILLED`, a marker earlier releases wrote per company and nothing reads now.)
+ */
+export async function readJobCounts(companyId: string, fromDay: string): Promise<Map<string, DayCounts>> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: {
       ':pk': jobCountKey(companyId, fromDay).pk,
       ':from': jobCountKey(companyId, fromDay).sk,
-      // Day items sort before the marker ('2...' < 'B...'), so one range holds both.
-      ':to': backfillSk,
+      ':to': jobCountKey(companyId, lastDay).sk,
     },
     ConsistentRead: true,
   });
   const days = new Map<string, DayCounts>();
-  let backfilled = false;
-  for (const item of items) {
-    if (item.sk === backfillSk) backfilled = true;
-    else
-      days.set(
-        String(item.sk).slice(jobCountPrefix.length),
-        Object.fromEntries(countedStatuses.map((s) => [s, Number(item[s] ?? 0)])) as DayCounts,
-      );
-  }
-  return { days, backfilled };
-}
-
-/** Records that every job of the company is counted. */
-export async function markJobCountsBackfilled(companyId: string, at: string): Promise<void> {
-  await send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...jobCountBackfillKey(companyId), entity: 'jobCountBackfill', at },
-    }),
-  );
+  for (const item of items)
+    days.set(
+      String(item.sk).slice(jobCountPrefix.length),
+      Object.fromEntries(countedStatuses.map((s) => [s, Number(item[s] ?? 0)])) as DayCounts,
+    );
+  return days;
 }

@@ -1,0 +1,149 @@
+// The probe stage's state as its workers read it: the probe attributes of a job item, a batch's own
+// item, and the reads a probe message makes (probe-accounting.ts has the layout and the writes).
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../../clients/dynamodb';
+import { batchGetAll, queryAll, send } from '../dynamodb';
+import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from '../keys';
+import type { JobItem } from './item';
+
+/** The probe attributes of a job item. */
+export interface JobProbeState {
+  /** Chunks that handed rows to probing. */
+  probeChunks?: Set<number>;
+  /** Addresses handed to probing, and addresses whose batch settled: the progress of the stage. */
+  probeEmails?: number;
+  probedEmails?: number;
+  /** Progress units credited per chunk that handed rows to probing (probe-accounting.ts says how). */
+  probeUnits?: Record<string, number>;
+  /** Batches settled, per chunk. */
+  probeSettled?: Record<string, number>;
+  /** Per chunk, the batch whose settle was counted last: the one that sends the chunk on. */
+  probeLastSettled?: Record<string, number>;
+  /** Settled batch ids ("<chunk>-<batch>") of a job that started before per-batch items; never added to. */
+  settledProbes?: Set<string>;
+  /** Per batch handed back, addresses with a verdict, of a job that started before per-batch items. */
+  probeProgress?: Record<string, number>;
+  /** Addresses the probe stage could not probe before the job's deadline (they keep their DNS verdict). */
+  unprobedEmails?: number;
+  /** Addresses whose server refused us ("about us, not the mailbox"), for the job's probe health line. */
+  blockedEmails?: number;
+  /** When the probe stage expects to have probed every address, while batches wait on politeness. */
+  probeFinishExpectedAtMs?: number;
+}
+
+/** What a settle reads back of the job: enough to know whether the chunk moves on. */
+export type ChunkProbeState = Pick<JobItem, 'status' | 'doneChunks'> &
+  Pick<JobProbeState, 'probeSettled' | 'probeLastSettled' | 'settledProbes'>;
+
+export type Job = Pick<JobItem, 'companyId' | 'jobId'>;
+
+/** The id a batch has in a job's legacy `settledProbes` and `probeProgress` (domain's probeBatchId). */
+export const legacyBatchId = (chunkIndex: number, batch: number) => `${chunkIndex}-${batch}`;
+
+/** What a batch's own item says: settled or not, and how many addresses its progress has credited. */
+export interface BatchState {
+  settled: boolean;
+  progress: number | undefined;
+}
+
+const batchState = (item: { settledAt?: unknown; progress?: unknown } | undefined): BatchState => ({
+  settled: item?.settledAt !== undefined,
+  progress: item?.progress as number | undefined,
+});
+
+/**
+ * A probe message's one read: the job item and its batch's item, in one consistent BatchGetItem.
+ * The batch counts as settled when its item says so or the job's legacy set has it.
+ */
+export async function readJobAndBatch(
+  job: Job,
+  chunkIndex: number,
+  batch: number,
+): Promise<{ job: (JobItem & JobProbeState) | undefined; batch: BatchState }> {
+  const jobItemKey = jobKey(job.companyId, job.jobId);
+  const batchKey = probeBatchVerdictsKey(job.companyId, job.jobId, chunkIndex, batch);
+  const items = await batchGetAll([{ ...jobItemKey }, { ...batchKey }], { consistent: true });
+  const jobItem = items.find((item) => item.sk === jobItemKey.sk && item.entity === 'job') as
+    (JobItem & JobProbeState) | undefined;
+  const state = batchState(items.find((item) => item.sk === batchKey.sk));
+  if (jobItem?.settledProbes?.has(legacyBatchId(chunkIndex, batch))) state.settled = true;
+  return { job: jobItem, batch: state };
+}
+
+/** The batch item alone, read again after a write of it failed its condition. */
+export async function readBatch(job: Job, chunkIndex: number, batch: number): Promise<BatchState> {
+  const out = await send<{ Item?: { settledAt?: string; progress?: number } }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: probeBatchVerdictsKey(job.companyId, job.jobId, chunkIndex, batch),
+      ProjectionExpression: 'settledAt, progress',
+      ConsistentRead: true,
+    }),
+  );
+  return batchState(out.Item);
+}
+
+/** The job's status and the chunk's probe counters, read after a settle (not the whole item). */
+export async function readChunkProbeState(
+  job: Job,
+  chunkIndex: number,
+): Promise<ChunkProbeState | undefined> {
+  const out = await send<{ Item?: Record<string, unknown> }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      ProjectionExpression: '#status, doneChunks, probeSettled.#c, probeLastSettled.#c, settledProbes',
+      ExpressionAttributeNames: { '#status': 'status', '#c': String(chunkIndex) },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Item as ChunkProbeState | undefined;
+}
+
+/** A legacy job's progress entry for a batch (0 when none). */
+export async function legacyProgress(job: Job, id: string): Promise<number> {
+  const out = await send<{ Item?: { probeProgress?: Record<string, number> } }>(
+    new GetCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      ProjectionExpression: 'probeProgress.#b',
+      ExpressionAttributeNames: { '#b': id },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Item?.probeProgress?.[id] ?? 0;
+}
+
+/**
+ * True when `batches` batches of the chunk are settled and `batch` is the one whose settle was counted
+ * last, so exactly one batch sends the chunk on (a job that does not say which: any batch).
+ */
+export function chunkProbesSettled(
+  job: Pick<JobProbeState, 'probeSettled' | 'probeLastSettled' | 'settledProbes'>,
+  chunkIndex: number,
+  batches: number,
+  batch: number,
+): boolean {
+  let n = job.probeSettled?.[String(chunkIndex)] ?? 0;
+  for (const id of job.settledProbes ?? []) if (id.startsWith(`${chunkIndex}-`)) n++;
+  if (n < batches) return false;
+  const last = job.probeLastSettled?.[String(chunkIndex)];
+  return last === undefined || last === batch;
+}
+
+/** Every settled verdict of a chunk, by normalised address. */
+export async function loadChunkVerdicts(job: Job, chunkIndex: number): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: {
+      ':pk': jobKey(job.companyId, job.jobId).pk,
+      ':sk': probeBatchVerdictsPrefix(job.jobId, chunkIndex),
+    },
+    ConsistentRead: true,
+  });
+  for (const item of items)
+    for (const [email, probe] of Object.entries((item.verdicts ?? {}) as Record<string, string>))
+      out.set(email, probe);
+  return out;
+}
