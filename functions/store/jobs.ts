@@ -694,6 +694,7 @@ const listedAttributes = [
   'probeProgress',
   'unprobedEmails',
   'probeFinishExpectedAtMs',
+  'duplicateEmails',
 ];
 
 /**

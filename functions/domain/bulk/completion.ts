@@ -15,8 +15,8 @@ import {
   type JobItem,
 } from '../../store/jobs';
 import { assemblyLeaseSeconds, jobLimits } from './limits';
-import { emptyStatistics, type Statistics } from './statuses';
-import { countCompletedJob } from '../usage';
+import { bulkStatuses, emptyStatistics, type Statistics } from './statuses';
+import { countCompletedJob, countedRows } from '../usage';
 
 /** The message the webhook sender consumes (contract with functions/handlers/send-webhook.ts). */
 export interface WebhookMessage {
@@ -60,8 +60,10 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   if (job.status !== 'processing' || !allChunksDone(job)) return;
   const now = Date.now();
   if (!(await claimAssembly(job, now, now + assemblyLeaseSeconds * 1000))) return;
-  const resultKey = await assembleResults(job);
+  const { key: resultKey, moved } = await assembleResults(job);
   const statistics: Statistics = { ...emptyStatistics(), ...job.counts };
+  // duplicates whose own chunk found another status than their first occurrence's
+  for (const status of bulkStatuses) statistics[status] += moved[status];
   const totalEmails = Object.values(statistics).reduce((sum, n) => sum + n, 0);
   const completedAt = new Date().toISOString();
   if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits)) {
@@ -94,7 +96,7 @@ function logProbeHealth(job: JobItem & JobProbeState, log: Logger): void {
 
 /** The steps after the transition, repeated harmlessly when a crash interrupted them. */
 async function finishCompleted(job: JobItem, log: Logger): Promise<void> {
-  if (await countCompletedJob(job)) log.info('bulk job counted in usage', { validations: job.totalEmails });
+  if (await countCompletedJob(job)) log.info('bulk job counted in usage', { validations: countedRows(job) });
   await releaseSlot(job.companyId, job.slot, job.jobId);
   if (job.callbackUrl === undefined || job.webhookQueuedAt !== undefined || job.statistics === undefined)
     return;

@@ -1,7 +1,8 @@
 // An upload arrived: move its job to processing exactly once, scan the file in one streaming pass and
 // fan its chunks out to the chunks queue.
 import { logger, type Logger } from '../../log';
-import { readObject } from '../../store/bucket';
+import { putObject, readObject } from '../../store/bucket';
+import { recordDuplicates } from '../../store/job-duplicates';
 import { sendMessage, sendMessageBatch } from '../../store/queues';
 import { settings } from '../../settings';
 import type { ChunkMessage } from './chunk-messages';
@@ -22,7 +23,7 @@ import {
   type ObjectPin,
 } from '../../store/jobs';
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
-import { parseUploadObjectKey } from './object-keys';
+import { duplicatePairsKey, parseUploadObjectKey } from './object-keys';
 import { releaseFailedJob, reserveForJob } from '../usage';
 
 /** One ObjectCreated record, key already URL-decoded. */
@@ -141,6 +142,7 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     scan = await scanCsv(object.body as AsyncIterable<Uint8Array>, {
       emailColumn: job.emailColumn,
       chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
+      findDuplicates: true,
       onChunks: (chunks, dialect) => sender.add(chunks, dialect),
     });
   } catch (error) {
@@ -152,8 +154,19 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   }
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
   await sender.finish();
-  // The row count is known: hold that many validations, or fail the job with nothing consumed.
-  const reservation = await reserveForJob(job, scan.dataRows);
+  // Duplicates are known before any chunk can be the last: the assembly finds them on the job.
+  const duplicates = scan.duplicates;
+  if (duplicates && duplicates.count > 0) {
+    await putObject(duplicatePairsKey(job.companyId, job.jobId), duplicates.pairs(), 'application/octet-stream');
+    await recordDuplicates(job, {
+      duplicateEmails: duplicates.count,
+      duplicateTestEmails: duplicates.testAddresses,
+    });
+  }
+  // The row count is known: hold that many validations (duplicates never count), or fail the job with
+  // nothing consumed.
+  const billedDuplicates = duplicates ? duplicates.count - duplicates.testAddresses : 0;
+  const reservation = await reserveForJob(job, scan.dataRows - billedDuplicates);
   if (!reservation.ok) return failDuringScan(job, reservation.error, log);
   const recorded = await recordScan(job, {
     pin,
@@ -166,6 +179,7 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   log.info('upload scanned', {
     bytes: scan.bytes,
     rows: scan.dataRows,
+    duplicates: duplicates?.count ?? 0,
     chunks: scan.chunks,
     ...scan.dialect,
   });

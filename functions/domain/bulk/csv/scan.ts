@@ -12,7 +12,9 @@ import {
 } from './dialect';
 import { bomBytes, decodeText, detectEncoding, hasNul, unitBytes, UnitStream } from './encoding';
 import { binaryDataError, NotCsvError, notTextReason } from './not-text';
+import { RowBytes } from './row-bytes';
 import { cellText, RowTokenizer, type RowBounds } from './row-tokenizer';
+import { DuplicateFinder, type DuplicateRows } from '../duplicates';
 
 /** A chunk of the file: whole rows in [start, end). */
 export interface ChunkRange {
@@ -30,6 +32,8 @@ export interface ScanResult {
   dataRows: number;
   chunks: number;
   bytes: number;
+  /** With `findDuplicates`: rows whose address appeared earlier in the file. */
+  duplicates?: DuplicateRows;
 }
 
 export interface ScanOptions {
@@ -37,6 +41,8 @@ export interface ScanOptions {
   chunkSizeBytes: number;
   /** Called for each chunk as soon as it is cut (and the header is decided), in order. */
   onChunks: (chunks: ChunkRange[], dialect: Dialect) => void;
+  /** Also find duplicate rows (../duplicates.ts). */
+  findDuplicates?: boolean;
 }
 
 /** Bytes read before the dialect is decided (more while the sample ends inside a quoted cell). */
@@ -105,6 +111,8 @@ class ChunkCutter {
   private window: Buffer = Buffer.alloc(0);
   private windowStart = 0;
   private readonly checkNul: boolean;
+  private readonly duplicates: DuplicateFinder | undefined;
+  private readonly rowBytes = new RowBytes();
 
   constructor(
     first: Buffer,
@@ -116,6 +124,7 @@ class ChunkCutter {
     this.dialect = dialect;
     this.width = unitBytes(dialect.encoding);
     this.checkNul = this.width === 1;
+    if (options.findDuplicates) this.duplicates = new DuplicateFinder(dialect.encoding);
     if (pendingHeader)
       this.candidate = { start: pendingHeader.start / this.width, end: pendingHeader.end / this.width };
     this.units = new UnitStream(dialect.encoding);
@@ -133,11 +142,13 @@ class ChunkCutter {
     if (this.checkNul && hasNul(buffer)) throw new NotCsvError(binaryDataError);
     this.bytes += buffer.length;
     const units = this.units.push(buffer);
+    if (this.duplicates) this.rowBytes.push(buffer);
     if (this.candidate) {
       // Keep the bytes of rows not yet ended: the email cell of the next row may start in them.
       this.window = this.window.length === 0 ? units : Buffer.concat([this.window, units]);
     }
     this.tokenizer.push(units);
+    if (this.duplicates) this.rowBytes.keepFrom(this.lastEnd * this.width);
     if (this.candidate) {
       const keepFrom = this.lastEnd - this.windowStart;
       this.window = this.window.subarray(Math.max(0, keepFrom));
@@ -154,7 +165,13 @@ class ChunkCutter {
     // No row after the header candidate holds an address: it is a data row (docs/api.md).
     this.candidate = undefined;
     this.flush();
-    return { dialect: this.dialect, dataRows: this.dataRows, chunks: this.index, bytes: this.bytes };
+    return {
+      dialect: this.dialect,
+      dataRows: this.dataRows,
+      chunks: this.index,
+      bytes: this.bytes,
+      ...(this.duplicates ? { duplicates: this.duplicates } : {}),
+    };
   }
 
   private row(row: RowBounds): void {
@@ -164,6 +181,11 @@ class ChunkCutter {
       this.chunkRows++;
       this.dataRows++;
       if (this.candidate && row.start > this.candidate.start && this.addressIn(row)) this.headerFound();
+      // Rows before the header is decided hold no address: they are never compared.
+      if (this.duplicates && !this.candidate && row.emailStart >= 0) {
+        const raw = this.rowBytes.slice(row.emailStart * this.width, row.emailEnd * this.width);
+        if (raw) this.duplicates.row(this.dataRows - 1, raw);
+      }
     }
     this.lastEnd = row.end;
     if (row.end - this.chunkStart >= this.options.chunkSizeBytes / this.width) this.cut(row.end);
