@@ -73,31 +73,37 @@ function plainEnd(b: number): boolean {
  * real file) are hashed straight from the bytes; anything else (quotes, `Name <address>`, non-ASCII,
  * UTF-16) goes through comparisonKey. False for a blank cell.
  */
-export function hashCell(raw: Buffer, encoding: TextEncoding, out: Hash64): boolean {
-  if (encoding.startsWith('utf-16')) return hashSlow(raw, encoding, out);
-  let start = 0;
-  let end = raw.length;
+export function hashCell(
+  raw: Buffer,
+  encoding: TextEncoding,
+  out: Hash64,
+  from = 0,
+  to = raw.length,
+): boolean {
+  if (encoding.startsWith('utf-16')) return hashSlow(raw.subarray(from, to), encoding, out);
+  let start = from;
+  let end = to;
   while (start < end && (raw[start] === SPACE || raw[start] === TAB)) start++;
   while (end > start && (raw[end - 1] === SPACE || raw[end - 1] === TAB)) end--;
   if (start === end) return false;
   const first = raw[start]!;
   // the fast path's conditions are extractAddress's: printable ASCII, not "<" or a quote first, a plain
   // last character, no "mailto:", at most one "@"
-  if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!)) return hashSlow(raw, encoding, out);
-  if (end - start > 7 && raw[start + 6] === 0x3a) return hashSlow(raw, encoding, out);
+  if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!)) return hashSlow(raw.subarray(from, to), encoding, out);
+  if (end - start > 7 && raw[start + 6] === 0x3a) return hashSlow(raw.subarray(from, to), encoding, out);
   let a = FNV_OFFSET;
   let b = LANE_B_SEED;
   let ats = 0;
   for (let i = start; i < end; i++) {
     let c = raw[i]!;
-    if (c <= SPACE || c >= 0x7f) return hashSlow(raw, encoding, out);
+    if (c <= SPACE || c >= 0x7f) return hashSlow(raw.subarray(from, to), encoding, out);
     if (c === AT) ats++;
     else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  if (ats > 1) return hashSlow(raw, encoding, out);
+  if (ats > 1) return hashSlow(raw.subarray(from, to), encoding, out);
   finish(a, b, end - start, out);
   return true;
 }
@@ -109,62 +115,76 @@ function hashSlow(raw: Buffer, encoding: TextEncoding, out: Hash64): boolean {
   return true;
 }
 
+const testDomain = Buffer.from('@mailvet.test');
+
+/** `@mailvet.test` in the cell, any case (a cheap filter before isTestAddress decides). */
+function mentionsTestDomain(raw: Buffer, from: number, to: number, encoding: TextEncoding): boolean {
+  if (encoding.startsWith('utf-16')) return /@mailvet\.test/i.test(decodeText(raw.subarray(from, to), encoding));
+  const last = to - testDomain.length;
+  outer: for (let i = from; i <= last; i++) {
+    for (let j = 0; j < testDomain.length; j++) {
+      const c = raw[i + j]!;
+      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== testDomain[j]) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
 /** Slots at most: 2^25 (400 MB of typed arrays) holds the rows of the largest file allowed. */
 const maxCapacity = 1 << 25;
 
 /**
  * A set of 64-bit hashes, each with the ordinal of the row that first held it: open addressing with
- * linear probing over three Uint32Arrays, grown at a load of 0.7.
+ * linear probing over one Uint32Array of (hi, lo, first ordinal + 1) triples, so a probe touches one
+ * cache line; grown at a load of 0.7.
  */
 export class HashOrdinalSet {
-  private hi: Uint32Array;
-  private lo: Uint32Array;
-  /** The first row's ordinal plus one; 0 marks an empty slot. */
-  private first: Uint32Array;
+  /** Slot i is words [3i, 3i + 3): hi, lo, first ordinal plus one (0: empty slot). */
+  private slots: Uint32Array;
   private mask: number;
   size = 0;
 
   constructor(initialCapacity = 1 << 16) {
     let capacity = 1 << 4;
-    while (capacity < initialCapacity) capacity <<= 1;
-    this.hi = new Uint32Array(capacity);
-    this.lo = new Uint32Array(capacity);
-    this.first = new Uint32Array(capacity);
+    while (capacity < initialCapacity && capacity < maxCapacity) capacity <<= 1;
+    this.slots = new Uint32Array(capacity * 3);
     this.mask = capacity - 1;
   }
 
   /** The ordinal that first held the hash, or -1 after recording `ordinal` as its first. */
   firstOrAdd(hi: number, lo: number, ordinal: number): number {
-    let slot = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    const slots = this.slots;
+    let slot = lo & this.mask;
     for (;;) {
-      const held = this.first[slot]!;
-      if (held === 0) break;
-      if (this.hi[slot] === hi && this.lo[slot] === lo) return held - 1;
+      const at = slot * 3;
+      const held = slots[at + 2]!;
+      if (held === 0) {
+        slots[at] = hi;
+        slots[at + 1] = lo;
+        slots[at + 2] = ordinal + 1;
+        if (++this.size > this.mask * 0.7) this.grow();
+        return -1;
+      }
+      if (slots[at + 1] === lo && slots[at] === hi) return held - 1;
       slot = (slot + 1) & this.mask;
     }
-    this.hi[slot] = hi;
-    this.lo[slot] = lo;
-    this.first[slot] = ordinal + 1;
-    if (++this.size > this.mask * 0.7) this.grow();
-    return -1;
   }
 
   private grow(): void {
     const capacity = (this.mask + 1) * 2;
     if (capacity > maxCapacity) throw new Error('duplicate set: more distinct addresses than a file can hold');
-    const { hi, lo, first } = this;
-    this.hi = new Uint32Array(capacity);
-    this.lo = new Uint32Array(capacity);
-    this.first = new Uint32Array(capacity);
-    this.mask = capacity - 1;
-    for (let i = 0; i < first.length; i++) {
-      if (first[i] === 0) continue;
-      let slot = (lo[i]! ^ Math.imul(hi[i]!, 0x9e3779b1)) & this.mask;
-      while (this.first[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.hi[slot] = hi[i]!;
-      this.lo[slot] = lo[i]!;
-      this.first[slot] = first[i]!;
+    const old = this.slots;
+    const slots = new Uint32Array(capacity * 3);
+    const mask = capacity - 1;
+    for (let at = 0; at < old.length; at += 3) {
+      if (old[at + 2] === 0) continue;
+      let slot = old[at + 1]! & mask;
+      while (slots[slot * 3 + 2] !== 0) slot = (slot + 1) & mask;
+      slots.set(old.subarray(at, at + 3), slot * 3);
     }
+    this.slots = slots;
+    this.mask = mask;
   }
 }
 
@@ -180,17 +200,23 @@ export interface DuplicateRows {
 
 /** Collects the duplicate rows of one file as the scan hands it each data row's email cell. */
 export class DuplicateFinder implements DuplicateRows {
-  private readonly set = new HashOrdinalSet();
+  private readonly set: HashOrdinalSet;
   private readonly hash: Hash64 = [0, 0];
   private pairWords = new Uint32Array(1024);
   count = 0;
   testAddresses = 0;
 
-  constructor(private readonly encoding: TextEncoding) {}
+  /** @param expectedRows a guess of the file's rows (the set starts that large, no regrowth) */
+  constructor(
+    private readonly encoding: TextEncoding,
+    expectedRows = 0,
+  ) {
+    this.set = new HashOrdinalSet(Math.max(1 << 16, expectedRows / 0.7));
+  }
 
-  /** Data row `ordinal` (0-based, file order) has this raw email cell. */
-  row(ordinal: number, raw: Buffer): void {
-    if (!hashCell(raw, this.encoding, this.hash)) return;
+  /** Data row `ordinal` (0-based, file order) has the raw email cell raw[from, to). */
+  row(ordinal: number, raw: Buffer, from: number, to: number): void {
+    if (!hashCell(raw, this.encoding, this.hash, from, to)) return;
     const first = this.set.firstOrAdd(this.hash[0], this.hash[1], ordinal);
     if (first < 0) return;
     if (this.pairWords.length < (this.count + 1) * 2) {
@@ -201,7 +227,8 @@ export class DuplicateFinder implements DuplicateRows {
     this.pairWords[this.count * 2] = ordinal;
     this.pairWords[this.count * 2 + 1] = first;
     this.count++;
-    if (isTestAddress(cellText(decodeText(raw, this.encoding)))) this.testAddresses++;
+    if (!mentionsTestDomain(raw, from, to, this.encoding)) return;
+    if (isTestAddress(cellText(decodeText(raw.subarray(from, to), this.encoding)))) this.testAddresses++;
   }
 
   pairs(): Buffer {

@@ -143,6 +143,7 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
       emailColumn: job.emailColumn,
       chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
       findDuplicates: true,
+      fileBytes: pin.size,
       onChunks: (chunks, dialect) => sender.add(chunks, dialect),
     });
   } catch (error) {

@@ -4,6 +4,11 @@
 /** A row longer than this (a huge quoted cell) is not held: its cell cannot be read (slice: undefined). */
 const maxHeldBytes = 64 * 1024;
 
+/** Takes row `ordinal`'s cell as bytes[from, to). */
+export interface CellVisitor {
+  row(ordinal: number, bytes: Buffer, from: number, to: number): void;
+}
+
 export class RowBytes {
   /** Bytes of an unfinished row from earlier pieces, from heldStart (absolute file offset). */
   private held: Buffer = Buffer.alloc(0);
@@ -16,6 +21,21 @@ export class RowBytes {
     const end = this.currentStart + this.current.length;
     this.current = piece;
     this.currentStart = end;
+  }
+
+  /**
+   * Hands `visitor` bytes [start, end) of the file as a buffer and a range in it (no copy when they lie in
+   * one piece); false when they are no longer held.
+   */
+  visit(start: number, end: number, visitor: CellVisitor, ordinal: number): boolean {
+    const { currentStart } = this;
+    if (start >= currentStart) {
+      visitor.row(ordinal, this.current, start - currentStart, end - currentStart);
+      return true;
+    }
+    const bytes = this.slice(start, end);
+    if (bytes) visitor.row(ordinal, bytes, 0, bytes.length);
+    return bytes !== undefined;
   }
 
   /** Bytes [start, end) of the file, if they are still held. */

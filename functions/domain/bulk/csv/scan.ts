@@ -43,6 +43,8 @@ export interface ScanOptions {
   onChunks: (chunks: ChunkRange[], dialect: Dialect) => void;
   /** Also find duplicate rows (../duplicates.ts). */
   findDuplicates?: boolean;
+  /** The file's size, when known: the duplicate finder sizes its set from it once. */
+  fileBytes?: number;
 }
 
 /** Bytes read before the dialect is decided (more while the sample ends inside a quoted cell). */
@@ -124,7 +126,13 @@ class ChunkCutter {
     this.dialect = dialect;
     this.width = unitBytes(dialect.encoding);
     this.checkNul = this.width === 1;
-    if (options.findDuplicates) this.duplicates = new DuplicateFinder(dialect.encoding);
+    if (options.findDuplicates) {
+      // rows expected: the file's size over the sample's bytes per line
+      let lines = 0;
+      for (let at = first.indexOf(0x0a); at >= 0; at = first.indexOf(0x0a, at + 1)) lines++;
+      const expectedRows = options.fileBytes ? (options.fileBytes * lines) / Math.max(1, first.length) : 0;
+      this.duplicates = new DuplicateFinder(dialect.encoding, expectedRows);
+    }
     if (pendingHeader)
       this.candidate = { start: pendingHeader.start / this.width, end: pendingHeader.end / this.width };
     this.units = new UnitStream(dialect.encoding);
@@ -183,8 +191,8 @@ class ChunkCutter {
       if (this.candidate && row.start > this.candidate.start && this.addressIn(row)) this.headerFound();
       // Rows before the header is decided hold no address: they are never compared.
       if (this.duplicates && !this.candidate && row.emailStart >= 0) {
-        const raw = this.rowBytes.slice(row.emailStart * this.width, row.emailEnd * this.width);
-        if (raw) this.duplicates.row(this.dataRows - 1, raw);
+        const { width } = this;
+        this.rowBytes.visit(row.emailStart * width, row.emailEnd * width, this.duplicates, this.dataRows - 1);
       }
     }
     this.lastEnd = row.end;
