@@ -187,8 +187,11 @@ function Statistics({ job }: { job: Job }) {
     ${
       job.duplicateEmails > 0 &&
       html`<p class="muted" data-testid="duplicates">
-        ${formatNumber(job.duplicateEmails)} of them repeat an address from an earlier row: they have its
-        status and are not counted in your usage.
+        ${
+          job.duplicateEmails === 1
+            ? '1 of them repeats an address from an earlier row: it has that row\'s status and is not counted in your usage.'
+            : `${formatNumber(job.duplicateEmails)} of them repeat an address from an earlier row: they have that row's status and are not counted in your usage.`
+        }
       </p>`
     }
     ${

@@ -158,7 +158,7 @@ describeInBrowser('web console', () => {
     for (const [status, count] of Object.entries(statistics))
       await expectText(page.locator(`.stats-table tr[data-status="${status}"] td`).first(), String(count));
     await page.locator('.statistics canvas').first().waitFor({ timeout });
-    await expectText(page.getByTestId('duplicates'), '1 of them repeat an address from an earlier row');
+    await expectText(page.getByTestId('duplicates'), '1 of them repeats an address from an earlier row');
     await shot(page, 'bulk-completed');
 
     const [unique] = await Promise.all([
