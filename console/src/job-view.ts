@@ -99,7 +99,11 @@ function Downloads({ api, job }: { api: Api; job: Job }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 
-  const download = async (filter: { status?: Status[]; columns?: ('status' | 'reason')[]; unique?: boolean }) => {
+  const download = async (filter: {
+    status?: Status[];
+    columns?: ('status' | 'reason')[];
+    unique?: boolean;
+  }) => {
     setBusy(true);
     setError(undefined);
     try {
@@ -167,7 +171,10 @@ function Downloads({ api, job }: { api: Api; job: Job }) {
             checked=${unique}
             onChange=${(e: Event) => setUnique((e.target as HTMLInputElement).checked)}
           />
-          <span>Leave out duplicate rows (${formatNumber(job.duplicateEmails)}): keep each address's first row only</span>
+          <span
+            >Leave out duplicate rows (${formatNumber(job.duplicateEmails)}): keep each address's first row
+            only</span
+          >
         </label>`
       }
       <button type="submit" class="secondary" disabled=${busy || nothingChosen}>
@@ -189,7 +196,7 @@ function Statistics({ job }: { job: Job }) {
       html`<p class="muted" data-testid="duplicates">
         ${
           job.duplicateEmails === 1
-            ? '1 of them repeats an address from an earlier row: it has that row\'s status and is not counted in your usage.'
+            ? "1 of them repeats an address from an earlier row: it has that row's status and is not counted in your usage."
             : `${formatNumber(job.duplicateEmails)} of them repeat an address from an earlier row: they have that row's status and are not counted in your usage.`
         }
       </p>`

@@ -62,7 +62,11 @@ describe('duplicate rows', () => {
     // never counted in the end, but the reservation does not know them yet). Without leaving duplicates
     // out of the reservation this job would fail for quota.
     const n = Math.random().toString(36).slice(2, 8);
-    const company = await onboardCompany({ name: `Dup ${n}`, adminEmail: `ops@${n}.example`, monthlyQuota: 9 });
+    const company = await onboardCompany({
+      name: `Dup ${n}`,
+      adminEmail: `ops@${n}.example`,
+      monthlyQuota: 9,
+    });
     bulk = new BulkClient(local.baseUrl, company.apiKey);
     const run = await bulk.run(Buffer.from(CSV), { emailColumn: 1, fileName: 'dups.csv' });
     expect(run.final.error).toBeUndefined();
@@ -98,7 +102,10 @@ describe('duplicate rows', () => {
     const client = createMailvetClient({ baseUrl: local.baseUrl, apiKey: bulk.apiKey });
     const fetchText = async (filter: Parameters<typeof client.getDownload>[1]) => {
       const descriptor = await client.getDownload(jobId, filter);
-      return { name: descriptor.fileName, text: await (await client.fetchResults(descriptor.downloadUrl)).text() };
+      return {
+        name: descriptor.fileName,
+        text: await (await client.fetchResults(descriptor.downloadUrl)).text(),
+      };
     };
     const unique = await fetchText({ unique: true });
     expect(unique.name).toBe('dups_processed_by_mailvet.unique.csv');

@@ -34,9 +34,21 @@ async function writePart(
   verdicts: RowVerdict[],
   encoding: string,
 ): Promise<{ key: string; bytes: number }> {
-  const layout = { delimiter: ',' as const, encoding, headerStart: 0, dataStart: 0, emailColumn: 0, chunkStart };
+  const layout = {
+    delimiter: ',' as const,
+    encoding,
+    headerStart: 0,
+    dataStart: 0,
+    emailColumn: 0,
+    chunkStart,
+  };
   const rows = readChunkRows(chunk, index === 0 ? layout : { ...layout, headerStart: -1 });
-  const part = annotateChunk(chunk, rows, layout, verdicts.map((v) => v.status));
+  const part = annotateChunk(
+    chunk,
+    rows,
+    layout,
+    verdicts.map((v) => v.status),
+  );
   const key = partObjectKey(job.companyId, job.jobId, index, randomUUID());
   await putObject(key, part, 'text/csv');
   await putObject(partIndexKey(key), indexChunk(rows, verdicts, encoding), 'text/plain');
@@ -74,7 +86,14 @@ it.each(['utf-8', 'utf-16le'])(
         encoding,
       ),
     ];
-    await putObject(duplicatePairsKey(job.companyId, job.jobId), pairs([[1, 0], [3, 2]]), 'application/octet-stream');
+    await putObject(
+      duplicatePairsKey(job.companyId, job.jobId),
+      pairs([
+        [1, 0],
+        [3, 2],
+      ]),
+      'application/octet-stream',
+    );
     const item = {
       ...job,
       totalEmails: 4,
@@ -89,11 +108,18 @@ it.each(['utf-8', 'utf-16le'])(
 
     const results = await readObjectBytes(key);
     expect(results).toEqual(
-      text('email,mailvet_status\na@x.io,safe\nA@X.IO,safe\nb@x.io,block_bounce_risk\nb@x.io,block_bounce_risk\n'),
+      text(
+        'email,mailvet_status\na@x.io,safe\nA@X.IO,safe\nb@x.io,block_bounce_risk\nb@x.io,block_bounce_risk\n',
+      ),
     );
     expect(moved).toEqual({ ...emptyStatistics(), safe: 1, some_risk: -1 });
     const index = (await readObjectBytes(resultIndexKey(job.companyId, job.jobId))).toString('latin1');
-    expect(index.trimEnd().split('\n').map((line) => line.split(' ').slice(2).join(' '))).toEqual([
+    expect(
+      index
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split(' ').slice(2).join(' ')),
+    ).toEqual([
       'h',
       'd safe accepted',
       'd safe accepted u',

@@ -49,7 +49,9 @@ interface Change {
  * rewrite the parts whose duplicates changed status.
  */
 export async function resolveDuplicates(job: JobItem, parts: PartSource[]): Promise<ResolvedParts> {
-  const { duplicates, firsts } = readPairs(await readObjectBytes(duplicatePairsKey(job.companyId, job.jobId)));
+  const { duplicates, firsts } = readPairs(
+    await readObjectBytes(duplicatePairsKey(job.companyId, job.jobId)),
+  );
   const total = job.totalEmails;
   const statusOf = new Uint8Array(total);
   const reasonOf = new Uint16Array(total);

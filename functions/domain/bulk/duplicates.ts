@@ -37,7 +37,7 @@ function finish(a: number, b: number, length: number, out: Hash64): void {
 }
 
 /** Hash of a key string (already lower-cased). */
-export function hashKey(key: string, out: Hash64): void {
+function hashKey(key: string, out: Hash64): void {
   let a = FNV_OFFSET;
   let b = LANE_B_SEED;
   for (let i = 0; i < key.length; i++) {
@@ -89,7 +89,8 @@ export function hashCell(
   const first = raw[start]!;
   // the fast path's conditions are extractAddress's: printable ASCII, not "<" or a quote first, a plain
   // last character, no "mailto:", at most one "@"
-  if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!)) return hashSlow(raw.subarray(from, to), encoding, out);
+  if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!))
+    return hashSlow(raw.subarray(from, to), encoding, out);
   if (end - start > 7 && raw[start + 6] === 0x3a) return hashSlow(raw.subarray(from, to), encoding, out);
   let a = FNV_OFFSET;
   let b = LANE_B_SEED;
@@ -119,7 +120,8 @@ const testDomain = Buffer.from('@mailvet.test');
 
 /** `@mailvet.test` in the cell, any case (a cheap filter before isTestAddress decides). */
 function mentionsTestDomain(raw: Buffer, from: number, to: number, encoding: TextEncoding): boolean {
-  if (encoding.startsWith('utf-16')) return /@mailvet\.test/i.test(decodeText(raw.subarray(from, to), encoding));
+  if (encoding.startsWith('utf-16'))
+    return /@mailvet\.test/i.test(decodeText(raw.subarray(from, to), encoding));
   const last = to - testDomain.length;
   outer: for (let i = from; i <= last; i++) {
     for (let j = 0; j < testDomain.length; j++) {
@@ -173,7 +175,8 @@ export class HashOrdinalSet {
 
   private grow(): void {
     const capacity = (this.mask + 1) * 2;
-    if (capacity > maxCapacity) throw new Error('duplicate set: more distinct addresses than a file can hold');
+    if (capacity > maxCapacity)
+      throw new Error('duplicate set: more distinct addresses than a file can hold');
     const old = this.slots;
     const slots = new Uint32Array(capacity * 3);
     const mask = capacity - 1;

@@ -158,7 +158,11 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   // Duplicates are known before any chunk can be the last: the assembly finds them on the job.
   const duplicates = scan.duplicates;
   if (duplicates && duplicates.count > 0) {
-    await putObject(duplicatePairsKey(job.companyId, job.jobId), duplicates.pairs(), 'application/octet-stream');
+    await putObject(
+      duplicatePairsKey(job.companyId, job.jobId),
+      duplicates.pairs(),
+      'application/octet-stream',
+    );
     await recordDuplicates(job, {
       duplicateEmails: duplicates.count,
       duplicateTestEmails: duplicates.testAddresses,

@@ -31,7 +31,9 @@ async function scannedPairs(input: Buffer, emailColumn: number, pieceBytes: numb
 
 /** The same pairs found the slow way: every data row as a validator reads it, keyed by comparisonKey. */
 function referencePairs(input: Buffer, emailColumn: number, dialect: Dialect) {
-  const rows = readChunkRows(input, { ...dialect, emailColumn, chunkStart: 0 }).filter((r) => r.kind === 'data');
+  const rows = readChunkRows(input, { ...dialect, emailColumn, chunkStart: 0 }).filter(
+    (r) => r.kind === 'data',
+  );
   const seen = new Map<string, number>();
   const pairs: number[][] = [];
   rows.forEach((row, ordinal) => {
@@ -153,13 +155,22 @@ describe('the row index of a duplicate', () => {
   it('round-trips its mark and is left out of a unique copy only', () => {
     const line = '20 1 d safe accepted u';
     const row = parseIndexLine(line);
-    expect(row).toEqual({ kind: 'd', contentBytes: 20, eolBytes: 1, status: 'safe', reason: 'accepted', duplicate: true });
+    expect(row).toEqual({
+      kind: 'd',
+      contentBytes: 20,
+      eolBytes: 1,
+      status: 'safe',
+      reason: 'accepted',
+      duplicate: true,
+    });
     expect(formatIndexLine(row)).toBe(line);
     expect(() => parseIndexLine('20 1 d safe accepted x')).toThrow();
     const bytes = Buffer.alloc(21);
     const variant = { reason: false, delimiter: ',', encoding: 'utf-8' };
     expect(variantRow(row, bytes, { ...variant, unique: true })).toBeUndefined();
     expect(variantRow(row, bytes, variant)).toBe(bytes);
-    expect(variantRow(parseIndexLine('20 1 d safe accepted'), bytes, { ...variant, unique: true })).toBe(bytes);
+    expect(variantRow(parseIndexLine('20 1 d safe accepted'), bytes, { ...variant, unique: true })).toBe(
+      bytes,
+    );
   });
 });
