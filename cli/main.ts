@@ -202,6 +202,10 @@ export function statisticsTable(job: JobStatus): string {
       lines.push(`  ${status.padEnd(width)}  ${String(count).padStart(countWidth)}  ${share.padStart(6)}`);
     }
   }
+  // jobs from before duplicates were reported have no count: nothing to say
+  const duplicates = job.duplicateEmails ?? 0;
+  if (duplicates > 0)
+    lines.push(`  ${duplicates} of them repeat an earlier row's address: its status, not counted in usage`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -77,6 +77,8 @@ export interface WaitOptions {
 export interface DownloadFilter {
   status?: readonly VerdictStatus[];
   columns?: readonly ('status' | 'reason')[];
+  /** Leave out rows whose address appeared earlier in the file (first occurrences only). */
+  unique?: boolean;
 }
 
 export interface ValidateFileOptions extends CreateJobRequest, Omit<WaitOptions, 'onStatus'> {}
@@ -236,12 +238,14 @@ export class MailvetClient {
 
   /**
    * The download descriptor of a completed job (409 "Job is not completed" before that). `status`
-   * keeps only rows with those statuses; `columns: ['status', 'reason']` adds `mailvet_reason`.
+   * keeps only rows with those statuses; `columns: ['status', 'reason']` adds `mailvet_reason`; `unique`
+   * leaves out duplicate rows.
    */
   async getDownload(jobId: string, filter: DownloadFilter = {}): Promise<DownloadDescriptor> {
     const query = {
       ...(filter.status?.length ? { status: filter.status.join(',') } : {}),
       ...(filter.columns?.length ? { columns: filter.columns.join(',') } : {}),
+      ...(filter.unique ? { unique: 'true' as const } : {}),
     };
     return body<DownloadDescriptor>(
       await this.api.GET('/v1/email/validate-file/{jobId}/download', { params: { path: { jobId }, query } }),

@@ -350,6 +350,8 @@ export interface components {
       completedAt: string | null;
       /** @description ISO 8601 */
       createdAt: string;
+      /** @description Rows whose address (extracted, normalised, compared without regard to case) appeared earlier in the file: each has its first occurrence's status, counts in totalEmails and statistics, and is not counted in usage. Known once the upload is scanned; 0 when none */
+      duplicateEmails: number;
       /** @description The upload's detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned */
       encoding?: string;
       /** @description Failed jobs, and completed jobs whose results expired: what happened and what to do */
@@ -390,6 +392,8 @@ export interface components {
         completedAt: string | null;
         /** @description ISO 8601 */
         createdAt: string;
+        /** @description Rows whose address (extracted, normalised, compared without regard to case) appeared earlier in the file: each has its first occurrence's status, counts in totalEmails and statistics, and is not counted in usage. Known once the upload is scanned; 0 when none */
+        duplicateEmails: number;
         /** @description The upload's detected text encoding (utf-8, utf-16le, utf-16be, windows-1252, ...), once scanned */
         encoding?: string;
         /** @description Failed jobs, and completed jobs whose results expired: what happened and what to do */
@@ -1251,6 +1255,7 @@ export interface operations {
       query?: {
         status?: string;
         columns?: string;
+        unique?: 'true' | 'false';
       };
       header?: never;
       path: {
@@ -1269,7 +1274,7 @@ export interface operations {
           'application/json': components['schemas']['Download'];
         };
       };
-      /** @description "status must be a comma-separated list of safe, block_bounce_risk, some_risk, dead_email, do_not_mail_abuse"; "columns must be a comma-separated list of status, reason"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      /** @description "status must be a comma-separated list of safe, block_bounce_risk, some_risk, dead_email, do_not_mail_abuse"; "columns must be a comma-separated list of status, reason"; "unique must be true or false"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;

@@ -159,7 +159,13 @@ export const functions: FunctionSpec[] = [
     description: 'S3 ObjectCreated on uploads/: move the job to processing, chunk the file, fan out',
     timeoutSeconds: 300,
     memoryMb: 1024,
-    access: { table: ['read', 'query', 'write', 'delete'], bucketRead: [uploadsPrefix], sendsTo: ['chunks'] },
+    access: {
+      table: ['read', 'query', 'write', 'delete'],
+      bucketRead: [uploadsPrefix],
+      // the duplicate rows it found, for the assembly
+      bucketWrite: [partsPrefix],
+      sendsTo: ['chunks'],
+    },
   },
   {
     name: 'failStartProcessing',

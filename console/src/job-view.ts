@@ -95,10 +95,15 @@ export function JobView({
 function Downloads({ api, job }: { api: Api; job: Job }) {
   const [chosen, setChosen] = useState<Status[]>([]);
   const [reason, setReason] = useState(false);
+  const [unique, setUnique] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 
-  const download = async (filter: { status?: Status[]; columns?: ('status' | 'reason')[] }) => {
+  const download = async (filter: {
+    status?: Status[];
+    columns?: ('status' | 'reason')[];
+    unique?: boolean;
+  }) => {
     setBusy(true);
     setError(undefined);
     try {
@@ -112,7 +117,7 @@ function Downloads({ api, job }: { api: Api; job: Job }) {
   };
   const flip = (status: Status, on: boolean) =>
     setChosen((c) => statuses.filter((s) => (s === status ? on : c.includes(s))));
-  const nothingChosen = chosen.length === 0 && !reason;
+  const nothingChosen = chosen.length === 0 && !reason && !unique;
 
   return html`<div class="downloads">
     <div class="actions">
@@ -126,6 +131,7 @@ function Downloads({ api, job }: { api: Api; job: Job }) {
         void download({
           ...(chosen.length ? { status: chosen } : {}),
           ...(reason ? { columns: ['status', 'reason'] } : {}),
+          ...(unique ? { unique: true } : {}),
         });
       }}
     >
@@ -156,6 +162,21 @@ function Downloads({ api, job }: { api: Api; job: Job }) {
         />
         <span>Add the reason column (<code>mailvet_reason</code>, after <code>mailvet_status</code>)</span>
       </label>
+      ${
+        job.duplicateEmails > 0 &&
+        html`<label class="check">
+          <input
+            type="checkbox"
+            name="unique"
+            checked=${unique}
+            onChange=${(e: Event) => setUnique((e.target as HTMLInputElement).checked)}
+          />
+          <span
+            >Leave out duplicate rows (${formatNumber(job.duplicateEmails)}): keep each address's first row
+            only</span
+          >
+        </label>`
+      }
       <button type="submit" class="secondary" disabled=${busy || nothingChosen}>
         Download filtered results (CSV)
       </button>
@@ -170,6 +191,16 @@ function Statistics({ job }: { job: Job }) {
   const summary = statuses.map((s) => `${statusWords[s].label} ${stats[s]}`).join(', ');
   return html`<div class="statistics">
     <p>${formatNumber(job.totalEmails)} emails validated.</p>
+    ${
+      job.duplicateEmails > 0 &&
+      html`<p class="muted" data-testid="duplicates">
+        ${
+          job.duplicateEmails === 1
+            ? "1 of them repeats an address from an earlier row: it has that row's status and is not counted in your usage."
+            : `${formatNumber(job.duplicateEmails)} of them repeat an address from an earlier row: they have that row's status and are not counted in your usage.`
+        }
+      </p>`
+    }
     ${
       job.unprobedEmails > 0 &&
       html`<p class="muted" data-testid="unprobed">

@@ -19,7 +19,7 @@ import type { Readable } from 'node:stream';
 import { bucketName, presigningS3, s3 } from '../clients/s3';
 
 /** An object's bytes, whole. */
-async function readObjectBytes(key: string): Promise<Buffer> {
+export async function readObjectBytes(key: string): Promise<Buffer> {
   const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
   return bufferOf(await out.Body!.transformToByteArray());
 }

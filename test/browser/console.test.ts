@@ -116,7 +116,7 @@ describeInBrowser('web console', () => {
     await page.close();
   });
 
-  it('bulk: previews the CSV as the service reads it, uploads, shows the statistics and downloads the results', async () => {
+  it('bulk: previews the CSV as the service reads it, uploads, shows the statistics and duplicates, and downloads the results', async () => {
     const { input, expected, statistics } = buildCsv({
       delimiter: ';',
       header: true,
@@ -128,6 +128,7 @@ describeInBrowser('web console', () => {
         ['Cy', 'C', 'abuse@ok.test', ''],
         ['Dee', 'D', 'info@ok.test', 'say "hi"'],
         ['Eve', 'E', 'eve@slow.test', ''],
+        ['Ann', 'again', 'ANN@ok.test', 'the same address'],
       ],
     });
     const page = await signedIn();
@@ -157,7 +158,18 @@ describeInBrowser('web console', () => {
     for (const [status, count] of Object.entries(statistics))
       await expectText(page.locator(`.stats-table tr[data-status="${status}"] td`).first(), String(count));
     await page.locator('.statistics canvas').first().waitFor({ timeout });
+    await expectText(page.getByTestId('duplicates'), '1 of them repeats an address from an earlier row');
     await shot(page, 'bulk-completed');
+
+    const [unique] = await Promise.all([
+      page.waitForEvent('download', { timeout }),
+      (async () => {
+        await page.getByLabel(/Leave out duplicate rows \(1\)/).check();
+        await page.getByRole('button', { name: 'Download filtered results (CSV)' }).click();
+      })(),
+    ]);
+    expect(unique.suggestedFilename()).toBe('leads_processed_by_mailvet.unique.csv');
+    expect(readFileSync((await unique.path())!).toString()).not.toContain('ANN@ok.test');
 
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout }),

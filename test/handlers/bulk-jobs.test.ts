@@ -158,6 +158,7 @@ describe('GET /v1/email/validate-file/{jobId}', () => {
     expect(body).toEqual({
       completedAt: null,
       createdAt: '2026-01-01T00:00:00.000Z',
+      duplicateEmails: 0,
       jobId,
       percentComplete: 25,
       processedEmails: 50,

@@ -59,6 +59,7 @@ describe('checking a response against the document', () => {
   const job = {
     completedAt: null,
     createdAt: '2026-11-22T10:00:00.000Z',
+    duplicateEmails: 0,
     jobId: 'j',
     percentComplete: 0,
     processedEmails: 0,

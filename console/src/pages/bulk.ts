@@ -89,6 +89,7 @@ export function BulkPage({ api }: { api: Api }) {
         completedAt: null,
         statistics: null,
         unprobedEmails: 0,
+        duplicateEmails: 0,
       },
     });
   };

@@ -2,9 +2,12 @@
 // concatenated into multipart parts of at least 5 MB (S3's minimum for all but the last), a few at a
 // time, so memory holds a handful of parts and never the whole file.
 import { joinObjects } from '../../store/bucket';
+import type { JobDuplicates } from '../../store/jobs/duplicates';
 import type { JobItem } from '../../store/jobs/item';
+import { resolveDuplicates } from './assemble-duplicates';
 import { minMultipartPartBytes } from './limits';
 import { partIndexKey, resultIndexKey, resultObjectKey } from './object-keys';
+import { emptyStatistics, type Statistics } from './statuses';
 
 export interface PartSource {
   key: string;
@@ -46,11 +49,19 @@ function partSources(job: JobItem): PartSource[] {
 
 /**
  * Writes the results object of a job whose chunks are all done, and its row index beside it (the
- * parts' row indexes in the same order); returns the results key.
+ * parts' row indexes in the same order); returns the results key and, for a job with duplicate rows,
+ * the statuses its duplicates moved between (assemble-duplicates.ts).
  */
-export async function assembleResults(job: JobItem): Promise<string> {
-  const parts = partSources(job);
+export async function assembleResults(
+  job: JobItem & JobDuplicates,
+): Promise<{ key: string; moved: Statistics }> {
   const key = resultObjectKey(job.companyId, job.jobId);
+  if ((job.duplicateEmails ?? 0) > 0) {
+    const { parts, moved } = await resolveDuplicates(job, partSources(job));
+    await joinObjects(planGroups(parts), key);
+    return { key, moved };
+  }
+  const parts = partSources(job);
   await joinObjects(planGroups(parts), key);
   // Index parts are about a tenth of their parts' size; joined without knowing their sizes up front.
   const indexParts = parts.map((part) => ({ key: partIndexKey(part.key), bytes: 0 }));
@@ -58,5 +69,5 @@ export async function assembleResults(job: JobItem): Promise<string> {
     planGroups(indexParts, Number.POSITIVE_INFINITY),
     resultIndexKey(job.companyId, job.jobId),
   );
-  return key;
+  return { key, moved: emptyStatistics() };
 }

@@ -11,8 +11,8 @@ import { getJobItem, type JobItem } from '../../store/jobs/item';
 import { claimAssembly, releaseSlot } from '../../store/jobs/slots-and-leases';
 import { markCompleted, markWebhookQueued } from '../../store/jobs/transitions';
 import { assemblyLeaseSeconds, jobLimits } from './limits';
-import { emptyStatistics, type Statistics } from './statuses';
-import { countCompletedJob } from '../usage';
+import { bulkStatuses, emptyStatistics, type Statistics } from './statuses';
+import { countCompletedJob, countedRows } from '../usage';
 
 /** The message the webhook sender consumes (contract with functions/handlers/send-webhook.ts). */
 export interface WebhookMessage {
@@ -56,8 +56,10 @@ export async function completeIfDone(job: JobItem, log: Logger): Promise<void> {
   if (job.status !== 'processing' || !allChunksDone(job)) return;
   const now = systemClock().getTime();
   if (!(await claimAssembly(job, now, now + assemblyLeaseSeconds * 1000))) return;
-  const resultKey = await assembleResults(job);
+  const { key: resultKey, moved } = await assembleResults(job);
   const statistics: Statistics = { ...emptyStatistics(), ...job.counts };
+  // duplicates whose own chunk found another status than their first occurrence's
+  for (const status of bulkStatuses) statistics[status] += moved[status];
   const totalEmails = Object.values(statistics).reduce((sum, n) => sum + n, 0);
   const completedAt = systemClock().toISOString();
   if (await markCompleted(job, { completedAt, statistics, totalEmails, resultKey }, jobLimits, job)) {
@@ -90,7 +92,7 @@ function logProbeHealth(job: JobItem & JobProbeState, log: Logger): void {
 
 /** The steps after the transition, repeated harmlessly when a crash interrupted them. */
 async function finishCompleted(job: JobItem, log: Logger): Promise<void> {
-  if (await countCompletedJob(job)) log.info('bulk job counted in usage', { validations: job.totalEmails });
+  if (await countCompletedJob(job)) log.info('bulk job counted in usage', { validations: countedRows(job) });
   await releaseSlot(job.companyId, job.slot, job.jobId);
   if (job.callbackUrl === undefined || job.webhookQueuedAt !== undefined || job.statistics === undefined)
     return;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { processingDeadlineSeconds, resultsRetentionSeconds } from './limits';
 import { emptyStatistics, type Statistics } from './statuses';
 import { dayEndMs, utcDay } from '../../store/jobs/day-counts';
+import type { JobDuplicates } from '../../store/jobs/duplicates';
 import type { JobItem } from '../../store/jobs/item';
 import type { ListedJob } from '../../store/jobs/listing';
 
@@ -21,6 +22,8 @@ export interface JobView {
   statistics: Statistics | null;
   /** Addresses the probe stage could not probe before the deadline (their DNS verdict stands); 0 when none. */
   unprobedEmails: number;
+  /** Rows whose address appeared earlier in the file; 0 when none (and on jobs from before duplicates). */
+  duplicateEmails: number;
   /** While probe batches wait on a busy MX host's politeness limits: when probing should be done. */
   expectedFinishAt?: string;
   error?: string;
@@ -41,6 +44,13 @@ const statisticsSchema = z.object({
 export const jobViewSchema = z.object({
   completedAt: z.string().nullable().describe('ISO 8601; null until completed'),
   createdAt: z.string().describe('ISO 8601'),
+  duplicateEmails: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe(
+      "Rows whose address (extracted, normalised, compared without regard to case) appeared earlier in the file: each has its first occurrence's status, counts in totalEmails and statistics, and is not counted in usage. Known once the upload is scanned; 0 when none",
+    ),
   encoding: z
     .string()
     .optional()
@@ -90,7 +100,7 @@ export function resultsExpireAtMs(job: Pick<JobItem, 'completedAt'>): number {
 }
 
 /** What the status views need of a job (the list reads only these attributes, and the owner and file name). */
-export type ViewedJob = Omit<ListedJob, 'companyId' | 'fileName'>;
+export type ViewedJob = Omit<ListedJob, 'companyId' | 'fileName'> & Pick<JobDuplicates, 'duplicateEmails'>;
 
 /**
  * The status a job has now: an unused upload URL past its lifetime is `expired`, a job past its
@@ -138,6 +148,7 @@ export function jobView(job: ViewedJob, nowMs: number): JobView {
     completedAt: status === 'completed' ? (job.completedAt ?? null) : null,
     statistics: status === 'completed' ? { ...emptyStatistics(), ...job.statistics } : null,
     unprobedEmails: job.unprobedEmails ?? 0,
+    duplicateEmails: job.duplicateEmails ?? 0,
   };
   const finish = job.probeFinishExpectedAtMs;
   if (status === 'processing' && finish !== undefined && finish > nowMs)

@@ -45,6 +45,7 @@ import {
 import { resultFileName, resultIndexKey, resultVariantKey, uploadObjectKey } from './object-keys';
 import { presignDownload, presignUpload } from './presign';
 import { releaseFailedJob, settleDeletedJob } from '../usage';
+import type { JobDuplicates } from '../../store/jobs/duplicates';
 import { produceVariant } from './results-variants';
 import { objectExists } from '../../store/bucket';
 import { bulkStatuses, emptyStatistics } from './statuses';
@@ -148,6 +149,7 @@ export type DownloadDescriptor = z.infer<typeof downloadDescriptorSchema>;
 
 const statusListMessage = `status must be a comma-separated list of ${bulkStatuses.join(', ')}`;
 const columnsMessage = 'columns must be a comma-separated list of status, reason';
+const uniqueMessage = 'unique must be true or false';
 
 /** A comma-separated list of values out of `allowed`; each value at most once, any order. */
 const commaList = (allowed: readonly string[], message: string) =>
@@ -168,12 +170,18 @@ export const downloadQuery = z.object({
     .describe(
       `status (default) or status,reason: reason appends ${reasonColumnHeader}, the engine's reason per row`,
     ),
+  unique: z
+    .enum(['true', 'false'], { error: uniqueMessage })
+    .optional()
+    .describe(
+      'true: leave out data rows whose address appeared earlier in the file (see duplicateEmails), keeping first occurrences only',
+    ),
 });
 
 export type DownloadQuery = z.infer<typeof downloadQuery>;
 
 /** The 400 texts of a bad download query. */
-export const downloadQueryErrors = [statusListMessage, columnsMessage];
+export const downloadQueryErrors = [statusListMessage, columnsMessage, uniqueMessage];
 
 export const resultsExpiredMessage = resultsExpiredError;
 
@@ -198,10 +206,14 @@ export async function describeDownload(
 
   const statuses = filter.status ? bulkStatuses.filter((s) => filter.status!.includes(s)) : undefined;
   const reason = filter.columns?.includes('reason') ?? false;
+  // a job without duplicates: its unique copy is the results file itself
+  const unique = filter.unique === 'true' && ((job as JobDuplicates).duplicateEmails ?? 0) > 0;
   let key = job.resultKey;
   let fileName = resultFileName(job.jobId, job.fileName);
-  if (statuses || reason) {
-    const variant = [...(statuses ?? []), ...(reason ? ['reason'] : [])].join('+');
+  if (statuses || reason || unique) {
+    const variant = [...(statuses ?? []), ...(reason ? ['reason'] : []), ...(unique ? ['unique'] : [])].join(
+      '+',
+    );
     key = resultVariantKey(job.companyId, job.jobId, variant);
     fileName = fileName.replace(/\.csv$/, `.${variant}.csv`);
     if (!(await objectExists(key))) {
@@ -210,6 +222,7 @@ export async function describeDownload(
       await produceVariant(job.resultKey, indexKey, key, {
         statuses: statuses && new Set(statuses),
         reason,
+        unique,
         delimiter: job.dialect?.delimiter ?? ',',
         encoding: job.dialect?.encoding ?? 'utf-8',
       });

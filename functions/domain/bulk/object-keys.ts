@@ -21,6 +21,16 @@ export function partObjectKey(companyId: string, jobId: string, index: number, a
   return `${partsPrefix}${companyId}/${jobId}/${String(index).padStart(6, '0')}-${attempt}.csv`;
 }
 
+/** The duplicate rows the scan found (duplicates.ts), beside the job's parts for the assembly to read. */
+export function duplicatePairsKey(companyId: string, jobId: string): string {
+  return `${partsPrefix}${companyId}/${jobId}/duplicates.bin`;
+}
+
+/** A part rewritten by the assembly so that its duplicates carry their first occurrence's status. */
+export function rewrittenPartKey(partKey: string): string {
+  return partKey.replace(/\.csv$/, '-deduplicated.csv');
+}
+
 /** The row index written beside a part (csv/row-index.ts). */
 export function partIndexKey(partKey: string): string {
   return partKey.replace(/\.csv$/, '.index');

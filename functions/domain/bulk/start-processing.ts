@@ -2,7 +2,8 @@
 // fan its chunks out to the chunks queue.
 import { systemClock } from '../../clock';
 import { logger, type Logger } from '../../log';
-import { readObject } from '../../store/bucket';
+import { putObject, readObject } from '../../store/bucket';
+import { recordDuplicates } from '../../store/jobs/duplicates';
 import { sendMessage, sendMessageBatch } from '../../store/queues';
 import { settings } from '../../settings';
 import type { ChunkMessage } from './chunk-messages';
@@ -14,7 +15,7 @@ import { getJobItem, type JobItem, type ObjectPin } from '../../store/jobs/item'
 import { holdSlot, releaseSlot, takeScanLease } from '../../store/jobs/slots-and-leases';
 import { markFailed, markProcessing, markStartFailed } from '../../store/jobs/transitions';
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
-import { parseUploadObjectKey } from './object-keys';
+import { duplicatePairsKey, parseUploadObjectKey } from './object-keys';
 import { releaseFailedJob, reserveForJob } from '../usage';
 
 /** One ObjectCreated record, key already URL-decoded. */
@@ -133,6 +134,8 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     scan = await scanCsv(object.body as AsyncIterable<Uint8Array>, {
       emailColumn: job.emailColumn,
       chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
+      findDuplicates: true,
+      fileBytes: pin.size,
       onChunks: (chunks, dialect) => sender.add(chunks, dialect),
     });
   } catch (error) {
@@ -144,8 +147,23 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   }
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
   await sender.finish();
-  // The row count is known: hold that many validations, or fail the job with nothing consumed.
-  const reservation = await reserveForJob(job, scan.dataRows);
+  // Duplicates are known before any chunk can be the last: the assembly finds them on the job.
+  const duplicates = scan.duplicates;
+  if (duplicates && duplicates.count > 0) {
+    await putObject(
+      duplicatePairsKey(job.companyId, job.jobId),
+      duplicates.pairs(),
+      'application/octet-stream',
+    );
+    await recordDuplicates(job, {
+      duplicateEmails: duplicates.count,
+      duplicateTestEmails: duplicates.testAddresses,
+    });
+  }
+  // The row count is known: hold that many validations (duplicates never count), or fail the job with
+  // nothing consumed.
+  const billedDuplicates = duplicates ? duplicates.count - duplicates.testAddresses : 0;
+  const reservation = await reserveForJob(job, scan.dataRows - billedDuplicates);
   if (!reservation.ok) return failDuringScan(job, reservation.error, log);
   const recorded = await recordScan(job, {
     pin,
@@ -158,6 +176,7 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
   log.info('upload scanned', {
     bytes: scan.bytes,
     rows: scan.dataRows,
+    duplicates: duplicates?.count ?? 0,
     chunks: scan.chunks,
     ...scan.dialect,
   });

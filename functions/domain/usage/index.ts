@@ -143,14 +143,23 @@ interface EndedJob {
   status: string;
 }
 
-/** A job's rows and those of them usage never counts (test addresses). */
+/** A job's rows and those of them usage never counts (test addresses, duplicate rows). */
 interface CountedRows {
   totalEmails: number;
   uncountedEmails?: number;
+  duplicateEmails?: number;
+  /** Duplicates that are test addresses: already among uncountedEmails. */
+  duplicateTestEmails?: number;
+}
+
+/** The rows of a completed job that count: every row with a status but test addresses and duplicates. */
+export function countedRows(job: CountedRows): number {
+  const duplicates = (job.duplicateEmails ?? 0) - (job.duplicateTestEmails ?? 0);
+  return job.totalEmails - (job.uncountedEmails ?? 0) - duplicates;
 }
 
 /**
- * A completed job: its rows with a status (`totalEmails`) but for test addresses count in the month of
+ * A completed job: its rows with a status (`totalEmails`) but for test addresses and duplicates count in the month of
  * completion and its reservation ends, exactly once however often completion is redelivered. True when
  * this call counted.
  */
@@ -162,7 +171,7 @@ export async function countCompletedJob(
   if (job.status !== 'completed') return false;
   const reservation = await readJobReservation(job.companyId, job.jobId);
   if (!reservation) return false;
-  const counted = { month: usageMonth(now), count: job.totalEmails - (job.uncountedEmails ?? 0) };
+  const counted = { month: usageMonth(now), count: countedRows(job) };
   return endJobReservation(reservation, counted);
 }
 

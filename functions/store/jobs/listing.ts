@@ -27,6 +27,7 @@ const listedAttributes = [
   'probeProgress',
   'unprobedEmails',
   'probeFinishExpectedAtMs',
+  'duplicateEmails',
 ];
 
 /**

@@ -186,6 +186,9 @@ describe('the output', () => {
         '',
       ].join('\n'),
     );
+    expect(statisticsTable({ ...job, duplicateEmails: 3 })).toContain(
+      "\n  3 of them repeat an earlier row's address: its status, not counted in usage\n",
+    );
   });
 });
 

@@ -12,7 +12,9 @@ import {
 } from './dialect';
 import { bomBytes, decodeText, detectEncoding, hasNul, unitBytes, UnitStream } from './encoding';
 import { binaryDataError, NotCsvError, notTextReason } from './not-text';
+import { RowBytes } from './row-bytes';
 import { cellText, RowTokenizer, type RowBounds } from './row-tokenizer';
+import { DuplicateFinder, type DuplicateRows } from '../duplicates';
 
 /** A chunk of the file: whole rows in [start, end). */
 export interface ChunkRange {
@@ -30,6 +32,8 @@ export interface ScanResult {
   dataRows: number;
   chunks: number;
   bytes: number;
+  /** With `findDuplicates`: rows whose address appeared earlier in the file. */
+  duplicates?: DuplicateRows;
 }
 
 export interface ScanOptions {
@@ -37,6 +41,10 @@ export interface ScanOptions {
   chunkSizeBytes: number;
   /** Called for each chunk as soon as it is cut (and the header is decided), in order. */
   onChunks: (chunks: ChunkRange[], dialect: Dialect) => void;
+  /** Also find duplicate rows (../duplicates.ts). */
+  findDuplicates?: boolean;
+  /** The file's size, when known: the duplicate finder sizes its set from it once. */
+  fileBytes?: number;
 }
 
 /** Bytes read before the dialect is decided (more while the sample ends inside a quoted cell). */
@@ -105,6 +113,8 @@ class ChunkCutter {
   private window: Buffer = Buffer.alloc(0);
   private windowStart = 0;
   private readonly checkNul: boolean;
+  private readonly duplicates: DuplicateFinder | undefined;
+  private readonly rowBytes = new RowBytes();
 
   constructor(
     first: Buffer,
@@ -116,6 +126,13 @@ class ChunkCutter {
     this.dialect = dialect;
     this.width = unitBytes(dialect.encoding);
     this.checkNul = this.width === 1;
+    if (options.findDuplicates) {
+      // rows expected: the file's size over the sample's bytes per line
+      let lines = 0;
+      for (let at = first.indexOf(0x0a); at >= 0; at = first.indexOf(0x0a, at + 1)) lines++;
+      const expectedRows = options.fileBytes ? (options.fileBytes * lines) / Math.max(1, first.length) : 0;
+      this.duplicates = new DuplicateFinder(dialect.encoding, expectedRows);
+    }
     if (pendingHeader)
       this.candidate = { start: pendingHeader.start / this.width, end: pendingHeader.end / this.width };
     this.units = new UnitStream(dialect.encoding);
@@ -133,11 +150,13 @@ class ChunkCutter {
     if (this.checkNul && hasNul(buffer)) throw new NotCsvError(binaryDataError);
     this.bytes += buffer.length;
     const units = this.units.push(buffer);
+    if (this.duplicates) this.rowBytes.push(buffer);
     if (this.candidate) {
       // Keep the bytes of rows not yet ended: the email cell of the next row may start in them.
       this.window = this.window.length === 0 ? units : Buffer.concat([this.window, units]);
     }
     this.tokenizer.push(units);
+    if (this.duplicates) this.rowBytes.keepFrom(this.lastEnd * this.width);
     if (this.candidate) {
       const keepFrom = this.lastEnd - this.windowStart;
       this.window = this.window.subarray(Math.max(0, keepFrom));
@@ -154,7 +173,13 @@ class ChunkCutter {
     // No row after the header candidate holds an address: it is a data row (docs/api.md).
     this.candidate = undefined;
     this.flush();
-    return { dialect: this.dialect, dataRows: this.dataRows, chunks: this.index, bytes: this.bytes };
+    return {
+      dialect: this.dialect,
+      dataRows: this.dataRows,
+      chunks: this.index,
+      bytes: this.bytes,
+      ...(this.duplicates ? { duplicates: this.duplicates } : {}),
+    };
   }
 
   private row(row: RowBounds): void {
@@ -164,6 +189,11 @@ class ChunkCutter {
       this.chunkRows++;
       this.dataRows++;
       if (this.candidate && row.start > this.candidate.start && this.addressIn(row)) this.headerFound();
+      // Rows before the header is decided hold no address: they are never compared.
+      if (this.duplicates && !this.candidate && row.emailStart >= 0) {
+        const { width } = this;
+        this.rowBytes.visit(row.emailStart * width, row.emailEnd * width, this.duplicates, this.dataRows - 1);
+      }
     }
     this.lastEnd = row.end;
     if (row.end - this.chunkStart >= this.options.chunkSizeBytes / this.width) this.cut(row.end);

@@ -1,0 +1,255 @@
+// Duplicate rows of a bulk file, found by the upload scan (docs/bulk.md, "Duplicate rows").
+//
+// The scan already reads every row once to cut chunks; here it also reduces each row's email cell to a
+// 64-bit hash of its comparison key (the address after extraction and normalisation, lower-cased) and
+// looks it up in an open-addressing set of typed arrays: 12 bytes a slot, no string kept, so 1.3M
+// addresses cost about 24 MB and a few hundred milliseconds (bench/duplicates.ts). A row whose key was
+// seen before is recorded as a pair (its data-row ordinal, the first occurrence's ordinal); the pairs go
+// to one small object that the results assembly reads to give each duplicate its first occurrence's
+// status. Two different addresses share a 64-bit hash with odds of about 1 in 10^7 for a million
+// distinct addresses in one file.
+import { decodeText, type TextEncoding } from './csv/encoding';
+import { cellText } from './csv/row-tokenizer';
+import { extractAddress } from '../validation/extract-address';
+import { normalizeEmail } from '../validation/normalize';
+import { isTestAddress } from '../validation/test-addresses';
+
+/** A comparison key's hash as two 32-bit halves (written by hashKey* into `out`). */
+type Hash64 = [hi: number, lo: number];
+
+// Two independent 32-bit lanes over the same units: FNV-1a and a multiply-xorshift, each finished with
+// murmur3's fmix32. ASCII bytes and the same characters as UTF-16 code units hash alike, so a key read
+// straight from bytes (fast path) and one built as a string (slow path) meet.
+const FNV_OFFSET = 0x811c9dc5;
+const LANE_B_SEED = 0x9747b28c;
+
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function finish(a: number, b: number, length: number, out: Hash64): void {
+  out[0] = fmix32(a ^ length);
+  out[1] = fmix32(b ^ Math.imul(length, 0x27d4eb2d));
+}
+
+/** Hash of a key string (already lower-cased). */
+function hashKey(key: string, out: Hash64): void {
+  let a = FNV_OFFSET;
+  let b = LANE_B_SEED;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  finish(a, b, key.length, out);
+}
+
+/**
+ * The comparison key of a cell's text: the address the engine would validate (extractAddress, then
+ * normalizeEmail: last "@", IDN domain to ASCII), lower-cased whole. '' for a blank cell.
+ */
+export function comparisonKey(cell: string): string {
+  const text = cellText(cell);
+  const address = extractAddress(text) ?? text;
+  return normalizeEmail(address).email.toLowerCase();
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const AT = 0x40;
+
+/** Alphanumeric or `]`: extractAddress's plain last character (nothing to strip after it). */
+function plainEnd(b: number): boolean {
+  return (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || b === 0x5d;
+}
+
+/**
+ * Hashes the comparison key of a raw email cell (the file's bytes). Plain ASCII cells (the bulk of any
+ * real file) are hashed straight from the bytes; anything else (quotes, `Name <address>`, non-ASCII,
+ * UTF-16) goes through comparisonKey. False for a blank cell.
+ */
+export function hashCell(
+  raw: Buffer,
+  encoding: TextEncoding,
+  out: Hash64,
+  from = 0,
+  to = raw.length,
+): boolean {
+  if (encoding.startsWith('utf-16')) return hashSlow(raw.subarray(from, to), encoding, out);
+  let start = from;
+  let end = to;
+  while (start < end && (raw[start] === SPACE || raw[start] === TAB)) start++;
+  while (end > start && (raw[end - 1] === SPACE || raw[end - 1] === TAB)) end--;
+  if (start === end) return false;
+  const first = raw[start]!;
+  // the fast path's conditions are extractAddress's: printable ASCII, not "<" or a quote first, a plain
+  // last character, no "mailto:", at most one "@"
+  if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!))
+    return hashSlow(raw.subarray(from, to), encoding, out);
+  if (end - start > 7 && raw[start + 6] === 0x3a) return hashSlow(raw.subarray(from, to), encoding, out);
+  let a = FNV_OFFSET;
+  let b = LANE_B_SEED;
+  let ats = 0;
+  for (let i = start; i < end; i++) {
+    let c = raw[i]!;
+    if (c <= SPACE || c >= 0x7f) return hashSlow(raw.subarray(from, to), encoding, out);
+    if (c === AT) ats++;
+    else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  if (ats > 1) return hashSlow(raw.subarray(from, to), encoding, out);
+  finish(a, b, end - start, out);
+  return true;
+}
+
+function hashSlow(raw: Buffer, encoding: TextEncoding, out: Hash64): boolean {
+  const key = comparisonKey(decodeText(raw, encoding));
+  if (key === '') return false;
+  hashKey(key, out);
+  return true;
+}
+
+const testDomain = Buffer.from('@mailvet.test');
+
+/** `@mailvet.test` in the cell, any case (a cheap filter before isTestAddress decides). */
+function mentionsTestDomain(raw: Buffer, from: number, to: number, encoding: TextEncoding): boolean {
+  if (encoding.startsWith('utf-16'))
+    return /@mailvet\.test/i.test(decodeText(raw.subarray(from, to), encoding));
+  const last = to - testDomain.length;
+  outer: for (let i = from; i <= last; i++) {
+    for (let j = 0; j < testDomain.length; j++) {
+      const c = raw[i + j]!;
+      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== testDomain[j]) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Slots at most: 2^25 (400 MB of typed arrays) holds the rows of the largest file allowed. */
+const maxCapacity = 1 << 25;
+
+/**
+ * A set of 64-bit hashes, each with the ordinal of the row that first held it: open addressing with
+ * linear probing over one Uint32Array of (hi, lo, first ordinal + 1) triples, so a probe touches one
+ * cache line; grown at a load of 0.7.
+ */
+export class HashOrdinalSet {
+  /** Slot i is words [3i, 3i + 3): hi, lo, first ordinal plus one (0: empty slot). */
+  private slots: Uint32Array;
+  private mask: number;
+  size = 0;
+
+  constructor(initialCapacity = 1 << 16) {
+    let capacity = 1 << 4;
+    while (capacity < initialCapacity && capacity < maxCapacity) capacity <<= 1;
+    this.slots = new Uint32Array(capacity * 3);
+    this.mask = capacity - 1;
+  }
+
+  /** The ordinal that first held the hash, or -1 after recording `ordinal` as its first. */
+  firstOrAdd(hi: number, lo: number, ordinal: number): number {
+    const slots = this.slots;
+    let slot = lo & this.mask;
+    for (;;) {
+      const at = slot * 3;
+      const held = slots[at + 2]!;
+      if (held === 0) {
+        slots[at] = hi;
+        slots[at + 1] = lo;
+        slots[at + 2] = ordinal + 1;
+        if (++this.size > this.mask * 0.7) this.grow();
+        return -1;
+      }
+      if (slots[at + 1] === lo && slots[at] === hi) return held - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  private grow(): void {
+    const capacity = (this.mask + 1) * 2;
+    if (capacity > maxCapacity)
+      throw new Error('duplicate set: more distinct addresses than a file can hold');
+    const old = this.slots;
+    const slots = new Uint32Array(capacity * 3);
+    const mask = capacity - 1;
+    for (let at = 0; at < old.length; at += 3) {
+      if (old[at + 2] === 0) continue;
+      let slot = old[at + 1]! & mask;
+      while (slots[slot * 3 + 2] !== 0) slot = (slot + 1) & mask;
+      slots.set(old.subarray(at, at + 3), slot * 3);
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+}
+
+/** What the scan found: pairs in file order, and how many duplicates are test addresses. */
+export interface DuplicateRows {
+  /** Number of duplicate rows. */
+  count: number;
+  /** Duplicates holding a test address (mailvet.test): usage never counts those anyway. */
+  testAddresses: number;
+  /** Little-endian uint32 pairs: (duplicate row's ordinal, first occurrence's ordinal), ascending. */
+  pairs(): Buffer;
+}
+
+/** Collects the duplicate rows of one file as the scan hands it each data row's email cell. */
+export class DuplicateFinder implements DuplicateRows {
+  private readonly set: HashOrdinalSet;
+  private readonly hash: Hash64 = [0, 0];
+  private pairWords = new Uint32Array(1024);
+  count = 0;
+  testAddresses = 0;
+
+  /** @param expectedRows a guess of the file's rows (the set starts that large, no regrowth) */
+  constructor(
+    private readonly encoding: TextEncoding,
+    expectedRows = 0,
+  ) {
+    this.set = new HashOrdinalSet(Math.max(1 << 16, expectedRows / 0.7));
+  }
+
+  /** Data row `ordinal` (0-based, file order) has the raw email cell raw[from, to). */
+  row(ordinal: number, raw: Buffer, from: number, to: number): void {
+    if (!hashCell(raw, this.encoding, this.hash, from, to)) return;
+    const first = this.set.firstOrAdd(this.hash[0], this.hash[1], ordinal);
+    if (first < 0) return;
+    if (this.pairWords.length < (this.count + 1) * 2) {
+      const grown = new Uint32Array(this.pairWords.length * 2);
+      grown.set(this.pairWords);
+      this.pairWords = grown;
+    }
+    this.pairWords[this.count * 2] = ordinal;
+    this.pairWords[this.count * 2 + 1] = first;
+    this.count++;
+    if (!mentionsTestDomain(raw, from, to, this.encoding)) return;
+    if (isTestAddress(cellText(decodeText(raw.subarray(from, to), this.encoding)))) this.testAddresses++;
+  }
+
+  pairs(): Buffer {
+    const words = this.pairWords.subarray(0, this.count * 2);
+    const out = Buffer.alloc(words.length * 4);
+    for (let i = 0; i < words.length; i++) out.writeUInt32LE(words[i]!, i * 4);
+    return out;
+  }
+}
+
+/** The pairs object read back: duplicate ordinals and their first occurrences, ascending by duplicate. */
+export function readPairs(bytes: Buffer): { duplicates: Uint32Array; firsts: Uint32Array } {
+  const count = Math.floor(bytes.length / 8);
+  const duplicates = new Uint32Array(count);
+  const firsts = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    duplicates[i] = bytes.readUInt32LE(i * 8);
+    firsts[i] = bytes.readUInt32LE(i * 8 + 4);
+  }
+  return { duplicates, firsts };
+}
