@@ -26,6 +26,7 @@ import {
   jobSlotPrefix,
   type ItemKey,
 } from './keys';
+import type { JobEstimateState } from './job-estimates';
 import type { JobProbeState } from './probe-batches';
 import { epochSeconds, tableKeys, ttlAttribute } from './table';
 
@@ -579,7 +580,8 @@ function claimLease(
 /** processing -> completed, exactly once; false when the job was not processing. */
 export function markCompleted(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
-  done: { completedAt: string; statistics: JobStatistics; totalEmails: number; resultKey: string },
+  // no resultKey: an estimate, which has no results file (store/job-estimates.ts)
+  done: { completedAt: string; statistics: JobStatistics; totalEmails: number; resultKey?: string },
   limits: JobLimits,
 ): Promise<boolean> {
   return moved(
@@ -591,14 +593,14 @@ export function markCompleted(
         'statistics = :stats',
         'totalEmails = :total',
         'processedEmails = :total',
-        'resultKey = :key',
+        ...(done.resultKey === undefined ? [] : ['resultKey = :key']),
       ],
       remove: ['assemblyLeaseUntilMs', 'scanLeaseUntilMs'],
       values: {
         ':at': done.completedAt,
         ':stats': done.statistics,
         ':total': done.totalEmails,
-        ':key': done.resultKey,
+        ...(done.resultKey === undefined ? {} : { ':key': done.resultKey }),
       },
       toDay: utcDay(done.completedAt),
       ttl: (day) => jobTtlSeconds(day, true, limits),
@@ -694,6 +696,9 @@ const listedAttributes = [
   'probeProgress',
   'unprobedEmails',
   'probeFinishExpectedAtMs',
+  'estimate',
+  'estimateResult',
+  'runJobId',
 ];
 
 /**
@@ -718,7 +723,8 @@ export type ListedJob = Pick<
   | 'dialect'
   | 'doneChunks'
 > &
-  Pick<JobProbeState, 'probeUnits' | 'probeProgress' | 'unprobedEmails' | 'probeFinishExpectedAtMs'>;
+  Pick<JobProbeState, 'probeUnits' | 'probeProgress' | 'unprobedEmails' | 'probeFinishExpectedAtMs'> &
+  Pick<JobEstimateState, 'estimate' | 'estimateResult' | 'runJobId'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the

@@ -22,6 +22,7 @@ import {
   putNewJob,
   releaseSlot,
   type JobItem,
+  type NewJob,
   type StateRange,
   type StoredJobStatus,
 } from '../../store/jobs';
@@ -48,12 +49,15 @@ import { presignDownload, presignUpload } from './presign';
 import { releaseFailedJob, settleDeletedJob } from '../usage';
 import { produceVariant } from './results-variants';
 import { objectExists } from '../../store/bucket';
+import type { JobEstimateState } from '../../store/job-estimates';
 import { bulkStatuses, emptyStatistics } from './statuses';
 
 export const concurrentJobLimitMessage =
   'Concurrent job limit reached. Complete or wait for existing jobs before creating new ones.';
 export const jobNotFoundMessage = 'Job not found';
 export const jobNotCompletedMessage = 'Job is not completed';
+export const estimateNoResultsMessage =
+  'This job is an estimate and has no results file. Run it in full with POST /v1/email/validate-file/{jobId}/run, then download that job.';
 
 /** POST /v1/email/validate-file's 202 body. */
 export const createdJobSchema = z.object({
@@ -72,28 +76,30 @@ export async function createJob(
   companyId: string,
   request: CreateJobRequest,
   now = new Date(),
+  /** A run of an estimate (estimate/run-estimate.ts): its id, chosen beforehand, and the estimate's. */
+  run?: { jobId: string; estimateJobId: string },
 ): Promise<CreatedJob> {
   const ttl = settings().UPLOAD_URL_TTL_SECONDS;
-  const jobId = randomUUID();
+  const jobId = run?.jobId ?? randomUUID();
   const uploadExpiresAtMs = now.getTime() + ttl * 1000;
   const slot = await claimSlot(companyId, jobId, uploadExpiresAtMs, now.getTime(), jobLimits);
   if (slot === undefined)
     throw new TooManyRequestsError(concurrentJobLimitMessage, activeJobsRetryAfterSeconds);
   try {
-    await putNewJob(
-      {
-        jobId,
-        companyId,
-        emailColumn: request.emailColumn,
-        fileName: request.fileName,
-        callbackUrl: request.callbackUrl,
-        createdAt: now.toISOString(),
-        uploadExpiresAtMs,
-        slot,
-        counts: emptyStatistics(),
-      },
-      jobLimits,
-    );
+    const job: NewJob & JobEstimateState = {
+      jobId,
+      companyId,
+      emailColumn: request.emailColumn,
+      fileName: request.fileName,
+      callbackUrl: request.callbackUrl,
+      createdAt: now.toISOString(),
+      uploadExpiresAtMs,
+      slot,
+      counts: emptyStatistics(),
+      ...(request.estimate ? { estimate: true } : {}),
+      ...(run ? { estimateJobId: run.estimateJobId } : {}),
+    };
+    await putNewJob(job, jobLimits);
     const uploadUrl = await presignUpload(uploadObjectKey(companyId, jobId), ttl);
     countMetric('JobsCreated');
     return { jobId, status: 'awaiting_upload', uploadUrl, uploadExpiresIn: ttl };
@@ -109,7 +115,7 @@ async function findJob(companyId: string, jobId: string): Promise<JobItem | unde
   return /^[0-9a-f-]{36}$/i.test(jobId) ? await getJobItem(companyId, jobId) : undefined;
 }
 
-async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
+export async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
   const job = await findJob(companyId, jobId);
   // A job being deleted is already gone as far as clients can tell.
   if (!job || job.status === 'cancelled') throw new NotFoundError(jobNotFoundMessage);
@@ -185,6 +191,8 @@ export async function describeDownload(
   const filter = parseQuery(downloadQuery, query);
   const job = await requireJob(companyId, jobId);
   const status = effectiveStatus(job, now.getTime());
+  if (status === 'completed' && (job as JobEstimateState).estimate)
+    throw new ConflictError(estimateNoResultsMessage);
   if (status === 'expired' && job.status === 'completed') throw new GoneError(resultsExpiredMessage);
   if (status !== 'completed' || !job.resultKey) throw new ConflictError(jobNotCompletedMessage);
   if (!(await objectExists(job.resultKey))) throw new GoneError(resultsExpiredMessage);
