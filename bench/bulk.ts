@@ -12,18 +12,22 @@ import { ValidationEngine, engineOptionsFromSettings } from '../functions/domain
 import { settings } from '../functions/settings';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
+import { benchEstimate } from './bulk-estimate';
 
 const TARGET_BYTES = 100 * 1024 * 1024 - 64 * 1024;
 const DOMAINS = 2_000;
 
-/** ~1.1M rows: quoted fields, some newlines inside quotes, skewed domains, 3% invalid addresses. */
-function generateCsv(): Buffer {
+/**
+ * ~1.1M rows: quoted fields, some newlines inside quotes, skewed domains, 3% invalid addresses
+ * (`maxRows`: the first that many of them).
+ */
+function generateCsv(maxRows = Infinity): Buffer {
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const names = ['Ann', 'Bob', 'Chloé', 'Dmitri', 'Eve', 'François', 'Günther', 'Hana', 'Ines', 'José'];
   const parts: string[] = ['id,name,email,company,note\n'];
   let bytes = parts[0]!.length;
-  for (let i = 0; bytes < TARGET_BYTES; i++) {
+  for (let i = 0; bytes < TARGET_BYTES && i < maxRows; i++) {
     // Zipf-like skew: a few domains hold most addresses.
     const domain = `d${Math.floor(DOMAINS * rnd() ** 3)}.test`;
     const local = `${names[i % 10]!.toLowerCase()
@@ -140,7 +144,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
+// `--estimate [rows]`: an estimate of a 100,000-row file against its full job (bench/bulk-estimate.ts)
+const estimateFlag = process.argv.indexOf('--estimate');
+const run =
+  estimateFlag < 0
+    ? main
+    : () => benchEstimate(generateCsv, dnsZones, Number(process.argv[estimateFlag + 1] ?? 100_000));
+run().catch((error) => {
   console.error(error);
   process.exit(1);
 });
