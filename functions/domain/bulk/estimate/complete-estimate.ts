@@ -4,6 +4,7 @@
 import type { Logger } from '../../../log';
 import { countMetric } from '../../../metrics';
 import { systemClock, type Clock } from '../../../clock';
+import { settings } from '../../../settings';
 import { markCompleted, releaseSlot, type JobItem, type ObjectPin } from '../../../store/jobs';
 import { recordEstimate, type EstimateJobItem, type EstimateResult } from '../../../store/job-estimates';
 import { countCompletedJob, reserveForJob } from '../../usage';
@@ -20,9 +21,13 @@ export function isEstimateJob(job: JobItem): job is EstimateJobItem & { estimate
   return (job as EstimateJobItem).estimate === true;
 }
 
-/** The job's sample: seeded by its id, so a scan taken over after a crash draws the same rows. */
+/**
+ * The job's sample: seeded by its id, so a scan taken over after a crash draws the same rows (or by
+ * ESTIMATE_SAMPLE_SEED, so a test knows which rows).
+ */
 export function estimateSampleOptions(job: Pick<JobItem, 'jobId'>): SampleOptions {
-  return { size: estimateSampleRows, random: seededRandom(seedOf(job.jobId)) };
+  const seed = settings().ESTIMATE_SAMPLE_SEED ?? seedOf(job.jobId);
+  return { size: estimateSampleRows, random: seededRandom(seed) };
 }
 
 /** What the scan of an estimate's upload found. */
