@@ -195,7 +195,7 @@ function printEstimate(job: JobStatus, invocation: Invocation, io: Io): void {
   io.stdout.write(estimateText(job.jobId, job.estimate));
 }
 
-export function estimateText(jobId: string, estimate: NonNullable<JobStatus['estimate']>): string {
+function estimateText(jobId: string, estimate: NonNullable<JobStatus['estimate']>): string {
   const sample =
     estimate.sampled === estimate.rows
       ? `every row (${estimate.rows})`

@@ -47,7 +47,9 @@ export function JobView({
   return html`<div class="job" data-status=${job.status}>
     ${titleLevel === 2 && html`<h2>${fileName ?? 'Your file'}</h2>`}
     <p role="status">
-      <span data-testid="job-state">${jobStateWords[job.status] ?? job.status}</span>
+      <span data-testid="job-state"
+        >${job.estimate !== undefined ? 'Estimate: ' : ''}${jobStateWords[job.status] ?? job.status}</span
+      >
       ${jobProgressWords(job) && html` · ${jobProgressWords(job)}`}
     </p>
     ${
@@ -214,18 +216,19 @@ function EstimateResult({
     estimate.sampled === estimate.rows
       ? `All ${formatNumber(estimate.rows)} rows were validated`
       : `A random sample of ${formatNumber(estimate.sampled)} of the ${formatNumber(estimate.rows)} rows was validated`;
+  const cost = ` validations (this estimate used ${formatNumber(estimate.sampled)}).`;
   return html`<div class="estimate" data-testid="estimate">
     <${Statistics}
       job=${{ ...job, statistics: estimate.statistics, totalEmails: estimate.rows, unprobedEmails: 0 }}
       caption=${`Estimate. ${sampled}; the statistics below are projected to the whole file.`}
     />
     <p data-testid="estimate-cost">
-      Validating the whole file will use <strong>${formatNumber(estimate.rows)}</strong> validations (this
-      estimate used ${formatNumber(estimate.sampled)}).
+      Validating the whole file will use <strong>${formatNumber(estimate.rows)}</strong>${cost}
     </p>
     ${
       run
-        ? html`<${JobView} api=${api} initial=${run} fileName=${fileName} titleLevel=${0} />`
+        ? html`<h3>The full run</h3>
+            <${JobView} api=${api} initial=${run} fileName=${fileName} titleLevel=${0} />`
         : job.runJobId
           ? html`<p class="muted">This estimate was run in full as job <code>${job.runJobId}</code>.</p>`
           : html`<div class="actions">

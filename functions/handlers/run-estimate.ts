@@ -3,7 +3,7 @@ import { runEstimate } from '../domain/bulk/estimate/run-estimate';
 import { apiHandler, type Route } from '../http/api-handler';
 import { idempotent } from '../http/idempotency';
 
-export const runEstimateRoute: Route = async (request) => {
+const runEstimateRoute: Route = async (request) => {
   const created = await runEstimate(request.principal.companyId, request.pathParameters.jobId ?? '');
   request.log.info('estimate run in full', { jobId: request.pathParameters.jobId, runJobId: created.jobId });
   return { statusCode: 201, body: created };
