@@ -220,7 +220,7 @@ function EstimateResult({
   return html`<div class="estimate" data-testid="estimate">
     <${Statistics}
       job=${{ ...job, statistics: estimate.statistics, totalEmails: estimate.rows, unprobedEmails: 0 }}
-      caption=${`Estimate. ${sampled}; the statistics below are projected to the whole file.`}
+      caption=${`${sampled}; the statistics below are projected to the whole file.`}
     />
     <p data-testid="estimate-cost">
       Validating the whole file will use <strong>${formatNumber(estimate.rows)}</strong>${cost}
