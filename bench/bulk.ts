@@ -16,6 +16,7 @@ import { ValidationEngine, engineOptionsFromSettings } from '../functions/domain
 import { settings } from '../functions/settings';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
+import { benchEstimate } from './bulk-estimate';
 
 const TARGET_BYTES = 100 * 1024 * 1024 - 64 * 1024;
 const DOMAINS = 2_000;
@@ -25,14 +26,15 @@ const HEADER = 'id,name,email,company,note';
 /**
  * ~1.1M rows: quoted fields, some newlines inside quotes, skewed domains, 3% invalid addresses. Each
  * data record (without its line ending) and its email cell go to `onRecord`; the same seed gives the
- * same rows every time, so the check regenerates them rather than holding 1.1M strings during the run.
+ * same rows every time, so the check regenerates them rather than holding 1.1M strings during the run
+ * (`maxRows`: the first that many of them).
  */
-function generateRecords(onRecord: (record: string, email: string) => void): void {
+function generateRecords(onRecord: (record: string, email: string) => void, maxRows = Infinity): void {
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const names = ['Ann', 'Bob', 'Chloé', 'Dmitri', 'Eve', 'François', 'Günther', 'Hana', 'Ines', 'José'];
   let bytes = HEADER.length + 1;
-  for (let i = 0; bytes < TARGET_BYTES; i++) {
+  for (let i = 0; bytes < TARGET_BYTES && i < maxRows; i++) {
     // Zipf-like skew: a few domains hold most addresses.
     const domain = `d${Math.floor(DOMAINS * rnd() ** 3)}.test`;
     const local = `${names[i % 10]!.toLowerCase()
@@ -55,9 +57,9 @@ function generateRecords(onRecord: (record: string, email: string) => void): voi
   }
 }
 
-function generateCsv(): Buffer {
+function generateCsv(maxRows = Infinity): Buffer {
   const parts: string[] = [`${HEADER}\n`];
-  generateRecords((record) => parts.push(`${record}\n`));
+  generateRecords((record) => parts.push(`${record}\n`), maxRows);
   return Buffer.from(parts.join(''), 'utf8');
 }
 
@@ -193,7 +195,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
+// `--estimate [rows]`: an estimate of a 100,000-row file against its full job (bench/bulk-estimate.ts)
+const estimateFlag = process.argv.indexOf('--estimate');
+const run =
+  estimateFlag < 0
+    ? main
+    : () => benchEstimate(generateCsv, dnsZones, Number(process.argv[estimateFlag + 1] ?? 100_000));
+run().catch((error) => {
   console.error(error);
   process.exit(1);
 });

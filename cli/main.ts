@@ -50,6 +50,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         progress = createProgressView(io.stderr);
         await validateFile(client, invocation, io, progress);
         break;
+      case 'run-estimate':
+        progress = createProgressView(io.stderr);
+        await runEstimate(client, invocation, io, progress);
+        break;
       case 'job':
         await showJob(client, invocation, io);
         break;
@@ -164,17 +168,69 @@ async function validateFile(
       emailColumn,
       ...(base.toLowerCase().endsWith('.csv') && base.length <= 255 ? { fileName: base } : {}),
       ...(invocation.callbackUrl === undefined ? {} : { callbackUrl: invocation.callbackUrl }),
+      ...(invocation.estimate ? { estimate: true } : {}),
       out,
     },
     (event) => progress.update(event),
   );
   progress.stop();
+  if (invocation.estimate) return printEstimate(end.job, invocation, io);
   if (invocation.json)
     io.stdout.write(`${JSON.stringify({ ...end.job, resultsFile: end.outPath }, null, 2)}\n`);
   if (end.job.status !== 'completed') throw jobEnded(end.job);
   if (!invocation.json) {
     io.stdout.write(statisticsTable(end.job));
     io.stdout.write(`results: ${end.outPath}\n`);
+  }
+}
+
+/**
+ * An estimate's outcome: the statistics projected to the whole file, the validations the full run
+ * will use, and the command that runs it (non-interactive: print and exit, the user decides).
+ */
+function printEstimate(job: JobStatus, invocation: Invocation, io: Io): void {
+  if (invocation.json) io.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
+  if (job.status !== 'completed' || !job.estimate) throw jobEnded(job);
+  if (invocation.json) return;
+  io.stdout.write(estimateText(job.jobId, job.estimate));
+}
+
+function estimateText(jobId: string, estimate: NonNullable<JobStatus['estimate']>): string {
+  const sample =
+    estimate.sampled === estimate.rows
+      ? `every row (${estimate.rows})`
+      : `a random sample of ${estimate.sampled} of ${estimate.rows} rows`;
+  const projected = statisticsTable({
+    jobId,
+    status: 'estimate',
+    processedEmails: estimate.rows,
+    totalEmails: estimate.rows,
+    statistics: estimate.statistics,
+  }).replace(/^job (\S+): estimate, .*\n/, `estimate ${jobId}: projected from ${sample}\n`);
+  return (
+    projected +
+    `the full run will use ${estimate.rows} validations (the sample used ${estimate.sampled})\n` +
+    `run it in full: mailvet run-estimate ${jobId}\n`
+  );
+}
+
+async function runEstimate(
+  client: MailvetNodeClient,
+  invocation: Invocation,
+  io: Io,
+  progress: ProgressView,
+): Promise<void> {
+  const created = await client.runEstimate(invocation.argument);
+  const job = await client.waitForJob(created.jobId, {
+    onStatus: (status) => progress.update({ phase: 'processing', job: status }),
+  });
+  progress.stop();
+  if (invocation.json) io.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
+  if (job.status !== 'completed') throw jobEnded(job);
+  const saved = await client.downloadResults(created.jobId, invocation.out);
+  if (!invocation.json) {
+    io.stdout.write(statisticsTable(job));
+    io.stdout.write(`results: ${saved.path}\n`);
   }
 }
 
@@ -189,7 +245,12 @@ function jobEnded(job: JobStatus): JobEndedError {
   return new JobEndedError(`job ${job.jobId} ${job.status}${job.error ? `: ${job.error}` : ''}`);
 }
 
-export function statisticsTable(job: JobStatus): string {
+export function statisticsTable(
+  job: Pick<JobStatus, 'jobId' | 'processedEmails' | 'totalEmails' | 'statistics'> & {
+    status: string;
+    duplicateEmails?: number;
+  },
+): string {
   const lines = [`job ${job.jobId}: ${job.status}, ${job.processedEmails} of ${job.totalEmails} emails`];
   const statistics = Object.entries(job.statistics ?? {});
   if (statistics.length) {

@@ -15,7 +15,8 @@ usage:
   mailvet help
   mailvet validate <email>... [--async] [--json]
   mailvet validate --file <list.txt> [--json]
-  mailvet validate-file <file.csv> [--column <name|index>] [--out <path>] [--callback-url <url>] [--json]
+  mailvet validate-file <file.csv> [--column <name|index>] [--out <path>] [--callback-url <url>] [--estimate] [--json]
+  mailvet run-estimate <jobId> [--out <path>] [--json]
   mailvet job <jobId> [--json]
   mailvet jobs [--status <status>] [--limit <n>] [--json]
   mailvet download <jobId> [--out <path>]
@@ -27,7 +28,10 @@ usage:
                   --file with a plain list (one address a line, up to 100), one batch call
   validate-file   a CSV file: upload, progress, statistics; the results go next to the input as
                   <name>_processed_by_mailvet.csv unless --out. --column names the email column by its
-                  header or zero-based index (default: the column headed email)
+                  header or zero-based index (default: the column headed email). --estimate
+                  validates a sample of 1,000 rows only and prints the statistics projected to the
+                  whole file, the validations a full run will use and the command that runs it
+  run-estimate    runs an estimate's file in full (no new upload), like validate-file from there on
   job             a bulk job's status and statistics
   jobs            the company's jobs, newest first (--status filters, --limit pages; default 20)
   download        a completed job's results file (default name: the one the service gives it)
@@ -52,6 +56,7 @@ const options = {
   column: { type: 'string' },
   out: { type: 'string' },
   'callback-url': { type: 'string' },
+  estimate: { type: 'boolean' },
   status: { type: 'string' },
   limit: { type: 'string' },
   month: { type: 'string' },
@@ -61,7 +66,8 @@ const options = {
 /** Which options each command accepts besides --url, --key and --help. */
 const accepted: Record<string, string[]> = {
   validate: ['json', 'async', 'file'],
-  'validate-file': ['json', 'column', 'out', 'callback-url'],
+  'validate-file': ['json', 'column', 'out', 'callback-url', 'estimate'],
+  'run-estimate': ['json', 'out'],
   job: ['json'],
   jobs: ['json', 'status', 'limit'],
   download: ['out'],
@@ -79,6 +85,8 @@ export interface Invocation {
   key: string;
   json: boolean;
   async: boolean;
+  /** validate-file: validate a sample and project, no results file. */
+  estimate: boolean;
   /** validate: every address given (argument is the first). */
   emails: string[];
   /** validate --file: a plain list of addresses. */
@@ -130,6 +138,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): Invoca
     key,
     json: values.json ?? false,
     async: values.async ?? false,
+    estimate: values.estimate ?? false,
     emails: command === 'validate' && argument !== undefined ? [argument, ...extra] : [],
     ...(values.file === undefined ? {} : { file: values.file }),
     ...(values.column === undefined ? {} : { column: values.column }),

@@ -224,6 +224,16 @@ export class MailvetClient {
     return body<JobList>(await this.api.GET('/v1/email/validate-file', { params: { query } }));
   }
 
+  /**
+   * Runs a completed estimate (a job created with `estimate: true`) in full: a new job over the same
+   * upload, with the same options; nothing to upload. Its body is a created job's.
+   */
+  async runEstimate(jobId: string): Promise<CreatedJob> {
+    return body<CreatedJob>(
+      await this.api.POST('/v1/email/validate-file/{jobId}/run', { params: { path: { jobId } } }),
+    );
+  }
+
   /** Deletes a job and its files (an active job is cancelled first); 404 afterwards. */
   async deleteJob(jobId: string): Promise<void> {
     const answer = await this.api.DELETE('/v1/email/validate-file/{jobId}', { params: { path: { jobId } } });
@@ -309,7 +319,8 @@ export class MailvetClient {
       timeoutMs,
       onStatus: (status) => onProgress({ phase: 'processing', job: status }),
     });
-    if (job.status !== 'completed') return { jobId: created.jobId, job };
+    // an estimate completes with its projection and has no results file
+    if (job.status !== 'completed' || job.estimate) return { jobId: created.jobId, job };
     return { jobId: created.jobId, job, download: await this.getDownload(created.jobId) };
   }
 

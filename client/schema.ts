@@ -54,6 +54,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/email/validate-file/{jobId}/run': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run a completed estimate in full: a new job over the same upload, with the same options (nothing to upload) */
+    post: operations['runEstimate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/email/validate-file/{jobId}/webhook-deliveries': {
     parameters: {
       query?: never;
@@ -358,9 +375,26 @@ export interface components {
       error?: string;
       /** @description Processing jobs whose mailbox probes wait on the politeness limits of a busy mail server: when probing is expected to be done (ISO 8601) */
       expectedFinishAt?: string;
+      /** @description Jobs created with "estimate": true only: null until the estimate completes, then what a full run of the file is expected to give */
+      estimate?: {
+        /** @description Data rows of the file: the rows a full run gives a status (and counts in usage) */
+        rows: number;
+        /** @description Rows validated: a uniform random sample of 1,000, or every row of a smaller file. They are the estimate job's totalEmails, statistics and usage */
+        sampled: number;
+        /** @description The sample's statistics projected to the whole file: whole numbers summing to rows */
+        statistics: {
+          safe: number;
+          block_bounce_risk: number;
+          some_risk: number;
+          dead_email: number;
+          do_not_mail_abuse: number;
+        };
+      } | null;
       jobId: string;
       percentComplete: number;
       processedEmails: number;
+      /** @description An estimate that was run in full (POST .../{jobId}/run): the job running it */
+      runJobId?: string;
       /** @description Completed jobs only: the count of each status; they sum to totalEmails */
       statistics: {
         safe: number;
@@ -400,9 +434,26 @@ export interface components {
         error?: string;
         /** @description Processing jobs whose mailbox probes wait on the politeness limits of a busy mail server: when probing is expected to be done (ISO 8601) */
         expectedFinishAt?: string;
+        /** @description Jobs created with "estimate": true only: null until the estimate completes, then what a full run of the file is expected to give */
+        estimate?: {
+          /** @description Data rows of the file: the rows a full run gives a status (and counts in usage) */
+          rows: number;
+          /** @description Rows validated: a uniform random sample of 1,000, or every row of a smaller file. They are the estimate job's totalEmails, statistics and usage */
+          sampled: number;
+          /** @description The sample's statistics projected to the whole file: whole numbers summing to rows */
+          statistics: {
+            safe: number;
+            block_bounce_risk: number;
+            some_risk: number;
+            dead_email: number;
+            do_not_mail_abuse: number;
+          };
+        } | null;
         jobId: string;
         percentComplete: number;
         processedEmails: number;
+        /** @description An estimate that was run in full (POST .../{jobId}/run): the job running it */
+        runJobId?: string;
         /** @description Completed jobs only: the count of each status; they sum to totalEmails */
         statistics: {
           safe: number;
@@ -983,6 +1034,8 @@ export interface operations {
           emailColumn: number;
           fileName?: string;
           callbackUrl?: string;
+          /** @description true: validate a random sample of the file (1,000 rows, or every row of a smaller file) and project its statistics to the whole file; no results file. Run it in full with POST .../{jobId}/run */
+          estimate?: boolean;
         };
       };
     };
@@ -996,7 +1049,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedJob'];
         };
       };
-      /** @description "emailColumn is required"; "emailColumn must be a non-negative integer"; "emailColumn must be 1000 or less"; "fileName must be a non-empty string"; "fileName must be 255 characters or less"; "fileName must end in .csv"; "Invalid callbackUrl"; "Idempotency-Key must be 1 to 255 visible ASCII characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      /** @description "emailColumn is required"; "emailColumn must be a non-negative integer"; "emailColumn must be 1000 or less"; "fileName must be a non-empty string"; "fileName must be 255 characters or less"; "fileName must end in .csv"; "Invalid callbackUrl"; "estimate must be true or false"; "Idempotency-Key must be 1 to 255 visible ASCII characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1310,7 +1363,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Job is not completed"; "This job was completed before filtered downloads existed; download the full results without status or columns" */
+      /** @description "Job is not completed"; "This job is an estimate and has no results file. Run it in full with POST /v1/email/validate-file/{jobId}/run, then download that job."; "This job was completed before filtered downloads existed; download the full results without status or columns" */
       409: {
         headers: {
           [name: string]: unknown;
@@ -1329,6 +1382,125 @@ export interface operations {
         };
       };
       /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  runEstimate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Same key and same body within 24 hours: the first response again, and no new work. Same key, other body: 422. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        jobId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run job, as a created job is; its file is already in place (uploadUrl is not needed) and it starts processing at once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedJob'];
+        };
+      };
+      /** @description "Idempotency-Key must be 1 to 255 visible ASCII characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Job not found" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an estimate can be run: this job was not created with "estimate": true"; "Job is not completed"; "This estimate was already run in full; its runJobId is the job running it"; "A request with this Idempotency-Key is still in progress; retry in a few seconds" */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "An estimate can be run for 24 hours after it completes; its file is gone. Create a new job and upload the file again." */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Idempotency-Key reused with a different body" */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Concurrent job limit reached. Complete or wait for existing jobs before creating new ones."; "Rate limit exceeded" */
       429: {
         headers: {
           /** @description Seconds to wait before trying again */

@@ -105,6 +105,8 @@ const schema = z.object({
   PROBE_GREYLIST_DELAY_SECONDS: z.coerce.number().int().min(0).max(900).default(300),
   /** Target size of one bulk chunk in bytes (small values exercise chunk boundaries in tests). */
   CHUNK_SIZE_BYTES: int(4 * 1024 * 1024, 1),
+  /** Tests only: the seed of every estimate's sample (unset: each job's id seeds its own). */
+  ESTIMATE_SAMPLE_SEED: z.coerce.number().int().min(0).optional(),
   /**
    * The address invite emails are sent from through Amazon SES (a verified identity; the stack sets it
    * from context `inviteFrom`). Unset, and without INVITE_OUTBOX_DIR, invites stay `pending`.

@@ -133,6 +133,20 @@ export const functions: FunctionSpec[] = [
     },
   },
   {
+    name: 'runEstimate',
+    entry: 'functions/handlers/run-estimate.ts',
+    description:
+      'POST /v1/email/validate-file/{jobId}/run: run a completed estimate in full as a new job (copies its upload)',
+    ...apiDefaults,
+    // the copy reads the estimate's upload and writes the run's; the listing checks the upload is still there
+    access: {
+      table: [...api, 'delete'],
+      bucketRead: [uploadsPrefix],
+      bucketWrite: [uploadsPrefix],
+      bucketList: [uploadsPrefix],
+    },
+  },
+  {
     name: 'listJobs',
     entry: 'functions/handlers/list-jobs.ts',
     description: "GET /v1/email/validate-file: the company's jobs, newest first",
@@ -331,6 +345,7 @@ export const routes: RouteSpec[] = [
   { method: 'POST', path: '/v1/email/validate-file', function: 'createJob' },
   { method: 'GET', path: '/v1/email/validate-file/{jobId}', function: 'getJob' },
   { method: 'GET', path: '/v1/email/validate-file/{jobId}/download', function: 'downloadJob' },
+  { method: 'POST', path: '/v1/email/validate-file/{jobId}/run', function: 'runEstimate' },
   { method: 'GET', path: '/v1/email/validate-file', function: 'listJobs' },
   { method: 'DELETE', path: '/v1/email/validate-file/{jobId}', function: 'deleteJob' },
   {

@@ -185,8 +185,10 @@ export function createApi(options: ApiOptions) {
     validateEmail: (email: string) =>
       translated(async () => (await client.validate(email)) as unknown as ValidationResult),
 
-    createJob: (body: { emailColumn: number; fileName?: string; callbackUrl?: string }) =>
+    createJob: (body: { emailColumn: number; fileName?: string; callbackUrl?: string; estimate?: boolean }) =>
       translated(() => once.createJob(body)),
+    /** A completed estimate's full run: a new job over the same upload (not retried, like creation). */
+    runEstimate: (jobId: string) => translated(() => once.runEstimate(jobId)),
     getJob: (jobId: string) => translated(() => client.getJob(jobId)),
     getDownload: (jobId: string, filter: DownloadFilter = {}) =>
       translated(async () => (await client.getDownload(jobId, filter)) as Download),

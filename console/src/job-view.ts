@@ -47,7 +47,9 @@ export function JobView({
   return html`<div class="job" data-status=${job.status}>
     ${titleLevel === 2 && html`<h2>${fileName ?? 'Your file'}</h2>`}
     <p role="status">
-      <span data-testid="job-state">${jobStateWords[job.status] ?? job.status}</span>
+      <span data-testid="job-state"
+        >${job.estimate !== undefined ? 'Estimate: ' : ''}${jobStateWords[job.status] ?? job.status}</span
+      >
       ${jobProgressWords(job) && html` · ${jobProgressWords(job)}`}
     </p>
     ${
@@ -74,9 +76,13 @@ export function JobView({
       job.status === 'expired' &&
       html`<p class="error" role="alert">The file never arrived within the upload window. Start again.</p>`
     }
-    ${job.status === 'completed' && job.statistics && html`<${Statistics} job=${job} />`}
+    ${
+      job.status === 'completed' && job.estimate
+        ? html`<${EstimateResult} api=${api} job=${job} estimate=${job.estimate} fileName=${fileName} />`
+        : job.status === 'completed' && job.statistics && html`<${Statistics} job=${job} />`
+    }
     <${ErrorMessage} error=${error} />
-    ${job.status === 'completed' && html`<${Downloads} api=${api} job=${job} />`}
+    ${job.status === 'completed' && !job.estimate && html`<${Downloads} api=${api} job=${job} />`}
     ${
       finished &&
       onAgain &&
@@ -185,12 +191,83 @@ function Downloads({ api, job }: { api: Api; job: Job }) {
   </div>`;
 }
 
-function Statistics({ job }: { job: Job }) {
+type Estimate = NonNullable<Job['estimate']>;
+
+/**
+ * A completed estimate: the statistics projected to the whole file, the validations the full run will
+ * use, and the button that starts it (then the run, followed like any job).
+ */
+function EstimateResult({
+  api,
+  job,
+  estimate,
+  fileName,
+}: {
+  api: Api;
+  job: Job;
+  estimate: Estimate;
+  fileName?: string;
+}) {
+  const [run, setRun] = useState<Job>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const start = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const created = await api.runEstimate(job.jobId);
+      setRun({
+        jobId: created.jobId,
+        status: 'processing',
+        totalEmails: 0,
+        processedEmails: 0,
+        percentComplete: 0,
+        createdAt: new Date().toISOString(),
+        completedAt: null,
+        statistics: null,
+        unprobedEmails: 0,
+      });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const sampled =
+    estimate.sampled === estimate.rows
+      ? `All ${formatNumber(estimate.rows)} rows were validated`
+      : `A random sample of ${formatNumber(estimate.sampled)} of the ${formatNumber(estimate.rows)} rows was validated`;
+  const cost = ` validations (this estimate used ${formatNumber(estimate.sampled)}).`;
+  return html`<div class="estimate" data-testid="estimate">
+    <${Statistics}
+      job=${{ ...job, statistics: estimate.statistics, totalEmails: estimate.rows, unprobedEmails: 0 }}
+      caption=${`${sampled}; the statistics below are projected to the whole file.`}
+    />
+    <p data-testid="estimate-cost">
+      Validating the whole file will use <strong>${formatNumber(estimate.rows)}</strong>${cost}
+    </p>
+    ${
+      run
+        ? html`<h3>The full run</h3>
+            <${JobView} api=${api} initial=${run} fileName=${fileName} titleLevel=${0} />`
+        : job.runJobId
+          ? html`<p class="muted">This estimate was run in full as job <code>${job.runJobId}</code>.</p>`
+          : html`<div class="actions">
+              <button type="button" onClick=${start} disabled=${busy}>
+                Validate all ${formatNumber(estimate.rows)} rows
+              </button>
+            </div>`
+    }
+    <${ErrorMessage} error=${error} />
+  </div>`;
+}
+
+function Statistics({ job, caption }: { job: Job; caption?: string }) {
   const stats = job.statistics!;
   const total = job.totalEmails || 1;
   const summary = statuses.map((s) => `${statusWords[s].label} ${stats[s]}`).join(', ');
   return html`<div class="statistics">
-    <p>${formatNumber(job.totalEmails)} emails validated.</p>
+    <p>${caption ?? `${formatNumber(job.totalEmails)} emails validated.`}</p>
     ${
       job.duplicateEmails > 0 &&
       html`<p class="muted" data-testid="duplicates">

@@ -13,6 +13,7 @@ import {
   downloadDescriptorSchema,
   downloadQuery,
   downloadQueryErrors,
+  estimateNoResultsMessage,
   jobListSchema,
   jobNotCompletedMessage,
   jobNotFoundMessage,
@@ -21,6 +22,11 @@ import {
   resultsExpiredMessage,
 } from '../domain/bulk/jobs';
 import { webhookDeliveriesSchema } from '../domain/webhooks/delivery-log';
+import {
+  alreadyRunMessage,
+  estimateFileGoneMessage,
+  notAnEstimateMessage,
+} from '../domain/bulk/estimate/run-estimate';
 import {
   idempotencyInProgressMessage,
   idempotencyInvalidMessage,
@@ -240,8 +246,28 @@ const operations: Record<string, Operation> = {
     errors: {
       '400': downloadQueryErrors,
       '404': [jobNotFoundMessage],
-      '409': [jobNotCompletedMessage, noRowIndexMessage],
+      '409': [jobNotCompletedMessage, estimateNoResultsMessage, noRowIndexMessage],
       '410': [resultsExpiredMessage],
+    },
+  },
+  'POST /v1/email/validate-file/{jobId}/run': {
+    summary:
+      'Run a completed estimate in full: a new job over the same upload, with the same options (nothing to upload)',
+    idempotent: true,
+    responses: {
+      '201': {
+        description:
+          'The run job, as a created job is; its file is already in place (uploadUrl is not needed) and it starts processing at once',
+        schema: 'CreatedJob',
+      },
+    },
+    errors: {
+      ...idempotencyErrors,
+      '400': [idempotencyInvalidMessage],
+      '404': [jobNotFoundMessage],
+      '409': [notAnEstimateMessage, jobNotCompletedMessage, alreadyRunMessage, idempotencyInProgressMessage],
+      '410': [estimateFileGoneMessage],
+      '429': [concurrentJobLimitMessage],
     },
   },
   'POST /v1/email/validate': {

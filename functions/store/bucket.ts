@@ -6,6 +6,7 @@
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -148,6 +149,14 @@ export const minMultipartPartBytes = 5 * 1024 * 1024;
 export async function objectExists(key: string): Promise<boolean> {
   const out = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: key, MaxKeys: 1 }));
   return out.Contents?.[0]?.Key === key;
+}
+
+/** Copies an object inside the bucket, server-side (no bytes pass through the caller). */
+export async function copyObject(fromKey: string, toKey: string): Promise<void> {
+  const bucket = bucketName();
+  await s3().send(
+    new CopyObjectCommand({ Bucket: bucket, Key: toKey, CopySource: `${bucket}/${encodeURI(fromKey)}` }),
+  );
 }
 
 /** An object being read: its body and the version the read got. */

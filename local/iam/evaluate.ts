@@ -55,6 +55,8 @@ const s3Actions: Record<string, string> = {
   CreateMultipartUpload: 's3:PutObject',
   UploadPart: 's3:PutObject',
   CompleteMultipartUpload: 's3:PutObject',
+  // IAM authorizes a copy as a PutObject of the target plus a GetObject of the source (added below)
+  CopyObject: 's3:PutObject',
   AbortMultipartUpload: 's3:AbortMultipartUpload',
   ListParts: 's3:ListMultipartUploadParts',
   DeleteObject: 's3:DeleteObject',

@@ -272,6 +272,48 @@ describeInBrowser('web console', () => {
     await page.close();
   });
 
+  it('bulk: "Estimate first" shows the projection and the validations a full run uses, then runs it', async () => {
+    const rows = [['email']];
+    for (let i = 0; i < 1200; i++) rows.push([i % 4 === 0 ? `p${i}@nowhere.test` : `p${i}@ok.test`]);
+    const { input, statistics } = buildCsv({ delimiter: ',', header: true, emailColumn: 0, rows });
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Bulk' }).click();
+    await page.getByLabel('Drop a CSV file here, or choose one').setInputFiles({
+      name: 'prospects.csv',
+      mimeType: 'text/csv',
+      buffer: input,
+    });
+    await page.getByLabel('Estimate first').check();
+    await page.getByRole('button', { name: 'Estimate prospects.csv' }).click();
+    const estimate = page.getByTestId('estimate');
+    await estimate.waitFor({ timeout: 120_000 });
+    await expectText(estimate, 'A random sample of 1,000 of the 1,200 rows was validated');
+    await expectText(
+      page.getByTestId('estimate-cost'),
+      'will use 1,200 validations (this estimate used 1,000)',
+    );
+    // projected to the whole file: about 900 safe and 300 bounce risk, summing to 1,200
+    const projected = await estimate.locator('.stats-table tbody tr td:first-of-type').allTextContents();
+    const counts = projected.map((text) => Number(text.replace(/,/g, '')));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1200);
+    expect(Math.abs(counts[0]! - 900)).toBeLessThan(80);
+    // an estimate has nothing to download
+    expect(await page.getByRole('button', { name: 'Download results (CSV)' }).count()).toBe(0);
+    await shot(page, 'bulk-estimate');
+
+    await page.getByRole('button', { name: 'Validate all 1,200 rows' }).click();
+    const run = estimate.locator('.job[data-status="completed"]');
+    await run.waitFor({ timeout: 120_000 });
+    for (const [status, count] of Object.entries(statistics))
+      await expectText(
+        run.locator(`.stats-table tr[data-status="${status}"] td`).first(),
+        count.toLocaleString('en-US'),
+      );
+    await run.getByRole('button', { name: 'Download results (CSV)' }).waitFor({ timeout });
+    await shot(page, 'bulk-estimate-run');
+    await page.close();
+  });
+
   it('bulk: explains the 5-job limit and its wait', async () => {
     // Globex fills its five slots through the API; the console then asks for a sixth.
     for (let i = 0; i < 5; i++) {

@@ -315,6 +315,41 @@ describe('mailvet job and download', () => {
   });
 });
 
+describe('mailvet validate-file --estimate and run-estimate', () => {
+  it('prints the projection, the validations a full run uses and its command; run-estimate runs it', async () => {
+    const rows = ['email'];
+    for (let i = 0; i < 4000; i++) rows.push(i % 4 === 0 ? `p${i}@nowhere.test` : `p${i}@ok.test`);
+    writeFileSync(path.join(dir, 'sampled.csv'), `${rows.join('\n')}\n`);
+
+    const estimate = await mailvet(['validate-file', 'sampled.csv', '--estimate']);
+    expect(errors(estimate)).not.toMatch(/^mailvet: (?!the API answered 429)/m);
+    expect(estimate.code).toBe(0);
+    const jobId = /^estimate ([0-9a-f-]{36}): projected from a random sample of 1000 of 4000 rows$/m.exec(
+      estimate.stdout,
+    )?.[1];
+    expect(jobId).toBeDefined();
+    // a sample of 1,000 out of a 75/25 mix: the projection is near 3000 / 1000
+    const safe = Number(/^ {2}safe +(\d+) /m.exec(estimate.stdout)![1]);
+    expect(Math.abs(safe - 3000)).toBeLessThan(200);
+    expect(estimate.stdout).toContain('the full run will use 4000 validations (the sample used 1000)\n');
+    expect(estimate.stdout).toContain(`run it in full: mailvet run-estimate ${jobId}\n`);
+    expect(() => readFileSync(path.join(dir, 'sampled_processed_by_mailvet.csv'))).toThrow();
+
+    const full = await mailvet(['run-estimate', jobId!]);
+    expect(full.code).toBe(0);
+    expect(full.stdout).toMatch(/^job [0-9a-f-]{36}: completed, 4000 of 4000 emails$/m);
+    expect(full.stdout).toMatch(/^ {2}safe +3000 +75\.0%$/m);
+    expect(full.stdout).toContain('results: sampled_processed_by_mailvet.csv\n');
+    expect(readFileSync(path.join(dir, 'sampled_processed_by_mailvet.csv'), 'utf8')).toMatch(
+      /^email,mailvet_status\np0@nowhere.test,block_bounce_risk\np1@ok.test,safe\n/,
+    );
+
+    const again = await mailvet(['run-estimate', jobId!]);
+    expect(again.code).toBe(1);
+    expect(errors(again)).toMatch(/already run in full.*\(HTTP 409\)\n$/);
+  });
+});
+
 describe('mailvet jobs, delete and usage', () => {
   it("lists the company's jobs newest first, deletes one, and shows this month's usage", async () => {
     writeFileSync(path.join(dir, 'listed.csv'), 'email\ncat@ok.test\n');

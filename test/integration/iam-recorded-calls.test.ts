@@ -91,7 +91,7 @@ it("refuses a function's call outside what the wiring gives it", async () => {
 // Least privilege from the other side: what the bulk functions may do to the bucket, a plain job uses.
 // Only failure paths are left out: aborting a multipart upload (and listing its parts), and reading an
 // older version (the local bucket keeps none).
-it('a bulk job, its filtered download and its deletion use every S3 grant of the bulk functions', async () => {
+it('a bulk job, its filtered download, its deletion and an estimate run in full use every S3 grant of the bulk functions', async () => {
   const client = new BulkClient(runtime.baseUrl, runtime.keys.admin);
   const rows = [
     ['email'],
@@ -108,6 +108,13 @@ it('a bulk job, its filtered download and its deletion use every S3 grant of the
   const filtered = await client.request('GET', `/v1/email/validate-file/${run.jobId}/download?status=safe`);
   expect(filtered.status).toBe(200);
   expect((await client.request('DELETE', `/v1/email/validate-file/${run.jobId}`)).status).toBe(204);
+  // an estimate, run in full: the run copies the estimate's upload
+  const estimate = await client.run(input, { emailColumn: 0, estimate: true });
+  expect(estimate.final.status).toBe('completed');
+  const started = await client.request('POST', `/v1/email/validate-file/${estimate.jobId}/run`);
+  expect(started.status).toBe(201);
+  const full = await client.waitForEnd(((await started.json()) as { jobId: string }).jobId);
+  expect(full.at(-1)!.status).toBe('completed');
 
   const bulkFunctions = new Set(
     functions
@@ -126,6 +133,7 @@ it('a bulk job, its filtered download and its deletion use every S3 grant of the
     'createJob',
     'deleteJob',
     'downloadJob',
+    'runEstimate',
     'startProcessing',
     'validateChunk',
   ]);

@@ -97,6 +97,24 @@ describe('responses against docs/openapi.json', () => {
     expect((await call('GET', '/v1/email/validate-file?status=gone')).status).toBe(400);
     expect((await call('GET', `${jobPath}/webhook-deliveries`)).status).toBe(200);
     expect((await call('GET', `/v1/email/validate-file/${unknownId}/webhook-deliveries`)).status).toBe(404);
+    expect((await call('POST', `${jobPath}/run`)).status).toBe(409);
+    expect((await call('POST', `/v1/email/validate-file/${unknownId}/run`)).status).toBe(404);
+    const estimate = await call('POST', '/v1/email/validate-file', {
+      body: { emailColumn: 0, estimate: true },
+    });
+    expect(estimate.status).toBe(202);
+    const estimatePath = `/v1/email/validate-file/${estimate.body.jobId}`;
+    const estimatePut = await new BulkClient(local.baseUrl, local.keys.admin).upload(
+      estimate.body.uploadUrl,
+      Buffer.from('ann@ok.test\nbob@nowhere.test\n'),
+    );
+    expect(estimatePut.status).toBe(200);
+    await until('estimate completion', async () => {
+      const job = await call('GET', estimatePath);
+      return job.body.status === 'completed' ? job : undefined;
+    });
+    expect((await call('GET', `${estimatePath}/download`)).status).toBe(409);
+    expect((await call('POST', `${estimatePath}/run`)).status).toBe(201);
     expect((await call('DELETE', `/v1/email/validate-file/${unknownId}`)).status).toBe(404);
     expect((await call('DELETE', jobPath)).status).toBe(204);
     expect((await call('GET', jobPath)).status).toBe(404);

@@ -51,7 +51,12 @@ describe('the OpenAPI document', () => {
     };
     const schema = post.requestBody.content['application/json'].schema;
     expect(schema.required).toEqual(['emailColumn']);
-    expect(Object.keys(schema.properties).sort()).toEqual(['callbackUrl', 'emailColumn', 'fileName']);
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'callbackUrl',
+      'emailColumn',
+      'estimate',
+      'fileName',
+    ]);
   });
 });
 

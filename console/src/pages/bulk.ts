@@ -24,6 +24,7 @@ type Phase =
 export function BulkPage({ api }: { api: Api }) {
   const [picked, setPicked] = useState<Picked>();
   const [callbackUrl, setCallbackUrl] = useState('');
+  const [estimateFirst, setEstimateFirst] = useState(false);
   const [phase, setPhase] = useState<Phase>({ step: 'choose' });
   const [error, setError] = useState<unknown>();
 
@@ -57,6 +58,7 @@ export function BulkPage({ api }: { api: Api }) {
         emailColumn: picked.preview.emailColumn,
         ...(fileName ? { fileName } : {}),
         ...(callbackUrl.trim() ? { callbackUrl: callbackUrl.trim() } : {}),
+        ...(estimateFirst ? { estimate: true } : {}),
       });
     } catch (e) {
       return setError(jobLimitMessage(e));
@@ -120,7 +122,22 @@ export function BulkPage({ api }: { api: Api }) {
               />
               <p id="callback-help" class="muted">We POST a signed message there when the job completes.</p>
             </div>
-            <button type="submit">Validate ${picked.file.name}</button>`
+            <div class="field">
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked=${estimateFirst}
+                  onChange=${(e: Event) => setEstimateFirst((e.target as HTMLInputElement).checked)}
+                  aria-describedby="estimate-help"
+                />
+                <span>Estimate first</span>
+              </label>
+              <p id="estimate-help" class="muted">
+                Validate a random sample of 1,000 rows and see the statistics projected to the whole file, and
+                the validations it will use, before you run it all.
+              </p>
+            </div>
+            <button type="submit">${estimateFirst ? 'Estimate' : 'Validate'} ${picked.file.name}</button>`
         }
       </form>`
     }

@@ -11,6 +11,7 @@ const fileNameEmpty = 'fileName must be a non-empty string';
 const fileNameTooLong = `fileName must be ${maxFileNameLength} characters or less`;
 const fileNameNotCsv = 'fileName must end in .csv';
 const callbackInvalid = 'Invalid callbackUrl';
+const estimateInvalid = 'estimate must be true or false';
 
 /** Every 400 text of the body, in the order the rules are checked. */
 export const createJobRequestErrors = [
@@ -21,6 +22,7 @@ export const createJobRequestErrors = [
   fileNameTooLong,
   fileNameNotCsv,
   callbackInvalid,
+  estimateInvalid,
 ];
 
 /** An absolute http(s) URL with a host: anything else cannot receive a webhook. */
@@ -55,6 +57,12 @@ export const createJobRequestSchema = z.preprocess(
       .string({ error: callbackInvalid })
       .refine(isHttpUrl, { error: callbackInvalid })
       .optional(),
+    estimate: z
+      .boolean({ error: estimateInvalid })
+      .optional()
+      .describe(
+        'true: validate a random sample of the file (1,000 rows, or every row of a smaller file) and project its statistics to the whole file; no results file. Run it in full with POST .../{jobId}/run',
+      ),
   }),
 );
 

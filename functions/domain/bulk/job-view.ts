@@ -29,6 +29,16 @@ export interface JobView {
   error?: string;
   /** The upload's detected text encoding (`utf-8`, `utf-16le`, `windows-1252`, ...), once scanned. */
   encoding?: string;
+  /** Estimate jobs only: null until completed, then the file's rows, the rows sampled, the projection. */
+  estimate?: EstimateView | null;
+  /** An estimate that was run in full: the job running it. */
+  runJobId?: string;
+}
+
+export interface EstimateView {
+  rows: number;
+  sampled: number;
+  statistics: Statistics;
 }
 
 const count = z.number().int().nonnegative();
@@ -39,6 +49,16 @@ const statisticsSchema = z.object({
   dead_email: count,
   do_not_mail_abuse: count,
 }) satisfies z.ZodType<Statistics>;
+
+const estimateSchema = z.object({
+  rows: count.describe('Data rows of the file: the rows a full run gives a status (and counts in usage)'),
+  sampled: count.describe(
+    "Rows validated: a uniform random sample of 1,000, or every row of a smaller file. They are the estimate job's totalEmails, statistics and usage",
+  ),
+  statistics: statisticsSchema.describe(
+    "The sample's statistics projected to the whole file: whole numbers summing to rows",
+  ),
+}) satisfies z.ZodType<EstimateView>;
 
 /** GET /v1/email/validate-file/{jobId}: the JSON shape of a JobView. */
 export const jobViewSchema = z.object({
@@ -67,9 +87,19 @@ export const jobViewSchema = z.object({
     .describe(
       'Processing jobs whose mailbox probes wait on the politeness limits of a busy mail server: when probing is expected to be done (ISO 8601)',
     ),
+  estimate: estimateSchema
+    .nullable()
+    .optional()
+    .describe(
+      'Jobs created with "estimate": true only: null until the estimate completes, then what a full run of the file is expected to give',
+    ),
   jobId: z.string(),
   percentComplete: z.number().int().min(0).max(100),
   processedEmails: z.number().int().nonnegative(),
+  runJobId: z
+    .string()
+    .optional()
+    .describe('An estimate that was run in full (POST .../{jobId}/run): the job running it'),
   statistics: statisticsSchema
     .nullable()
     .describe('Completed jobs only: the count of each status; they sum to totalEmails'),
@@ -154,6 +184,8 @@ export function jobView(job: ViewedJob, nowMs: number): JobView {
   if (status === 'processing' && finish !== undefined && finish > nowMs)
     view.expectedFinishAt = new Date(finish).toISOString();
   if (job.dialect?.encoding) view.encoding = job.dialect.encoding;
+  if (job.estimate) view.estimate = job.status === 'completed' ? (job.estimateResult ?? null) : null;
+  if (job.runJobId !== undefined) view.runJobId = job.runJobId;
   if (status === 'failed') {
     if (job.status === 'cancelled') view.error = cancelledError;
     else view.error = job.status === 'failed' ? (job.error ?? deadlineError) : deadlineError;

@@ -10,7 +10,7 @@ import { enumParam, listQuery } from '../workspace/query';
 import type { CreateJobRequest } from './create-job-request';
 import { reasonColumnHeader } from './csv/row-index';
 import { deleteJobObjects } from './job-objects';
-import { getJobItem, type JobItem, type StoredJobStatus } from '../../store/jobs/item';
+import { getJobItem, type JobItem, type NewJob, type StoredJobStatus } from '../../store/jobs/item';
 import {
   companyJobsInStatesNewestFirst,
   companyJobsNewestFirst,
@@ -48,12 +48,15 @@ import { releaseFailedJob, settleDeletedJob } from '../usage';
 import type { JobDuplicates } from '../../store/jobs/duplicates';
 import { produceVariant } from './results-variants';
 import { objectExists } from '../../store/bucket';
+import type { JobEstimateState } from '../../store/jobs/estimates';
 import { bulkStatuses, emptyStatistics } from './statuses';
 
 export const concurrentJobLimitMessage =
   'Concurrent job limit reached. Complete or wait for existing jobs before creating new ones.';
 export const jobNotFoundMessage = 'Job not found';
 export const jobNotCompletedMessage = 'Job is not completed';
+export const estimateNoResultsMessage =
+  'This job is an estimate and has no results file. Run it in full with POST /v1/email/validate-file/{jobId}/run, then download that job.';
 
 /** POST /v1/email/validate-file's 202 body. */
 export const createdJobSchema = z.object({
@@ -72,29 +75,31 @@ export async function createJob(
   companyId: string,
   request: CreateJobRequest,
   clock: Clock = systemClock,
+  /** A run of an estimate (estimate/run-estimate.ts): its id, chosen beforehand, and the estimate's. */
+  run?: { jobId: string; estimateJobId: string },
 ): Promise<CreatedJob> {
   const now = clock();
   const ttl = settings().UPLOAD_URL_TTL_SECONDS;
-  const jobId = randomUUID();
+  const jobId = run?.jobId ?? randomUUID();
   const uploadExpiresAtMs = now.getTime() + ttl * 1000;
   const slot = await claimSlot(companyId, jobId, uploadExpiresAtMs, now.getTime(), jobLimits);
   if (slot === undefined)
     throw new TooManyRequestsError(concurrentJobLimitMessage, activeJobsRetryAfterSeconds);
   try {
-    await putNewJob(
-      {
-        jobId,
-        companyId,
-        emailColumn: request.emailColumn,
-        fileName: request.fileName,
-        callbackUrl: request.callbackUrl,
-        createdAt: now.toISOString(),
-        uploadExpiresAtMs,
-        slot,
-        counts: emptyStatistics(),
-      },
-      jobLimits,
-    );
+    const job: NewJob & JobEstimateState = {
+      jobId,
+      companyId,
+      emailColumn: request.emailColumn,
+      fileName: request.fileName,
+      callbackUrl: request.callbackUrl,
+      createdAt: now.toISOString(),
+      uploadExpiresAtMs,
+      slot,
+      counts: emptyStatistics(),
+      ...(request.estimate ? { estimate: true } : {}),
+      ...(run ? { estimateJobId: run.estimateJobId } : {}),
+    };
+    await putNewJob(job, jobLimits);
     const uploadUrl = await presignUpload(uploadObjectKey(companyId, jobId), ttl);
     countMetric('JobsCreated');
     return { jobId, status: 'awaiting_upload', uploadUrl, uploadExpiresIn: ttl };
@@ -110,7 +115,7 @@ async function findJob(companyId: string, jobId: string): Promise<JobItem | unde
   return /^[0-9a-f-]{36}$/i.test(jobId) ? await getJobItem(companyId, jobId) : undefined;
 }
 
-async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
+export async function requireJob(companyId: string, jobId: string): Promise<JobItem> {
   const job = await findJob(companyId, jobId);
   // A job being deleted is already gone as far as clients can tell.
   if (!job || job.status === 'cancelled') throw new NotFoundError(jobNotFoundMessage);
@@ -200,6 +205,8 @@ export async function describeDownload(
   const now = clock();
   const job = await requireJob(companyId, jobId);
   const status = effectiveStatus(job, now.getTime());
+  if (status === 'completed' && (job as JobEstimateState).estimate)
+    throw new ConflictError(estimateNoResultsMessage);
   if (status === 'expired' && job.status === 'completed') throw new GoneError(resultsExpiredMessage);
   if (status !== 'completed' || !job.resultKey) throw new ConflictError(jobNotCompletedMessage);
   if (!(await objectExists(job.resultKey))) throw new GoneError(resultsExpiredMessage);

@@ -51,3 +51,16 @@ export const jobLimits: JobLimits = {
   unfinishedKeptSeconds: jobRetentionSeconds,
   completedKeptSeconds: resultsRetentionSeconds + expiredJobKeptSeconds,
 };
+
+/** Data rows an estimate job validates: a uniform sample of this many, or every row of a smaller file. */
+export const estimateSampleRows = 1000;
+
+/**
+ * A completed estimate can be run in full for this long. Its upload is deleted by the bucket's lifecycle
+ * rule two days after it arrived (lib/stateful-stack.ts); an estimate completes within the two-hour
+ * processing deadline, so the file is always still there within this window.
+ */
+export const estimateRunWindowSeconds = 24 * 3600;
+
+/** How long an estimate waits for DNS answers of its sample before the rest read some_risk / dns_timeout. */
+export const estimateDnsBudgetMs = 60_000;

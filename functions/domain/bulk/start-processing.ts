@@ -17,6 +17,12 @@ import { markFailed, markProcessing, markStartFailed } from '../../store/jobs/tr
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
 import { duplicatePairsKey, parseUploadObjectKey } from './object-keys';
 import { releaseFailedJob, reserveForJob } from '../usage';
+import {
+  completeEstimate,
+  estimateSampleOptions,
+  finishEstimate,
+  isEstimateJob,
+} from './estimate/complete-estimate';
 
 /** One ObjectCreated record, key already URL-decoded. */
 export interface UploadedObject {
@@ -66,6 +72,9 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
     jobLog.info('upload event for a job whose chunks are all done; finalizing');
     await sendFinalize(job);
     return;
+  } else if (job.status === 'completed' && isEstimateJob(job)) {
+    // A redelivered event of an estimate that completed: finish what a crash may have cut short.
+    return finishEstimate(job, jobLog);
   } else {
     return jobLog.info('upload event for a job not awaiting one; ignored', { status: job.status });
   }
@@ -128,15 +137,18 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     object.body.destroy();
     return failDuringScan(job, tooLargeError, log);
   }
-  const sender = new ChunkSender(job, pin);
+  // An estimate sends no chunks: the scan draws its sample, validated right here.
+  const estimate = isEstimateJob(job);
+  const sender = estimate ? undefined : new ChunkSender(job, pin);
   let scan: ScanResult;
   try {
     scan = await scanCsv(object.body as AsyncIterable<Uint8Array>, {
       emailColumn: job.emailColumn,
       chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
-      findDuplicates: true,
+      findDuplicates: !estimate,
       fileBytes: pin.size,
-      onChunks: (chunks, dialect) => sender.add(chunks, dialect),
+      onChunks: (chunks, dialect) => sender?.add(chunks, dialect),
+      ...(estimate ? { sample: estimateSampleOptions(job) } : {}),
     });
   } catch (error) {
     if (!(error instanceof NotCsvError)) throw error;
@@ -146,6 +158,10 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     return failDuringScan(job, error.message, log);
   }
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
+  if (!sender) {
+    const sampled = { pin, dialect: scan.dialect, rows: scan.dataRows, sample: scan.sample ?? [] };
+    return completeEstimate(job, sampled, log, { fail: (error) => failDuringScan(job, error, log) });
+  }
   await sender.finish();
   // Duplicates are known before any chunk can be the last: the assembly finds them on the job.
   const duplicates = scan.duplicates;

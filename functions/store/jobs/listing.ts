@@ -5,6 +5,7 @@ import { ttlAttribute } from '../table';
 import { readJobCounts, utcDay, type DayCounts } from './day-counts';
 import type { JobItem, JobLimits, StoredJobStatus } from './item';
 import type { JobProbeState } from './probe-state';
+import type { JobEstimateState } from './estimates';
 
 /** The attributes a job list item needs (the view's fields and the file name). */
 const listedAttributes = [
@@ -28,6 +29,9 @@ const listedAttributes = [
   'unprobedEmails',
   'probeFinishExpectedAtMs',
   'duplicateEmails',
+  'estimate',
+  'estimateResult',
+  'runJobId',
 ];
 
 /**
@@ -52,7 +56,8 @@ export type ListedJob = Pick<
   | 'dialect'
   | 'doneChunks'
 > &
-  Pick<JobProbeState, 'probeUnits' | 'probeProgress' | 'unprobedEmails' | 'probeFinishExpectedAtMs'>;
+  Pick<JobProbeState, 'probeUnits' | 'probeProgress' | 'unprobedEmails' | 'probeFinishExpectedAtMs'> &
+  Pick<JobEstimateState, 'estimate' | 'estimateResult' | 'runJobId'>;
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the

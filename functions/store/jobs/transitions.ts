@@ -173,7 +173,8 @@ export function markProcessing(
  */
 export function markCompleted(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
-  done: { completedAt: string; statistics: JobStatistics; totalEmails: number; resultKey: string },
+  // no resultKey: an estimate, which has no results file (estimates.ts)
+  done: { completedAt: string; statistics: JobStatistics; totalEmails: number; resultKey?: string },
   limits: JobLimits,
   seen?: SeenJob,
 ): Promise<boolean> {
@@ -188,14 +189,14 @@ export function markCompleted(
           'statistics = :stats',
           'totalEmails = :total',
           'processedEmails = :total',
-          'resultKey = :key',
+          ...(done.resultKey === undefined ? [] : ['resultKey = :key']),
         ],
         remove: ['assemblyLeaseUntilMs', 'scanLeaseUntilMs'],
         values: {
           ':at': done.completedAt,
           ':stats': done.statistics,
           ':total': done.totalEmails,
-          ':key': done.resultKey,
+          ...(done.resultKey === undefined ? {} : { ':key': done.resultKey }),
         },
         toDay: utcDay(done.completedAt),
         ttl: (day) => jobTtlSeconds(day, true, limits),

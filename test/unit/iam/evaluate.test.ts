@@ -89,6 +89,22 @@ describe('permissionsFor', () => {
     expect(found.map((p) => p.action)).toEqual(['s3:GetObjectVersion']);
   });
 
+  it('needs PutObject on the target and GetObject on the source for a copy', () => {
+    const copy = permissionsFor(
+      call({
+        service: 's3',
+        operation: 'CopyObject',
+        target: { bucket: 'b', key: 'uploads/c/run.csv', copySource: 'b/uploads/c/estimate.csv' },
+        status: 200,
+      }),
+      names,
+    );
+    expect(copy.map((p) => [p.action, p.resource])).toEqual([
+      ['s3:PutObject', `${bucket}/uploads/c/run.csv`],
+      ['s3:GetObject', `${bucket}/uploads/c/estimate.csv`],
+    ]);
+  });
+
   it('needs SendMessage on the queue its URL names, for a batch too', () => {
     expect(
       permissionsFor(

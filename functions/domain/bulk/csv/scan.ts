@@ -15,6 +15,7 @@ import { binaryDataError, NotCsvError, notTextReason } from './not-text';
 import { RowBytes } from './row-bytes';
 import { cellText, RowTokenizer, type RowBounds } from './row-tokenizer';
 import { DuplicateFinder, type DuplicateRows } from '../duplicates';
+import { Reservoir } from '../estimate/reservoir';
 
 /** A chunk of the file: whole rows in [start, end). */
 export interface ChunkRange {
@@ -34,7 +35,18 @@ export interface ScanResult {
   bytes: number;
   /** With `findDuplicates`: rows whose address appeared earlier in the file. */
   duplicates?: DuplicateRows;
+  /** With `sample`: the email cell of each sampled data row ('' blank, undefined when missing). */
+  sample?: (string | undefined)[];
 }
+
+/** A uniform sample of the data rows, taken in the same pass (estimate jobs). */
+export interface SampleOptions {
+  size: number;
+  random: () => number;
+}
+
+/** The longest email cell a sample keeps: longer cells are no address either way (RFC 5321: 254). */
+const maxSampledCellBytes = 1024;
 
 export interface ScanOptions {
   emailColumn: number;
@@ -45,6 +57,7 @@ export interface ScanOptions {
   findDuplicates?: boolean;
   /** The file's size, when known: the duplicate finder sizes its set from it once. */
   fileBytes?: number;
+  sample?: SampleOptions;
 }
 
 /** Bytes read before the dialect is decided (more while the sample ends inside a quoted cell). */
@@ -115,6 +128,12 @@ class ChunkCutter {
   private readonly checkNul: boolean;
   private readonly duplicates: DuplicateFinder | undefined;
   private readonly rowBytes = new RowBytes();
+  /** Sampling: the kept rows' raw email cells, and the raw bytes of the rows not yet ended. */
+  private readonly reservoir: Reservoir<Buffer | undefined> | undefined;
+  private raw: Buffer = Buffer.alloc(0);
+  private rawStart = 0;
+  /** The header candidate's cell, offered once the candidate proves to be a data row. */
+  private heldCandidate: { cell: Buffer | undefined } | undefined;
 
   constructor(
     first: Buffer,
@@ -133,6 +152,7 @@ class ChunkCutter {
       const expectedRows = options.fileBytes ? (options.fileBytes * lines) / Math.max(1, first.length) : 0;
       this.duplicates = new DuplicateFinder(dialect.encoding, expectedRows);
     }
+    if (options.sample) this.reservoir = new Reservoir(options.sample.size, options.sample.random);
     if (pendingHeader)
       this.candidate = { start: pendingHeader.start / this.width, end: pendingHeader.end / this.width };
     this.units = new UnitStream(dialect.encoding);
@@ -149,6 +169,7 @@ class ChunkCutter {
   push(buffer: Buffer): void {
     if (this.checkNul && hasNul(buffer)) throw new NotCsvError(binaryDataError);
     this.bytes += buffer.length;
+    if (this.reservoir) this.raw = this.raw.length === 0 ? buffer : Buffer.concat([this.raw, buffer]);
     const units = this.units.push(buffer);
     if (this.duplicates) this.rowBytes.push(buffer);
     if (this.candidate) {
@@ -162,6 +183,13 @@ class ChunkCutter {
       this.window = this.window.subarray(Math.max(0, keepFrom));
       this.windowStart += Math.max(0, keepFrom);
     } else this.window = Buffer.alloc(0);
+    if (this.reservoir) {
+      const keepFrom = this.lastEnd * this.width - this.rawStart;
+      if (keepFrom > 0) {
+        this.raw = this.raw.subarray(keepFrom);
+        this.rawStart += keepFrom;
+      }
+    }
     this.flush();
   }
 
@@ -172,14 +200,46 @@ class ChunkCutter {
     if (this.lastEnd > this.chunkStart) this.cut(this.lastEnd);
     // No row after the header candidate holds an address: it is a data row (docs/api.md).
     this.candidate = undefined;
+    if (this.heldCandidate) this.offer(this.heldCandidate.cell);
+    this.heldCandidate = undefined;
     this.flush();
-    return {
+    const result: ScanResult = {
       dialect: this.dialect,
       dataRows: this.dataRows,
       chunks: this.index,
       bytes: this.bytes,
       ...(this.duplicates ? { duplicates: this.duplicates } : {}),
     };
+    if (this.reservoir) result.sample = this.reservoir.items().map((cell) => this.cellOf(cell));
+    return result;
+  }
+
+  /** A data row's raw email cell (at most maxSampledCellBytes), undefined when the row has no such cell. */
+  private rawCell(row: RowBounds): Buffer | undefined {
+    if (row.emailStart < 0) return undefined;
+    const from = row.emailStart * this.width - this.rawStart;
+    const to = Math.min(row.emailEnd * this.width - this.rawStart, from + maxSampledCellBytes);
+    return Buffer.from(this.raw.subarray(Math.max(0, from), Math.max(0, to)));
+  }
+
+  /** The cell as the chunk validator reads it (csv/annotate.ts readChunkRows). */
+  private cellOf(cell: Buffer | undefined): string | undefined {
+    return cell === undefined ? undefined : cellText(decodeText(cell, this.dialect.encoding));
+  }
+
+  private offer(cell: Buffer | undefined): void {
+    const slot = this.reservoir!.offer();
+    if (slot >= 0) this.reservoir!.put(slot, cell);
+  }
+
+  /** Offers a data row to the sample; the header candidate waits until it proves to be data. */
+  private sampleRow(row: RowBounds): void {
+    const held = this.candidate && row.start === this.candidate.start;
+    if (held) this.heldCandidate = { cell: this.rawCell(row) };
+    else {
+      const slot = this.reservoir!.offer();
+      if (slot >= 0) this.reservoir!.put(slot, this.rawCell(row));
+    }
   }
 
   private row(row: RowBounds): void {
@@ -188,6 +248,7 @@ class ChunkCutter {
     else if (!row.blank && start >= this.dialect.dataStart) {
       this.chunkRows++;
       this.dataRows++;
+      if (this.reservoir) this.sampleRow(row);
       if (this.candidate && row.start > this.candidate.start && this.addressIn(row)) this.headerFound();
       // Rows before the header is decided hold no address: they are never compared.
       if (this.duplicates && !this.candidate && row.emailStart >= 0) {
@@ -213,6 +274,7 @@ class ChunkCutter {
   private headerFound(): void {
     const candidate = this.candidate!;
     this.candidate = undefined;
+    this.heldCandidate = undefined;
     this.dialect.hasHeader = true;
     this.dialect.headerStart = candidate.start * this.width;
     this.dialect.dataStart = candidate.end * this.width;

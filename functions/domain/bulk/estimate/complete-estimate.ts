@@ -1,0 +1,100 @@
+// An estimate job's processing, once the scan has drawn its sample: validate the sampled rows, project
+// their statistics to the whole file, complete the job (no results file, no webhook) and count the
+// sampled rows in usage.
+import type { Logger } from '../../../log';
+import { countMetric } from '../../../metrics';
+import { systemClock, type Clock } from '../../../clock';
+import { settings } from '../../../settings';
+import type { JobItem, ObjectPin } from '../../../store/jobs/item';
+import { releaseSlot } from '../../../store/jobs/slots-and-leases';
+import { markCompleted } from '../../../store/jobs/transitions';
+import { recordEstimate, type EstimateJobItem, type EstimateResult } from '../../../store/jobs/estimates';
+import { countCompletedJob, reserveForJob } from '../../usage';
+import { classifyChunk, type ClassifyChunk } from '../classifier';
+import type { Dialect } from '../csv/dialect';
+import type { SampleOptions } from '../csv/scan';
+import { estimateDnsBudgetMs, estimateSampleRows, jobLimits } from '../limits';
+import { countStatuses } from '../statuses';
+import { classifyRows, countTestAddresses } from '../validate-chunk';
+import { projectStatistics } from './projection';
+import { seededRandom, seedOf } from './reservoir';
+
+export function isEstimateJob(job: JobItem): job is EstimateJobItem & { estimate: true } {
+  return (job as EstimateJobItem).estimate === true;
+}
+
+/**
+ * The job's sample: seeded by its id, so a scan taken over after a crash draws the same rows (or by
+ * ESTIMATE_SAMPLE_SEED, so a test knows which rows).
+ */
+export function estimateSampleOptions(job: Pick<JobItem, 'jobId'>): SampleOptions {
+  const seed = settings().ESTIMATE_SAMPLE_SEED ?? seedOf(job.jobId);
+  return { size: estimateSampleRows, random: seededRandom(seed) };
+}
+
+/** What the scan of an estimate's upload found. */
+export interface EstimateScan {
+  pin: ObjectPin;
+  dialect: Dialect;
+  /** Data rows of the file. */
+  rows: number;
+  /** The sampled rows' email cells (scan.ts ScanResult.sample). */
+  sample: (string | undefined)[];
+}
+
+export interface EstimateDeps {
+  classify?: ClassifyChunk;
+  clock?: Clock;
+  /** Fails the processing job with a reason (start-processing.ts failDuringScan). */
+  fail: (error: string) => Promise<void>;
+}
+
+/**
+ * Primary course: classify the sample (mailbox probes are not made: a row a probe could change keeps
+ * its domain verdict, as an unprobed row of a full job does), reserve the sampled rows (or fail the job
+ * as a full job fails), record the projection, complete the job, count the sampled rows.
+ */
+export async function completeEstimate(
+  job: EstimateJobItem,
+  scan: EstimateScan,
+  log: Logger,
+  deps: EstimateDeps,
+): Promise<void> {
+  const clock = deps.clock ?? systemClock;
+  const classify = deps.classify ?? classifyChunk;
+  const { verdicts } = await classifyRows(
+    scan.sample,
+    classify,
+    job.companyId,
+    undefined,
+    clock().getTime() + estimateDnsBudgetMs,
+  );
+  const counts = countStatuses(verdicts.map((verdict) => verdict.status));
+  const sampled = verdicts.length;
+  const reservation = await reserveForJob(job, sampled, clock);
+  if (!reservation.ok) return deps.fail(reservation.error);
+  const result: EstimateResult = {
+    rows: scan.rows,
+    sampled,
+    statistics: projectStatistics(counts, scan.rows),
+  };
+  const uncounted = countTestAddresses(scan.sample);
+  if (!(await recordEstimate(job, { pin: scan.pin, dialect: scan.dialect, result, uncounted })))
+    return log.info('estimate no longer processing; dropped');
+  const completedAt = clock().toISOString();
+  const done = { completedAt, statistics: counts, totalEmails: sampled };
+  if (!(await markCompleted(job, done, jobLimits))) return;
+  countMetric('JobsCompleted');
+  log.info('estimate completed', { rows: scan.rows, sampled });
+  await finishEstimate({ ...job, ...done, status: 'completed', uncountedEmails: uncounted }, log);
+}
+
+/**
+ * The steps after the estimate completed, repeated harmlessly when a crash cut them short (a
+ * redelivered upload event calls this again): count the sampled rows, free the slot. An estimate sends
+ * no completion webhook: there is nothing to download; its run sends one.
+ */
+export async function finishEstimate(job: EstimateJobItem, log: Logger): Promise<void> {
+  if (await countCompletedJob(job)) log.info('estimate counted in usage', { validations: job.totalEmails });
+  await releaseSlot(job.companyId, job.slot, job.jobId);
+}

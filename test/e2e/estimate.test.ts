@@ -1,0 +1,164 @@
+// Estimate jobs through the public API: "estimate": true validates a sample and completes with the
+// projection and no results file; POST .../run validates the whole upload as a new job. Every answer is
+// checked against docs/openapi.json.
+import { expectDocumented } from '../helpers/openapi-check';
+import { useBulkRuntime } from './bulk-runtime';
+
+jest.setTimeout(240_000);
+
+const bulk = useBulkRuntime({
+  // chunks of 64 KB: the known-mix file is 12,000 rows. One sample seed: the test knows which rows are
+  // drawn, so it is exact; the rows are in blocks by status, so a sample that is not uniform shows.
+  env: { RATE_LIMIT_PER_SECOND: '100000', CHUNK_SIZE_BYTES: String(64 * 1024), ESTIMATE_SAMPLE_SEED: '1' },
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+async function call(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${bulk.runtime.baseUrl}${path}`, {
+    method,
+    headers: {
+      'x-api-key': options.key ?? bulk.runtime.keys.admin,
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  await expectDocumented(method, path, response);
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** Creates a job, uploads `file`, waits for it to end; the last status body. */
+async function runJob(file: string, body: Record<string, unknown>): Promise<Json> {
+  const created = await call('POST', '/v1/email/validate-file', { body });
+  expect(created.status).toBe(202);
+  expect((await bulk.client.upload(created.body.uploadUrl, Buffer.from(file))).status).toBe(200);
+  return waitForEnd(created.body.jobId);
+}
+
+async function waitForEnd(jobId: string): Promise<Json> {
+  const seen = await bulk.client.waitForEnd(jobId, 120_000, 200);
+  return seen[seen.length - 1];
+}
+
+const usedBulk = async (): Promise<number> => (await call('GET', '/v1/usage')).body.used.bulk;
+
+/** A file of known mix: test addresses whose statuses need no DNS, in blocks by status. */
+function knownMixFile(rows: number): string {
+  const mix: [string, number][] = [
+    ['safe', 0.45],
+    ['bounce', 0.25],
+    ['full', 0.15],
+    ['abuse', 0.1],
+    ['dead', 0.05],
+  ];
+  const names: string[] = [];
+  for (const [name, share] of mix) for (let i = 0; i < rows * share; i++) names.push(name);
+  return ['id,email', ...names.map((name, i) => `${i},${name}+${i}@mailvet.test`)].join('\n') + '\n';
+}
+
+const smallFile = [
+  'name,email',
+  'Ann,ann@ok.test',
+  'Bob,bob@nowhere.test',
+  'Cy,abuse@ok.test',
+  'Dee,',
+  'Eve,eve@ok.test',
+].join('\n');
+
+describe('estimate jobs', () => {
+  test('projects a 12,000-row file of known mix within 3 points of its full run, which /run gives', async () => {
+    const file = knownMixFile(12_000);
+    const estimate = await runJob(file, { emailColumn: 1, fileName: 'mix.csv', estimate: true });
+    expect(estimate.status).toBe('completed');
+    expect(estimate.estimate.rows).toBe(12_000);
+    expect(estimate.estimate.sampled).toBe(1000);
+    expect(estimate.totalEmails).toBe(1000);
+    const projected: Record<string, number> = estimate.estimate.statistics;
+    expect(Object.values(projected).reduce((a, b) => a + b, 0)).toBe(12_000);
+
+    const run = await call('POST', `/v1/email/validate-file/${estimate.jobId}/run`);
+    expect(run.status).toBe(201);
+    expect(run.body.jobId).not.toBe(estimate.jobId);
+    const full = await waitForEnd(run.body.jobId);
+    expect(full.status).toBe('completed');
+    expect(full.totalEmails).toBe(12_000);
+    for (const [status, count] of Object.entries(full.statistics as Record<string, number>))
+      expect(Math.abs(projected[status]! - count) / 12_000).toBeLessThanOrEqual(0.03);
+    // the run keeps the estimate's fileName
+    const download = await call('GET', `/v1/email/validate-file/${run.body.jobId}/download`);
+    expect(download.body.fileName).toBe('mix_processed_by_mailvet.csv');
+  });
+
+  test('samples every row of a small file, counts them in usage, and has no results file', async () => {
+    const before = await usedBulk();
+    const job = await runJob(smallFile, { emailColumn: 1, fileName: 'people.csv', estimate: true });
+    expect(job).toMatchObject({ status: 'completed', totalEmails: 5, processedEmails: 5 });
+    const exact = { safe: 2, block_bounce_risk: 2, do_not_mail_abuse: 1, some_risk: 0, dead_email: 0 };
+    expect(job.estimate).toEqual({ rows: 5, sampled: 5, statistics: exact });
+    expect(job.statistics).toEqual(exact);
+    expect(await usedBulk()).toBe(before + 5);
+
+    const download = await call('GET', `/v1/email/validate-file/${job.jobId}/download`);
+    expect(download.status).toBe(409);
+    expect(download.body.error).toMatch(/is an estimate and has no results file/);
+  });
+
+  test('/run: one run per estimate (Idempotency-Key replays it), then 409; the estimate names its run', async () => {
+    const job = await runJob(smallFile, { emailColumn: 1, estimate: true });
+    const key = { 'idempotency-key': `run-${job.jobId}` };
+    const first = await call('POST', `/v1/email/validate-file/${job.jobId}/run`, { headers: key });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ status: 'awaiting_upload', uploadExpiresIn: expect.any(Number) });
+    const replay = await call('POST', `/v1/email/validate-file/${job.jobId}/run`, { headers: key });
+    expect(replay).toEqual(first);
+    const again = await call('POST', `/v1/email/validate-file/${job.jobId}/run`);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/already run/);
+    expect((await call('GET', `/v1/email/validate-file/${job.jobId}`)).body.runJobId).toBe(first.body.jobId);
+
+    const full = await waitForEnd(first.body.jobId);
+    expect(full).toMatchObject({ status: 'completed', totalEmails: 5 });
+    expect(full.statistics).toEqual(job.estimate.statistics);
+    expect(full.estimate).toBeUndefined();
+    // the full run has a results file
+    expect((await call('GET', `/v1/email/validate-file/${first.body.jobId}/download`)).status).toBe(200);
+  });
+
+  test('/run refuses what is not a completed estimate of the company', async () => {
+    const plain = await runJob(smallFile, { emailColumn: 1 });
+    expect(plain.estimate).toBeUndefined();
+    const notEstimate = await call('POST', `/v1/email/validate-file/${plain.jobId}/run`);
+    expect(notEstimate.status).toBe(409);
+    expect(notEstimate.body.error).toMatch(/Only an estimate can be run/);
+
+    const waiting = await call('POST', '/v1/email/validate-file', {
+      body: { emailColumn: 1, estimate: true },
+    });
+    expect(waiting.status).toBe(202);
+    const early = await call('POST', `/v1/email/validate-file/${waiting.body.jobId}/run`);
+    expect(early).toEqual({ status: 409, body: { error: 'Job is not completed' } });
+    const waitingView = await call('GET', `/v1/email/validate-file/${waiting.body.jobId}`);
+    expect(waitingView.body.estimate).toBeNull();
+    expect((await call('GET', `/v1/email/validate-file/${waiting.body.jobId}/download`)).body).toEqual({
+      error: 'Job is not completed',
+    });
+
+    const estimate = await runJob(smallFile, { emailColumn: 1, estimate: true });
+    const other = await call('POST', `/v1/email/validate-file/${estimate.jobId}/run`, {
+      key: bulk.runtime.keys.other,
+    });
+    expect(other).toEqual({ status: 404, body: { error: 'Job not found' } });
+    const unknown = await call('POST', '/v1/email/validate-file/00000000-0000-4000-8000-000000000000/run');
+    expect(unknown).toEqual({ status: 404, body: { error: 'Job not found' } });
+
+    const bad = await call('POST', '/v1/email/validate-file', { body: { emailColumn: 1, estimate: 'yes' } });
+    expect(bad).toEqual({ status: 400, body: { error: 'estimate must be true or false' } });
+  });
+});
