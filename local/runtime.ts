@@ -112,7 +112,7 @@ export function localWorkers(): number {
  * The functions that run in the worker threads: what the queues and the bucket invoke (the scan among
  * them), never the API's.
  */
-export const workerFunctions: ReadonlySet<string> = new Set([
+const workerFunctions: ReadonlySet<string> = new Set([
   ...queueConsumers.map((consumer) => consumer.function),
   ...bucketTriggers.flatMap((trigger) => [trigger.function, trigger.onFailure]),
 ]);

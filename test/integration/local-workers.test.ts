@@ -3,6 +3,7 @@
 // and is replaced.
 import path from 'node:path';
 import { startWorkerPool, WorkerDiedError, type WorkerPool } from '../../local/worker-pool';
+import { handler as fixtureHandler } from '../fixtures/workers/handler';
 import { until } from '../helpers/until';
 
 const fixture = {
@@ -22,6 +23,13 @@ afterAll(async () => {
 });
 
 describe('the local worker pool', () => {
+  it('uses a fixture whose counter sees every invocation made on one thread', async () => {
+    const answers = (await Promise.all(
+      Array.from({ length: 3 }, () => fixtureHandler({ action: 'count' })),
+    )) as { invocations: number }[];
+    expect(Math.max(...answers.map((a) => a.invocations))).toBe(3);
+  });
+
   it('gives each worker its own module state, so state shared between invocations is not', async () => {
     const answers = (await Promise.all(
       Array.from({ length: 20 }, () => pool.invoke('fixture', { action: 'count' })),
