@@ -14,6 +14,7 @@ import { demoIds } from '../local/demo/accounts';
 import { addCredits } from '../functions/domain/usage';
 import { ValidationEngine, engineOptionsFromSettings } from '../functions/domain/validation';
 import { settings } from '../functions/settings';
+import { localWorkers } from '../local/runtime';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
 import { benchEstimate } from './bulk-estimate';
@@ -139,11 +140,13 @@ async function main(): Promise<void> {
   console.log(`input: ${(file.length / 1048576).toFixed(1)} MB, ~${rows} lines`);
 
   const dns = await startFixtureDns(dnsZones());
-  const runtime = await startTestRuntime({
-    DNS_SERVERS: dns.servers.join(','),
-    ALLOW_PRIVATE_MX: 'true',
-    LOG_LEVEL: 'warn',
-  });
+  // Worker threads as `npm start` has them (LOCAL_WORKERS, else one per core).
+  const workers = localWorkers();
+  const runtime = await startTestRuntime(
+    { DNS_SERVERS: dns.servers.join(','), ALLOW_PRIVATE_MX: 'true', LOG_LEVEL: 'warn' },
+    { workers },
+  );
+  console.log(`local worker threads: ${workers}${workers === 0 ? ' (handlers on the main thread)' : ''}`);
   // The demo company's month (quota plus credits) is smaller than this file: credit it so the run measures
   // the pipeline, not the 402 path.
   await addCredits(demoIds.acme, rows);

@@ -6,6 +6,7 @@ import { recordAwsCalls, runAsFunction, type AwsCall } from '../functions/client
 import { resetServiceClients } from '../functions/clients/reset';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
@@ -39,6 +40,7 @@ import { PortInUseError } from './ports';
 import { startLocalS3, type LocalS3, type LocalS3Options } from './s3/local-s3';
 import { startQueuePoller } from './sqs/poller';
 import { startSqsServer, type SqsServer } from './sqs/server';
+import { startWorkerPool, type WorkerPool } from './worker-pool';
 
 export const repositoryRoot = path.resolve(__dirname, '..');
 
@@ -77,6 +79,11 @@ export interface LocalRuntimeOptions {
    * them against the functions' IAM policies, the bench counts them. Off by default (they pile up).
    */
   recordAwsCalls?: boolean;
+  /**
+   * Worker threads for the queue consumers and the S3-event functions (default: localWorkers()); 0 runs
+   * them on the main thread with the API.
+   */
+  workers?: number;
 }
 
 export interface LocalRuntime {
@@ -89,8 +96,29 @@ export interface LocalRuntime {
   invoke(functionName: string, event: unknown): Promise<unknown>;
   /** The AWS calls made so far, when started with `recordAwsCalls` (else always empty). */
   awsCalls: AwsCall[];
+  /** The worker threads running the queue consumers and the S3-event functions; undefined with 0. */
+  workers?: WorkerPool;
   stop(): Promise<void>;
 }
+
+/** LOCAL_WORKERS, else one worker thread per core. */
+export function localWorkers(): number {
+  const raw = process.env.LOCAL_WORKERS;
+  if (raw === undefined || raw === '') return os.availableParallelism();
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 0 || count > 64)
+    throw new Error(`LOCAL_WORKERS must be a whole number from 0 to 64, got ${raw}`);
+  return count;
+}
+
+/**
+ * The functions that run in the worker threads: what the queues and the bucket invoke (the scan among
+ * them), never the API's.
+ */
+const workerFunctions: ReadonlySet<string> = new Set([
+  ...queueConsumers.map((consumer) => consumer.function),
+  ...bucketTriggers.flatMap((trigger) => [trigger.function, trigger.onFailure]),
+]);
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** The emulators listen on loopback only, whatever address the API is given. */
@@ -127,6 +155,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stoppers.length = 0;
   };
   const awsCalls: AwsCall[] = [];
+  const workerCount = options.workers ?? localWorkers();
+  let pool: WorkerPool | undefined;
   try {
     // Last to run: the handlers' own SDK clients (and their keep-alive sockets) go with the services.
     stoppers.push(async () => {
@@ -155,13 +185,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.
     const handlers = new Map<string, Handler>();
+    const runFunction = (name: string, event: unknown) =>
+      withTimeout(
+        name,
+        pool && workerFunctions.has(name) ? pool.invoke(name, event) : invokeFunction(handlers, name, event),
+      );
     // Invocations in flight: stop() lets them finish before the services they use go away.
     const inFlight = new Set<Promise<unknown>>();
     let stopping = false;
     const invoke = (name: string, event: unknown) => {
       if (stopping) return Promise.reject(new Error('The local runtime is stopping'));
       // Queue and S3 work waits for a restarting DynamoDB Local (the API answers 503 meanwhile).
-      const running = dynamo.whenAvailable().then(() => invokeFunction(handlers, name, event));
+      const running = dynamo.whenAvailable().then(() => runFunction(name, event));
       inFlight.add(running);
       void running.catch(() => undefined).finally(() => inFlight.delete(running));
       return running;
@@ -182,6 +217,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       corsOrigins: ['*'],
     });
     stoppers.push(() => s3.close());
+    // After the invocations in flight (below), before the services they use.
+    stoppers.push(async () => pool?.stop());
     // Runs after the API and the pollers have stopped (stoppers run in reverse): no new work
     // starts, S3 events already delivered and invocations in flight finish, then the services stop.
     stoppers.push(async () => {
@@ -236,11 +273,33 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     Object.assign(process.env, env);
     resetServiceClients();
     await ensureTable(dynamo.endpoint, tableName);
-    for (const spec of functions) handlers.set(spec.name, loadHandler(spec.entry));
+    for (const spec of functions) {
+      if (workerCount === 0 || !workerFunctions.has(spec.name))
+        handlers.set(spec.name, loadHandler(spec.entry));
+    }
     // Data written by an earlier release is brought up to date before any handler reads it (a new data
     // directory only records the migrations as done).
     for (const outcome of await runPendingMigrations(systemClock))
       if (outcome.state === 'ran') logger.info(`migration ${outcome.name}: ${outcome.summary}`);
+    if (workerCount > 0) {
+      pool = await startWorkerPool({
+        size: workerCount,
+        functions: Object.fromEntries(
+          functions
+            .filter((spec) => workerFunctions.has(spec.name))
+            .map((spec) => [
+              spec.name,
+              {
+                entry: path.join(repositoryRoot, spec.entry),
+                timeoutSeconds: spec.timeoutSeconds,
+                memoryMb: spec.memoryMb,
+              },
+            ]),
+        ),
+        env: process.env,
+        ...(options.recordAwsCalls ? { onAwsCall: (call: AwsCall) => awsCalls.push(call) } : {}),
+      });
+    }
     // Nothing of an earlier process runs any more: the leases its workers held on jobs are void, so the
     // messages released for redelivery can take the work over at once.
     // On every restart, not only when messages were in flight: a crash that lands between a message's
@@ -305,6 +364,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       seeded,
       invoke,
       awsCalls,
+      ...(pool ? { workers: pool } : {}),
       stop,
     };
   } catch (error) {
@@ -363,7 +423,7 @@ function loadHandler(entry: string): Handler {
   return module.handler;
 }
 
-/** Runs a function once with a Lambda-like context, failing like Lambda when it outlives its timeout. */
+/** Runs a function once on this thread with a Lambda-like context. */
 async function invokeFunction(
   handlers: Map<string, Handler>,
   name: string,
@@ -373,6 +433,16 @@ async function invokeFunction(
   if (!handler) throw new Error(`Function ${name} is not loaded`);
   const { timeoutSeconds, memoryMb } = functionByName(name);
   const context = lambdaContext(name, timeoutSeconds * 1000, memoryMb);
+  // The function's AWS calls are attributed to it, though every function shares this thread.
+  return runAsFunction(name, () => handler(event, context));
+}
+
+/**
+ * Fails an invocation like Lambda when it outlives the function's timeout (the work itself cannot be
+ * stopped, on this thread or in a worker).
+ */
+async function withTimeout(name: string, invocation: Promise<unknown>): Promise<unknown> {
+  const { timeoutSeconds } = functionByName(name);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -381,8 +451,7 @@ async function invokeFunction(
     );
   });
   try {
-    // The function's AWS calls are attributed to it, though every function shares this process.
-    return await Promise.race([runAsFunction(name, () => handler(event, context)), timeout]);
+    return await Promise.race([invocation, timeout]);
   } finally {
     clearTimeout(timer);
   }

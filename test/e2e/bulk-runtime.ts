@@ -17,6 +17,8 @@ export interface BulkRuntimeOptions {
   env?: Record<string, string>;
   /** Redeliver an unacknowledged chunk message after this many seconds instead of 12 minutes. */
   chunkVisibilitySeconds?: number;
+  /** Worker threads for the queue consumers and the scan (startTestRuntime's default otherwise). */
+  workers?: number;
 }
 
 /**
@@ -27,11 +29,14 @@ export function useBulkRuntime(options: BulkRuntimeOptions = {}): BulkRuntime {
   const bulk = {} as BulkRuntime;
   beforeAll(async () => {
     bulk.dns = await startBulkDns();
-    bulk.runtime = await startTestRuntime({
-      ...fixtureDnsSettings(bulk.dns),
-      CHUNK_SIZE_BYTES: '64',
-      ...options.env,
-    });
+    bulk.runtime = await startTestRuntime(
+      {
+        ...fixtureDnsSettings(bulk.dns),
+        CHUNK_SIZE_BYTES: '64',
+        ...options.env,
+      },
+      options.workers === undefined ? {} : { workers: options.workers },
+    );
     bulk.client = new BulkClient(bulk.runtime.baseUrl, bulk.runtime.keys.admin);
     if (options.chunkVisibilitySeconds !== undefined) {
       const sqs = new SQSClient({

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { demoKeys, demoIds } from '../../local/demo/accounts';
-import { startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import { localWorkers, startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { checkRecordedCalls } from './iam-check';
 import { fixtureCanaryDomain } from '../unit/validation/fixtures/dns-server';
 
@@ -17,7 +17,18 @@ export interface TestRuntime {
   stop(): Promise<void>;
 }
 
-export async function startTestRuntime(env: Record<string, string> = {}): Promise<TestRuntime> {
+export interface TestRuntimeOptions {
+  /**
+   * Worker threads for the queue consumers and the scan. Default: LOCAL_WORKERS when set, else 0 (on
+   * the test's thread, where a suite's spies on SDK clients and its changes to process.env reach them).
+   */
+  workers?: number;
+}
+
+export async function startTestRuntime(
+  env: Record<string, string> = {},
+  options: TestRuntimeOptions = {},
+): Promise<TestRuntime> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-test-'));
   // No fdatasync: these runtimes never outlive a power loss, and the suite runs on a shared, busy disk.
   // The crash suite (test/crash) runs `npm start` with the default (on).
@@ -30,6 +41,7 @@ export async function startTestRuntime(env: Record<string, string> = {}): Promis
     // fixtureDnsSettings turns it on with a canary its fixture server serves.
     env: { LOG_LEVEL: 'warn', DNS_CANARY_DOMAINS: '', ...env },
     recordAwsCalls: true,
+    workers: options.workers ?? (process.env.LOCAL_WORKERS ? localWorkers() : 0),
   });
   return {
     baseUrl: runtime.baseUrl,
