@@ -2,8 +2,8 @@
 // their keys, reads, writes and conditions. The rules (authentication, permissions) are in
 // functions/domain/accounts/.
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { queryAll } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { queryAll, send } from './dynamodb';
 import {
   apiKeyKey,
   apiKeysOfCompanyIndex,
@@ -52,7 +52,7 @@ export interface ApiKeyRecord {
 
 /** Writes a new company; one with this id existing already is an error (ConditionalCheckFailed). */
 export async function putNewCompany(company: Company): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...companyKey(company.companyId), type: 'company', ...company },
@@ -62,23 +62,19 @@ export async function putNewCompany(company: Company): Promise<void> {
 }
 
 export async function readCompany(companyId: string): Promise<Company | undefined> {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }),
-  );
+  const { Item } = await send(new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }));
   return Item as Company | undefined;
 }
 
 /** The account fields of a user, stored on the workspace user item (USER#<email>). */
 export async function readAccountUser(companyId: string, email: string): Promise<AccountUser | undefined> {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: userKey(companyId, email) }),
-  );
+  const { Item } = await send(new GetCommand({ TableName: tableName(), Key: userKey(companyId, email) }));
   return Item as AccountUser | undefined;
 }
 
 /** An active user item in the workspace's user format (the workspace reads the same item). */
 export async function putActiveUser(user: AccountUser, createdAt: string): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: {
@@ -97,7 +93,7 @@ export async function putActiveUser(user: AccountUser, createdAt: string): Promi
 
 /** Stores a new key under the SHA-256 of its raw value (an existing hash is an error, never overwritten). */
 export async function putNewApiKey(keyHash: string, record: ApiKeyRecord): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: {
@@ -140,7 +136,7 @@ export async function readApiKeys(companyId: string): Promise<ApiKeyRecord[]> {
 
 /** The key stored under this hash, revoked or not. */
 export async function readApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash) }));
+  const { Item } = await send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash) }));
   return Item ? toApiKeyRecord(Item) : undefined;
 }
 
@@ -157,7 +153,7 @@ export async function findApiKeyHash(companyId: string, keyId: string): Promise<
 
 /** Marks the key revoked at `at`, unless it was revoked before (the first time stays). */
 export async function markApiKeyRevoked(keyHash: string, at: string): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new UpdateCommand({
       TableName: tableName(),
       Key: apiKeyKey(keyHash),
@@ -169,7 +165,7 @@ export async function markApiKeyRevoked(keyHash: string, at: string): Promise<vo
 
 /** Records that the publishable key under `keyHash` may be used from `origin` (for CORS preflights). */
 export async function putPublishableOrigin(origin: string, keyId: string, keyHash: string): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...publishableOriginKey(origin, keyId), type: 'publishableOrigin', keyHash },

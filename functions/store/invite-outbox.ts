@@ -1,8 +1,8 @@
 // Storage of the invite emails' outbox: one record per email to send, `pending` until delivered.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
+import { tableName } from '../clients/dynamodb';
 import { epochSeconds } from './table';
-import { wroteIf } from './dynamodb';
+import { send, wroteIf } from './dynamodb';
 import { inviteEmailKey } from './keys';
 
 export interface OutboxRecord {
@@ -42,7 +42,7 @@ export function outboxPut(record: Omit<OutboxRecord, 'status'>, now: Date) {
 
 export const dynamoOutbox: InviteOutbox = {
   async read(companyId, outboxId) {
-    const { Item } = await dynamoDb().send(
+    const { Item } = await send(
       new GetCommand({
         TableName: tableName(),
         Key: inviteEmailKey(companyId, outboxId),
@@ -53,7 +53,7 @@ export const dynamoOutbox: InviteOutbox = {
   },
   markSent(companyId, outboxId, now) {
     return wroteIf(
-      dynamoDb().send(
+      send(
         new UpdateCommand({
           TableName: tableName(),
           Key: inviteEmailKey(companyId, outboxId),

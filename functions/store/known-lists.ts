@@ -2,7 +2,7 @@
 // the import's batched writes, and whether a list holds anything at all.
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
-import { batchGetAll, batchWriteAll } from './dynamodb';
+import { batchGetAll, batchWriteAll, send } from './dynamodb';
 import {
   GLOBAL_SCOPE,
   LIST_KINDS,
@@ -113,7 +113,7 @@ async function putKnownAddresses(
 /** Whether any list of the scope (dead or complainer) holds an address: one Query per kind, Limit 1. */
 export async function knownListHoldsAny(scope: string): Promise<boolean> {
   for (const kind of LIST_KINDS) {
-    const out = await dynamoDb().send(
+    const out = await send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: globalIndexes[0].name,

@@ -2,8 +2,8 @@
 // per list (version, chunk count, row counts per facet) and chunk items holding rows as JSON arrays.
 // Rows arrive here already encoded as arrays of values; this module only stores and reads them.
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { batchWriteAll, queryAll, wroteIf } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { batchWriteAll, queryAll, send, wroteIf } from './dynamodb';
 import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from './keys';
 import { batchGet, getItem, type WorkspaceWrite } from './workspace';
 
@@ -116,7 +116,7 @@ export async function putWholeView(
     chunks.map((chunk) => ({ PutRequest: { Item: chunkItem(companyId, kind, chunk, version) } })),
     { groupSize: 10, concurrency: 1 },
   );
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...listViewHeadKey(companyId, kind), type: 'listViewHead', version, ...head },
@@ -175,5 +175,5 @@ export function createView(
   chunks: PackedChunk[],
 ): Promise<boolean> {
   const writes = viewWrites(companyId, kind, undefined, head, chunks);
-  return wroteIf(dynamoDb().send(new TransactWriteCommand({ TransactItems: writes })));
+  return wroteIf(send(new TransactWriteCommand({ TransactItems: writes })));
 }

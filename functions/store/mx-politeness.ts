@@ -70,7 +70,7 @@ export class DynamoPoliteness implements Politeness {
       const slot = (first + i) % n;
       const now = this.now();
       try {
-        await this.doc.send(
+        await send(
           new PutCommand({
             TableName: this.table,
             Item: {
@@ -82,6 +82,7 @@ export class DynamoPoliteness implements Politeness {
             ConditionExpression: 'attribute_not_exists(pk) OR holdUntil < :now',
             ExpressionAttributeValues: { ':now': now },
           }),
+          { doc: this.doc },
         );
         return { host, slot, owner };
       } catch (error) {
@@ -93,7 +94,7 @@ export class DynamoPoliteness implements Politeness {
 
   async releaseSession(lease: SessionLease): Promise<void> {
     try {
-      await this.doc.send(
+      await send(
         new DeleteCommand({
           TableName: this.table,
           Key: mxSessionLeaseKey(lease.host, lease.slot),
@@ -101,6 +102,7 @@ export class DynamoPoliteness implements Politeness {
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': lease.owner },
         }),
+        { doc: this.doc },
       );
     } catch (error) {
       // expired and taken over by another invocation: that one releases it
@@ -115,7 +117,7 @@ export class DynamoPoliteness implements Politeness {
     // a run starts no sooner than a booking takes to come back, so its first slots are still ahead
     const earliest = now + bookingLead.ms();
     const update = (expression: string, condition: string, values: Record<string, number>) =>
-      this.doc.send(
+      send(
         new UpdateCommand({
           TableName: this.table,
           Key: mxRcptScheduleKey(host),
@@ -126,6 +128,7 @@ export class DynamoPoliteness implements Politeness {
           ReturnValues: 'UPDATED_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
+        { doc: this.doc },
       );
     /** An update's new `next`, or, when its condition failed, the schedule's `next` then (absent: idle). */
     const attempt = async (...args: Parameters<typeof update>) => {

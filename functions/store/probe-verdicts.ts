@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
-import { batchGetAll, slices } from './dynamodb';
+import { batchGetAll, send, slices } from './dynamodb';
 import { probeVerdictShardKey } from './keys';
 import { ttlAttribute } from './table';
 
@@ -125,7 +125,7 @@ export class ProbeVerdictItems {
     const key = shardKey(addresses[0]!);
     try {
       // an update creates a missing item, so concurrent writers of a new shard need nothing more
-      await this.doc.send(
+      await send(
         new UpdateCommand({
           TableName: this.table,
           Key: key,
@@ -139,11 +139,12 @@ export class ProbeVerdictItems {
             ':room': entriesPerShard - entries.length,
           },
         }),
+        { doc: this.doc },
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // full: the shard starts over with these entries (a concurrent writer's may be lost: a miss, later)
-      await this.doc.send(
+      await send(
         new PutCommand({
           TableName: this.table,
           Item: {
@@ -153,6 +154,7 @@ export class ProbeVerdictItems {
             [ttlAttribute]: expirySeconds,
           },
         }),
+        { doc: this.doc },
       );
     }
   }

@@ -1,7 +1,7 @@
 // Storage of the per-company, per-second request counters behind the rate limit.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { wroteIf } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { send, wroteIf } from './dynamodb';
 import { rateCounterKey, type ItemKey } from './keys';
 
 /**
@@ -10,7 +10,7 @@ import { rateCounterKey, type ItemKey } from './keys';
  */
 export function countRequest(companyId: string, epochSecond: number, limit: number): Promise<boolean> {
   return wroteIf(
-    dynamoDb().send(
+    send(
       new UpdateCommand({
         TableName: tableName(),
         Key: rateCounterKey(companyId, epochSecond),
@@ -26,7 +26,7 @@ export function countRequest(companyId: string, epochSecond: number, limit: numb
 /** Counts one call in the counter at `key` unless it holds `limit`; false then. The item expires at `ttl`. */
 export function countInWindow(key: ItemKey, limit: number, ttl: number): Promise<boolean> {
   return wroteIf(
-    dynamoDb().send(
+    send(
       new UpdateCommand({
         TableName: tableName(),
         Key: key,

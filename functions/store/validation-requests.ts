@@ -2,7 +2,7 @@
 // failed. Completing a request and counting it in the company's monthly usage is one transaction
 // whose condition is the pending state, so a redelivered message can never count an address twice.
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
+import { tableName } from '../clients/dynamodb';
 import { send, wroteIf } from './dynamodb';
 import { validationRequestKey } from './keys';
 import { epochSeconds } from './table';
@@ -81,7 +81,7 @@ export async function readRequest<Outcome>(
   companyId: string,
   requestId: string,
 ): Promise<ValidationRequest<Outcome> | undefined> {
-  const { Item } = await dynamoDb().send(
+  const { Item } = await send(
     new GetCommand({
       TableName: tableName(),
       Key: validationRequestKey(companyId, requestId),
@@ -96,7 +96,7 @@ export async function readRequest<Outcome>(
 export async function createPendingRequest(
   request: ValidationRequest<never> & { status: 'pending'; input: string },
 ) {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
       Item: toItem(request),
@@ -182,7 +182,7 @@ export async function failPendingRequest(
   failedAt: string,
 ): Promise<boolean> {
   return wroteIf(
-    dynamoDb().send(
+    send(
       new UpdateCommand({
         TableName: tableName(),
         Key: validationRequestKey(companyId, requestId),

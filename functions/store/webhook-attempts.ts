@@ -1,7 +1,7 @@
 // Storage of the webhook's trail on its job item: one record per attempt and the overall webhookStatus.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { wroteIf } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { send, wroteIf } from './dynamodb';
 import { jobKey } from './keys';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'refused';
@@ -39,7 +39,7 @@ function statusAfter(outcome: AttemptOutcome): WebhookStatus {
  */
 export async function recordAttempt(job: JobRef, record: AttemptRecord): Promise<boolean> {
   return wroteIf(
-    dynamoDb().send(
+    send(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(job.companyId, job.jobId),
@@ -58,7 +58,7 @@ export async function recordAttempt(job: JobRef, record: AttemptRecord): Promise
 
 /** The job's webhookStatus, if the job and a status exist. */
 export async function currentWebhookStatus(job: JobRef): Promise<WebhookStatus | undefined> {
-  const { Item } = await dynamoDb().send(
+  const { Item } = await send(
     new GetCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
@@ -73,7 +73,7 @@ export async function currentWebhookStatus(job: JobRef): Promise<WebhookStatus |
 export async function readAttempts(
   job: JobRef,
 ): Promise<{ attempts: AttemptRecord[]; status: WebhookStatus | undefined } | undefined> {
-  const { Item } = await dynamoDb().send(
+  const { Item } = await send(
     new GetCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
