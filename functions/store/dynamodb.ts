@@ -55,7 +55,8 @@ export async function send<T>(command: object, options: number | SendOptions = {
     try {
       return await client.send(command);
     } catch (error) {
-      if (isDynamoThrottling(error)) throw new ServiceUnavailableError();
+      // the cause keeps the SDK's error name for the log line of the 503
+      if (isDynamoThrottling(error)) throw Object.assign(new ServiceUnavailableError(), { cause: error });
       const conflict =
         (error as Error).name === 'TransactionConflictException' || isTransactionConflict(error);
       if (!conflict || attempt + 1 >= attempts) throw error;
