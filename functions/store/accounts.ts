@@ -5,6 +5,12 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { queryAll, send } from './dynamodb';
 import {
+  apiKeyEntity,
+  companyEntity,
+  publishableOriginEntity,
+  userEntity,
+} from './entities/accounts';
+import {
   apiKeyKey,
   apiKeysOfCompanyIndex,
   companyKey,
@@ -55,7 +61,7 @@ export async function putNewCompany(company: Company): Promise<void> {
   await send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...companyKey(company.companyId), type: 'company', ...company },
+      Item: companyEntity.item({ ...companyKey(company.companyId), type: 'company', ...company }),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -63,13 +69,25 @@ export async function putNewCompany(company: Company): Promise<void> {
 
 export async function readCompany(companyId: string): Promise<Company | undefined> {
   const { Item } = await send(new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }));
-  return Item as Company | undefined;
+  if (!Item) return undefined;
+  const { companyId: id, name, seats, webhookSecret, createdAt } = companyEntity.parse(Item);
+  return { companyId: id, name, seats, webhookSecret, createdAt };
 }
 
 /** The account fields of a user, stored on the workspace user item (USER#<email>). */
 export async function readAccountUser(companyId: string, email: string): Promise<AccountUser | undefined> {
   const { Item } = await send(new GetCommand({ TableName: tableName(), Key: userKey(companyId, email) }));
-  return Item as AccountUser | undefined;
+  if (!Item) return undefined;
+  const user = userEntity.parse(Item);
+  // an invite (no userId yet) holds no key and passes no permission check
+  return {
+    companyId: user.companyId,
+    userId: user.userId ?? '',
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    permissions: user.permissions,
+  };
 }
 
 /** An active user item in the workspace's user format (the workspace reads the same item). */
@@ -77,7 +95,7 @@ export async function putActiveUser(user: AccountUser, createdAt: string): Promi
   await send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
+      Item: userEntity.item({
         ...userKey(user.companyId, user.email),
         // The workspace finds a user by id through this index (GET /v1/users/{id}).
         ...userIdIndex(user.companyId, user.userId),
@@ -86,7 +104,7 @@ export async function putActiveUser(user: AccountUser, createdAt: string): Promi
         email: user.email.toLowerCase(),
         status: 'active',
         createdAt,
-      },
+      }),
     }),
   );
 }
@@ -96,13 +114,13 @@ export async function putNewApiKey(keyHash: string, record: ApiKeyRecord): Promi
   await send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
+      Item: apiKeyEntity.item({
         ...apiKeyKey(keyHash),
         ...apiKeysOfCompanyIndex(record.companyId),
         gsi1sk: `${record.createdAt}#${record.keyId}`,
         type: 'apiKey',
         ...record,
-      },
+      }),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -110,7 +128,7 @@ export async function putNewApiKey(keyHash: string, record: ApiKeyRecord): Promi
 
 function toApiKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
   const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt, origin } =
-    item as unknown as ApiKeyRecord;
+    apiKeyEntity.parse(item);
   return {
     keyId,
     companyId,
@@ -168,7 +186,11 @@ export async function putPublishableOrigin(origin: string, keyId: string, keyHas
   await send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...publishableOriginKey(origin, keyId), type: 'publishableOrigin', keyHash },
+      Item: publishableOriginEntity.item({
+        ...publishableOriginKey(origin, keyId),
+        type: 'publishableOrigin',
+        keyHash,
+      }),
     }),
   );
 }
@@ -179,5 +201,5 @@ export async function readPublishableOriginKeyHashes(origin: string): Promise<st
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': publishableOriginPk(origin) },
   });
-  return items.map((item) => String(item.keyHash));
+  return items.map((item) => publishableOriginEntity.parse(item).keyHash);
 }

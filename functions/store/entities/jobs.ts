@@ -4,7 +4,6 @@ import { any, boolean, Entity, item, map, number, record, set, string } from 'dy
 import { declared } from './declare';
 import { mailvetTable } from './table';
 
-const options = { table: mailvetTable, entityAttribute: false, timestamps: false } as const;
 const keys = { pk: string().key(), sk: string().key() };
 const storedStatus = () => string().enum('awaiting_upload', 'processing', 'completed', 'failed', 'cancelled');
 const counts = () => record(string(), number());
@@ -13,127 +12,132 @@ const counts = () => record(string(), number());
  * COMPANY#<c> / JOB#<jobId>, gsi1 COMPANY#<c>#JOBS / <createdAt>#<jobId>, gsi2 by stored state
  * (sparse: none once cancelled). The chunk and probe-stage counters are added to it as the job runs.
  */
-export const jobEntity = declared(
-  new Entity({
-    name: 'job',
-    ...options,
-    schema: item({
-      ...keys,
-      gsi1pk: string().optional(),
-      gsi1sk: string().optional(),
-      gsi2pk: string().optional(),
-      gsi2sk: string().optional(),
-      entity: string().const('job'),
-      jobId: string(),
-      companyId: string(),
-      status: storedStatus(),
-      emailColumn: number(),
-      fileName: string().optional(),
-      callbackUrl: string().optional(),
-      createdAt: string(),
-      uploadExpiresAtMs: number(),
-      slot: number(),
-      totalEmails: number(),
-      uncountedEmails: number().optional(),
-      processedEmails: number(),
-      counts: counts(),
-      partKeys: record(string(), string()),
-      partBytes: counts(),
-      doneChunks: set(number()).optional(),
-      chunkCount: number().optional(),
-      startedAt: string().optional(),
-      deadlineAtMs: number().optional(),
-      lastProgressAt: string().optional(),
-      scanLeaseUntilMs: number().optional(),
-      assemblyLeaseUntilMs: number().optional(),
-      pin: map({ key: string(), etag: string(), versionId: string().optional(), size: number() }).optional(),
-      dialect: map({
-        delimiter: string(),
-        encoding: string(),
-        hasHeader: boolean(),
-        headerStart: number().optional(),
-        dataStart: number(),
-      }).optional(),
-      completedAt: string().optional(),
-      statistics: counts().optional(),
-      resultKey: string().optional(),
-      error: string().optional(),
-      webhookQueuedAt: string().optional(),
-      webhookAttempts: any().optional(),
-      webhookStatus: string().enum('delivered', 'retrying', 'failed').optional(),
-      countDay: string().optional(),
-      cancelledFrom: storedStatus().optional(),
-      ttl: number().optional(),
-      // the probe stage's counters (store/probe-batches.ts)
-      probeChunks: set(number()).optional(),
-      probeEmails: number().optional(),
-      probedEmails: number().optional(),
-      probeUnits: counts().optional(),
-      probeSettled: counts().optional(),
-      probeLastSettled: counts().optional(),
-      settledProbes: set(string()).optional(),
-      probeProgress: counts().optional(),
-      unprobedEmails: number().optional(),
-      blockedEmails: number().optional(),
-      probeFinishExpectedAtMs: number().optional(),
-    }),
+const job = new Entity({
+  name: 'job',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({
+    ...keys,
+    gsi1pk: string().optional(),
+    gsi1sk: string().optional(),
+    gsi2pk: string().optional(),
+    gsi2sk: string().optional(),
+    entity: string().const('job'),
+    jobId: string(),
+    companyId: string(),
+    status: storedStatus(),
+    emailColumn: number(),
+    fileName: string().optional(),
+    callbackUrl: string().optional(),
+    createdAt: string(),
+    uploadExpiresAtMs: number(),
+    slot: number(),
+    totalEmails: number(),
+    uncountedEmails: number().optional(),
+    processedEmails: number(),
+    counts: counts(),
+    partKeys: record(string(), string()),
+    partBytes: counts(),
+    doneChunks: set(number()).optional(),
+    chunkCount: number().optional(),
+    startedAt: string().optional(),
+    deadlineAtMs: number().optional(),
+    lastProgressAt: string().optional(),
+    scanLeaseUntilMs: number().optional(),
+    assemblyLeaseUntilMs: number().optional(),
+    pin: map({ key: string(), etag: string(), versionId: string().optional(), size: number() }).optional(),
+    dialect: map({
+      delimiter: string(),
+      encoding: string(),
+      hasHeader: boolean(),
+      headerStart: number().optional(),
+      dataStart: number(),
+    }).optional(),
+    completedAt: string().optional(),
+    statistics: counts().optional(),
+    resultKey: string().optional(),
+    error: string().optional(),
+    webhookQueuedAt: string().optional(),
+    webhookAttempts: any().optional(),
+    webhookStatus: string().enum('delivered', 'retrying', 'failed').optional(),
+    countDay: string().optional(),
+    cancelledFrom: storedStatus().optional(),
+    ttl: number().optional(),
+    // the probe stage's counters (store/probe-batches.ts)
+    probeChunks: set(number()).optional(),
+    probeEmails: number().optional(),
+    probedEmails: number().optional(),
+    probeUnits: counts().optional(),
+    probeSettled: counts().optional(),
+    probeLastSettled: counts().optional(),
+    settledProbes: set(string()).optional(),
+    probeProgress: counts().optional(),
+    unprobedEmails: number().optional(),
+    blockedEmails: number().optional(),
+    probeFinishExpectedAtMs: number().optional(),
   }),
-);
+});
+export const jobEntity = declared(job);
 
 /** COMPANY#<c> / JOBSLOT#<n>: one of the company's active-job slots. */
-export const jobSlotEntity = declared(
-  new Entity({
-    name: 'jobSlot',
-    ...options,
-    schema: item({
-      ...keys,
-      entity: string().const('jobSlot'),
-      jobId: string(),
-      holdUntilMs: number(),
-      ttl: number(),
-    }),
+const jobSlot = new Entity({
+  name: 'jobSlot',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({
+    ...keys,
+    entity: string().const('jobSlot'),
+    jobId: string(),
+    holdUntilMs: number(),
+    ttl: number(),
   }),
-);
+});
+export const jobSlotEntity = declared(jobSlot);
 
 /** COMPANY#<c> / JOBCOUNT#<YYYY-MM-DD>: the day's jobs by stored status (ttl 38 days). */
-export const jobCountDayEntity = declared(
-  new Entity({
-    name: 'jobCountDay',
-    ...options,
-    schema: item({
-      ...keys,
-      entity: string().const('jobCount'),
-      ttl: number(),
-      awaiting_upload: number().optional(),
-      processing: number().optional(),
-      completed: number().optional(),
-      failed: number().optional(),
-    }),
+const jobCountDay = new Entity({
+  name: 'jobCountDay',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({
+    ...keys,
+    entity: string().const('jobCount'),
+    ttl: number(),
+    awaiting_upload: number().optional(),
+    processing: number().optional(),
+    completed: number().optional(),
+    failed: number().optional(),
   }),
-);
+});
+export const jobCountDayEntity = declared(jobCountDay);
 
 /** COMPANY#<c> / JOBCOUNT#BACKFILLED: the company's older jobs were added to the counts. */
-export const jobCountBackfillEntity = declared(
-  new Entity({
-    name: 'jobCountBackfill',
-    ...options,
-    schema: item({ ...keys, entity: string().const('jobCountBackfill'), at: string() }),
-  }),
-);
+const jobCountBackfill = new Entity({
+  name: 'jobCountBackfill',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({ ...keys, entity: string().const('jobCountBackfill'), at: string() }),
+});
+export const jobCountBackfillEntity = declared(jobCountBackfill);
 
 /** COMPANY#<c> / PROBEBATCH#<jobId>#<chunk>#<batch>: a probe batch's progress, then its verdicts. */
-export const probeBatchEntity = declared(
-  new Entity({
-    name: 'probeBatch',
-    ...options,
-    schema: item({
-      ...keys,
-      entity: string().const('probeBatch'),
-      progress: number().optional(),
-      verdicts: record(string(), string()).optional(),
-      size: number().optional(),
-      settledAt: string().optional(),
-      ttl: number().optional(),
-    }),
+const probeBatch = new Entity({
+  name: 'probeBatch',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({
+    ...keys,
+    entity: string().const('probeBatch'),
+    progress: number().optional(),
+    verdicts: record(string(), string()).optional(),
+    size: number().optional(),
+    settledAt: string().optional(),
+    ttl: number().optional(),
   }),
-);
+});
+export const probeBatchEntity = declared(probeBatch);

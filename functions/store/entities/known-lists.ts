@@ -4,21 +4,20 @@ import { Entity, item, string } from 'dynamodb-toolbox';
 import { declared } from './declare';
 import { mailvetTable } from './table';
 
-export const knownAddressEntity = declared(
-  new Entity({
-    name: 'knownAddress',
-    table: mailvetTable,
-    entityAttribute: false,
-    timestamps: false,
-    schema: item({
-      pk: string().key(),
-      sk: string().key(),
-      gsi1pk: string(),
-      gsi1sk: string(),
-      email: string(),
-      kind: string().enum('dead', 'complainer'),
-      scope: string(),
-      importedAt: string(),
-    }),
+const knownAddress = new Entity({
+  name: 'knownAddress',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({
+    pk: string().key(),
+    sk: string().key(),
+    gsi1pk: string(),
+    gsi1sk: string(),
+    email: string(),
+    kind: string().enum('dead', 'complainer'),
+    scope: string(),
+    importedAt: string(),
   }),
-);
+});
+export const knownAddressEntity = declared(knownAddress);

@@ -9,17 +9,17 @@ import { Entity, item, number, string } from 'dynamodb-toolbox';
 import { declared } from './declare';
 import { mailvetTable } from './table';
 
-const options = { table: mailvetTable, entityAttribute: false, timestamps: false } as const;
 const keys = { pk: string().key(), sk: string().key() };
 
 /** PROBE#<domain>#<shard> / VERDICTS (entries handled by store/probe-verdicts.ts). */
-export const probeVerdictShardEntity = declared(
-  new Entity({
-    name: 'probeVerdictShard',
-    ...options,
-    schema: item({ ...keys, n: number(), ttl: number() }),
-  }),
-);
+const probeVerdictShard = new Entity({
+  name: 'probeVerdictShard',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({ ...keys, n: number(), ttl: number() }),
+});
+export const probeVerdictShardEntity = declared(probeVerdictShard);
 
 /** The entry attribute of a local part in its shard: a prefix keeps it apart from `n` and `ttl`. */
 export const verdictEntryAttribute = (local: string): string => `@${local}`;
@@ -38,19 +38,21 @@ export function parseVerdictEntry(value: unknown): VerdictEntry | undefined {
 }
 
 /** MXHOST#<host> / SESSION#<n>: one of N session slots at a host. */
-export const mxSessionLeaseEntity = declared(
-  new Entity({
-    name: 'mxSessionLease',
-    ...options,
-    schema: item({ ...keys, owner: string(), holdUntil: number(), ttl: number() }),
-  }),
-);
+const mxSessionLease = new Entity({
+  name: 'mxSessionLease',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({ ...keys, owner: string(), holdUntil: number(), ttl: number() }),
+});
+export const mxSessionLeaseEntity = declared(mxSessionLease);
 
 /** MXHOST#<host> / RCPTPACE: the host's next free RCPT slot (ms). */
-export const mxRcptScheduleEntity = declared(
-  new Entity({
-    name: 'mxRcptSchedule',
-    ...options,
-    schema: item({ ...keys, next: number(), ttl: number() }),
-  }),
-);
+const mxRcptSchedule = new Entity({
+  name: 'mxRcptSchedule',
+  table: mailvetTable,
+  entityAttribute: false,
+  timestamps: false,
+  schema: item({ ...keys, next: number(), ttl: number() }),
+});
+export const mxRcptScheduleEntity = declared(mxRcptSchedule);
