@@ -4,12 +4,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { queryAll, send } from './dynamodb';
-import {
-  apiKeyEntity,
-  companyEntity,
-  publishableOriginEntity,
-  userEntity,
-} from './entities/accounts';
+import { apiKeyEntity, companyEntity, publishableOriginEntity, userEntity } from './entities/accounts';
 import {
   apiKeyKey,
   apiKeysOfCompanyIndex,

@@ -3,6 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { epochSeconds } from './table';
 import { send, wroteIf } from './dynamodb';
+import { inviteEmailEntity } from './entities/workspace';
 import { inviteEmailKey } from './keys';
 
 export interface OutboxRecord {
@@ -29,13 +30,13 @@ export function outboxPut(record: Omit<OutboxRecord, 'status'>, now: Date) {
   return {
     Put: {
       TableName: tableName(),
-      Item: {
+      Item: inviteEmailEntity.item({
         ...inviteEmailKey(record.companyId, record.outboxId),
         type: 'inviteEmail',
         ...record,
         status: 'pending',
         ttl: epochSeconds(now) + 30 * 86_400,
-      },
+      }),
     },
   };
 }
@@ -49,7 +50,9 @@ export const dynamoOutbox: InviteOutbox = {
         ConsistentRead: true,
       }),
     );
-    return Item as OutboxRecord | undefined;
+    if (!Item) return undefined;
+    const { to, name, role, invitedBy, inviteExpiresAt, status, createdAt } = inviteEmailEntity.parse(Item);
+    return { outboxId, companyId, to, name, role, invitedBy, inviteExpiresAt, status, createdAt };
   },
   markSent(companyId, outboxId, now) {
     return wroteIf(

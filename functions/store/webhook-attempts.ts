@@ -2,6 +2,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { send, wroteIf } from './dynamodb';
+import { jobEntity } from './entities/jobs';
 import { jobKey } from './keys';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'refused';
@@ -65,8 +66,7 @@ export async function currentWebhookStatus(job: JobRef): Promise<WebhookStatus |
       ProjectionExpression: 'webhookStatus',
     }),
   );
-  const status: unknown = Item?.webhookStatus;
-  return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : undefined;
+  return Item ? jobEntity.parsePart(Item, ['webhookStatus']).webhookStatus : undefined;
 }
 
 /** The job's attempt records and webhookStatus, if the job item exists. */
@@ -81,10 +81,8 @@ export async function readAttempts(
       ExpressionAttributeNames: { '#status': 'status' },
     }),
   );
-  if (!Item || Item.status === 'cancelled') return undefined;
-  const status: unknown = Item.webhookStatus;
-  return {
-    attempts: (Item.webhookAttempts as AttemptRecord[] | undefined) ?? [],
-    status: status === 'delivered' || status === 'retrying' || status === 'failed' ? status : undefined,
-  };
+  if (!Item) return undefined;
+  const trail = jobEntity.parsePart(Item, ['webhookAttempts', 'webhookStatus', 'status']);
+  if (trail.status === 'cancelled') return undefined;
+  return { attempts: trail.webhookAttempts ?? [], status: trail.webhookStatus };
 }

@@ -12,6 +12,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { batchGetAll, batchWriteAll, queryAll, send, wroteIf, type Item } from './dynamodb';
+import { userEntity } from './entities/accounts';
+import { workspaceLockEntity } from './entities/workspace';
 import { companyKey, mailboxesOfOwnerIndex, userKey, workspaceLockKey, type ItemKey } from './keys';
 
 export type { Item };
@@ -98,7 +100,12 @@ export function putWorkspaceLock(companyId: string, token: string, until: Date, 
     send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...workspaceLockKey(companyId), type: 'workspaceLock', token, until: until.toISOString() },
+        Item: workspaceLockEntity.item({
+          ...workspaceLockKey(companyId),
+          type: 'workspaceLock',
+          token,
+          until: until.toISOString(),
+        }),
         ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
         ExpressionAttributeNames: { '#until': 'until' },
         ExpressionAttributeValues: { ':now': now.toISOString() },
@@ -191,13 +198,13 @@ export function invitedUserWrite(user: InvitedUser): WorkspaceWrite {
   return {
     Put: {
       TableName: tableName(),
-      Item: {
+      Item: userEntity.item({
         ...userKey(user.companyId, user.email),
         type: 'user',
         ...user,
         status: 'invited',
         permissions: { inviteUsers: user.role === 'admin', toggleSequences: user.role === 'admin' },
-      },
+      }),
       ConditionExpression: 'attribute_not_exists(pk) OR #status = :invited',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':invited': 'invited' },

@@ -26,8 +26,10 @@ export interface Declared<E extends Entity> {
   readonly entity: E;
   /** The stored item of `input`: its keys (and index keys) computed, every attribute validated. */
   item(input: InputItem<E>): StoredItem;
-  /** The attributes of a stored item, validated (keys and index keys left out), or MalformedItemError. */
+  /** The attributes of a stored item, validated, or MalformedItemError. */
   parse(stored: StoredItem): FormattedItem<E>;
+  /** The attributes a projected read asked for, validated alone (the others are not there to check). */
+  parsePart(stored: StoredItem, attributes: readonly string[]): Partial<FormattedItem<E>>;
 }
 
 function detailOf(error: unknown): string {
@@ -58,6 +60,15 @@ export function declared<E extends Entity>(entity: E): Declared<E> {
     parse(stored) {
       try {
         return formatter.format(stored) as FormattedItem<E>;
+      } catch (error) {
+        throw new MalformedItemError(entity.entityName, stored, detailOf(error));
+      }
+    },
+    parsePart(stored, attributes) {
+      try {
+        return formatter.format(stored, { attributes: attributes as never, partial: true }) as Partial<
+          FormattedItem<E>
+        >;
       } catch (error) {
         throw new MalformedItemError(entity.entityName, stored, detailOf(error));
       }

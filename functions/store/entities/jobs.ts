@@ -1,6 +1,6 @@
 // The job store's items (store/jobs.ts, job-counts.ts, probe-batches.ts), declared here so every item
 // type of the table is declared once. Keys: the job block of ../keys.ts.
-import { any, boolean, Entity, item, map, number, record, set, string } from 'dynamodb-toolbox';
+import { boolean, Entity, item, list, map, number, record, set, string } from 'dynamodb-toolbox';
 import { declared } from './declare';
 import { mailvetTable } from './table';
 
@@ -59,7 +59,17 @@ const job = new Entity({
     resultKey: string().optional(),
     error: string().optional(),
     webhookQueuedAt: string().optional(),
-    webhookAttempts: any().optional(),
+    webhookAttempts: list(
+      map({
+        attempt: number(),
+        at: string(),
+        outcome: string().enum('delivered', 'retry', 'failed', 'refused'),
+        statusCode: number().optional(),
+        error: string().optional(),
+        durationMs: number().optional(),
+        nextAttemptAt: string().optional(),
+      }),
+    ).optional(),
     webhookStatus: string().enum('delivered', 'retrying', 'failed').optional(),
     countDay: string().optional(),
     cancelledFrom: storedStatus().optional(),

@@ -152,3 +152,13 @@ describe('the verdict shard', () => {
     expect(parseVerdictEntry('ok')).toBeUndefined();
   });
 });
+
+describe('a projected read', () => {
+  it('checks only the attributes it asked for', () => {
+    const trail = { webhookStatus: 'retrying', webhookAttempts: [{ attempt: 1, at: 'x', outcome: 'retry' }] };
+    expect(jobEntity.parsePart(trail, ['webhookAttempts', 'webhookStatus'])).toEqual(trail);
+    expect(() => jobEntity.parsePart({ webhookStatus: 'lost' }, ['webhookStatus'])).toThrow(
+      /Malformed job item .*'webhookStatus'/,
+    );
+  });
+});
