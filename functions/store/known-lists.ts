@@ -13,6 +13,7 @@ import {
   type ListKind,
 } from './keys';
 import { globalIndexes } from './table';
+import { knownAddressEntity } from './entities/known-lists';
 
 /** What the lists say of one address (the engine's KnownFlags). */
 interface Flags {
@@ -53,6 +54,8 @@ export class DynamoKnownLists {
       concurrency: 1,
       projection: 'pk, sk, email',
     });
+    // the bulk path's hot read (thousands of addresses a second): the two projected attributes are
+    // checked by hand here rather than by the knownAddress entity's parse
     for (const item of items) {
       const kind = kindOfSortKey(String(item.sk));
       if (kind && typeof item.email === 'string') {
@@ -96,14 +99,16 @@ async function putKnownAddresses(
   table: string,
   input: KnownAddressBatch,
 ): Promise<void> {
-  const items = input.emails.map((email) => ({
-    ...knownAddressKey(input.scope, input.kind, email),
-    ...knownAddressIndex(input.scope, input.kind, email),
-    email,
-    kind: input.kind,
-    scope: input.scope,
-    importedAt: input.importedAt,
-  }));
+  const items = input.emails.map((email) =>
+    knownAddressEntity.item({
+      ...knownAddressKey(input.scope, input.kind, email),
+      ...knownAddressIndex(input.scope, input.kind, email),
+      email,
+      kind: input.kind,
+      scope: input.scope,
+      importedAt: input.importedAt,
+    }),
+  );
   await batchWriteAll(
     items.map((Item) => ({ PutRequest: { Item } })),
     { doc: client, table, concurrency: 1 },

@@ -11,6 +11,7 @@ import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient }
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
 import { scanPages, send } from './dynamodb';
+import { mxRcptScheduleEntity, mxSessionLeaseEntity } from './entities/probes';
 import { mxRcptScheduleKey, mxSessionLeaseKey, mxSessionLeasePrefix } from './keys';
 import { tableKeys, ttlAttribute } from './table';
 
@@ -73,12 +74,12 @@ export class DynamoPoliteness implements Politeness {
         await send(
           new PutCommand({
             TableName: this.table,
-            Item: {
+            Item: mxSessionLeaseEntity.item({
               ...mxSessionLeaseKey(host, slot),
               owner,
               holdUntil: now + this.limits.leaseMs,
               [ttlAttribute]: Math.ceil((now + this.limits.leaseMs) / 1000) + 3600,
-            },
+            }),
             ConditionExpression: 'attribute_not_exists(pk) OR holdUntil < :now',
             ExpressionAttributeValues: { ':now': now },
           }),
@@ -133,7 +134,8 @@ export class DynamoPoliteness implements Politeness {
     /** An update's new `next`, or, when its condition failed, the schedule's `next` then (absent: idle). */
     const attempt = async (...args: Parameters<typeof update>) => {
       try {
-        return { booked: true, next: Number((await update(...args)).Attributes?.next) };
+        const { Attributes } = await update(...args);
+        return { booked: true, next: mxRcptScheduleEntity.parsePart(Attributes ?? {}, ['next']).next };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // the old item comes back marshalled: the document client does not translate errors
