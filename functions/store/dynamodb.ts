@@ -72,7 +72,7 @@ const throttlingNames = new Set([
 ]);
 
 /** DynamoDB saying "too busy" (the SDK has already retried these with its own backoff). */
-export function isDynamoThrottling(error: unknown): boolean {
+function isDynamoThrottling(error: unknown): boolean {
   return error instanceof Error && throttlingNames.has(error.name);
 }
 

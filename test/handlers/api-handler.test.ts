@@ -38,11 +38,9 @@ describe('apiHandler', () => {
   });
 
   it('answers 403 for a revoked key', async () => {
-    ddb
-      .on(GetCommand)
-      .resolves({
-        Item: { ...storedApiKey(hashApiKey(key), principalItem), revokedAt: '2026-01-01T00:00:00.000Z' },
-      });
+    ddb.on(GetCommand).resolves({
+      Item: { ...storedApiKey(hashApiKey(key), principalItem), revokedAt: '2026-01-01T00:00:00.000Z' },
+    });
     const result = await call(echo, { 'X-Api-Key': key });
     expect(result.statusCode).toBe(403);
   });
@@ -105,11 +103,9 @@ describe('authentication cache', () => {
     await authenticate(rawKey, 1);
     expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    ddb
-      .on(GetCommand)
-      .resolves({
-        Item: { ...storedApiKey(hashApiKey(key), principalItem), revokedAt: '2026-11-01T00:00:00.000Z' },
-      });
+    ddb.on(GetCommand).resolves({
+      Item: { ...storedApiKey(hashApiKey(key), principalItem), revokedAt: '2026-11-01T00:00:00.000Z' },
+    });
     await expect(authenticate(rawKey, 1)).rejects.toMatchObject({ statusCode: 403 });
     expect(ddb.commandCalls(GetCommand)).toHaveLength(2);
   });
