@@ -21,7 +21,9 @@ export type MetricName =
   /** Probe batches that got answers from their MX host, and those whose host refused us ("about us"). */
   | 'ProbedHosts'
   | 'RefusingHosts'
-  | 'WebhookDeliveries';
+  | 'WebhookDeliveries'
+  /** DynamoDB commands sent, by command (store/dynamodb.ts send). */
+  | 'DynamoDbCommands';
 
 let metrics: Metrics | undefined;
 

@@ -4,13 +4,15 @@
 // never both do the work; a request that fails releases the key, so fixing the body and retrying works.
 import { systemClock, type Clock } from '../clock';
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../clients/dynamodb';
 import { ConflictError, UnprocessableError, ValidationError } from '../errors';
 import { sortedJson } from '../json';
-import { send, wroteIf } from '../store/dynamodb';
+import {
+  claimIdempotencyKey,
+  readIdempotencyRecord,
+  releaseIdempotencyKey,
+  storeIdempotentResponse,
+} from '../store/idempotency';
 import { idempotencyKey } from '../store/keys';
-import { epochSeconds } from '../store/table';
 import type { ApiResponse } from '../middlewares/api';
 import type { ApiRequest, Route } from './api-handler';
 
@@ -25,40 +27,7 @@ export const idempotencyInvalidMessage = 'Idempotency-Key must be 1 to 255 visib
 export const idempotencyInProgressMessage =
   'A request with this Idempotency-Key is still in progress; retry in a few seconds';
 
-interface StoredKey {
-  bodyHash: string;
-  state: 'pending' | 'done';
-  holdUntilMs: number;
-  expiresAtMs: number;
-  response?: ApiResponse;
-}
-
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** Claims the key for this request; false when another request (live, or within 24 h) has it. */
-function claim(keyOf: ReturnType<typeof idempotencyKey>, bodyHash: string, nowMs: number): Promise<boolean> {
-  return wroteIf(
-    send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keyOf,
-          entity: 'idempotencyKey',
-          bodyHash,
-          state: 'pending',
-          holdUntilMs: nowMs + holdSeconds * 1000,
-          expiresAtMs: nowMs + idempotencyWindowSeconds * 1000,
-          ttl: epochSeconds(new Date(nowMs)) + idempotencyWindowSeconds,
-        },
-        // Free: never used, past its window (TTL deletion lags), or a holder that crashed.
-        ConditionExpression:
-          'attribute_not_exists(pk) OR expiresAtMs < :now OR (#state = :pending AND holdUntilMs < :now)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':now': nowMs, ':pending': 'pending' },
-      }),
-    ),
-  );
-}
 
 /** Wraps a route that creates work so that it honours the Idempotency-Key header. */
 export function idempotent(scope: string, route: Route, clock: Clock = systemClock): Route {
@@ -70,43 +39,31 @@ export function idempotent(scope: string, route: Route, clock: Clock = systemClo
     const bodyHash = sha256(sortedJson(request.body ?? null));
     const nowMs = clock().getTime();
 
-    if (!(await claim(keyOf, bodyHash, nowMs))) {
-      const { Item } = await send<{ Item?: StoredKey }>(
-        new GetCommand({ TableName: tableName(), Key: keyOf, ConsistentRead: true }),
-      );
+    const claimed = await claimIdempotencyKey(
+      keyOf,
+      bodyHash,
+      nowMs,
+      holdSeconds * 1000,
+      idempotencyWindowSeconds * 1000,
+    );
+    if (!claimed) {
+      const stored = await readIdempotencyRecord(keyOf);
       // Released between the claim and the read: the first request failed; the client may retry.
-      if (!Item) throw new ConflictError(idempotencyInProgressMessage);
-      if (Item.bodyHash !== bodyHash) throw new UnprocessableError(idempotencyMismatchMessage);
-      if (Item.state !== 'done' || !Item.response) throw new ConflictError(idempotencyInProgressMessage);
+      if (!stored) throw new ConflictError(idempotencyInProgressMessage);
+      if (stored.bodyHash !== bodyHash) throw new UnprocessableError(idempotencyMismatchMessage);
+      if (stored.state !== 'done' || !stored.response) throw new ConflictError(idempotencyInProgressMessage);
       request.log.info('idempotent replay', { scope });
-      return Item.response;
+      return stored.response as ApiResponse;
     }
 
     let response: ApiResponse;
     try {
       response = await route(request);
     } catch (error) {
-      await send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: keyOf,
-          ConditionExpression: '#state = :pending',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':pending': 'pending' },
-        }),
-      ).catch(() => undefined);
+      await releaseIdempotencyKey(keyOf).catch(() => undefined);
       throw error;
     }
-    await send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keyOf,
-        UpdateExpression: 'SET #state = :done, #response = :response',
-        ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-        // As JSON would carry it (no undefined values, which the document client refuses).
-        ExpressionAttributeValues: { ':done': 'done', ':response': JSON.parse(JSON.stringify(response)) },
-      }),
-    );
+    await storeIdempotentResponse(keyOf, response);
     return response;
   };
 }

@@ -2,8 +2,9 @@
 // their keys, reads, writes and conditions. The rules (authentication, permissions) are in
 // functions/domain/accounts/.
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { queryAll } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { queryAll, send } from './dynamodb';
+import { apiKeyEntity, companyEntity, publishableOriginEntity, userEntity } from './entities/accounts';
 import {
   apiKeyKey,
   apiKeysOfCompanyIndex,
@@ -52,36 +53,44 @@ export interface ApiKeyRecord {
 
 /** Writes a new company; one with this id existing already is an error (ConditionalCheckFailed). */
 export async function putNewCompany(company: Company): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...companyKey(company.companyId), type: 'company', ...company },
+      Item: companyEntity.item({ ...companyKey(company.companyId), type: 'company', ...company }),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
 }
 
 export async function readCompany(companyId: string): Promise<Company | undefined> {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }),
-  );
-  return Item as Company | undefined;
+  const { Item } = await send(new GetCommand({ TableName: tableName(), Key: companyKey(companyId) }));
+  if (!Item) return undefined;
+  const { companyId: id, name, seats, webhookSecret, createdAt } = companyEntity.parse(Item);
+  return { companyId: id, name, seats, webhookSecret, createdAt };
 }
 
 /** The account fields of a user, stored on the workspace user item (USER#<email>). */
 export async function readAccountUser(companyId: string, email: string): Promise<AccountUser | undefined> {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: userKey(companyId, email) }),
-  );
-  return Item as AccountUser | undefined;
+  const { Item } = await send(new GetCommand({ TableName: tableName(), Key: userKey(companyId, email) }));
+  if (!Item) return undefined;
+  const user = userEntity.parse(Item);
+  // an invite (no userId yet) holds no key and passes no permission check
+  return {
+    companyId: user.companyId,
+    userId: user.userId ?? '',
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    permissions: user.permissions,
+  };
 }
 
 /** An active user item in the workspace's user format (the workspace reads the same item). */
 export async function putActiveUser(user: AccountUser, createdAt: string): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
+      Item: userEntity.item({
         ...userKey(user.companyId, user.email),
         // The workspace finds a user by id through this index (GET /v1/users/{id}).
         ...userIdIndex(user.companyId, user.userId),
@@ -90,23 +99,23 @@ export async function putActiveUser(user: AccountUser, createdAt: string): Promi
         email: user.email.toLowerCase(),
         status: 'active',
         createdAt,
-      },
+      }),
     }),
   );
 }
 
 /** Stores a new key under the SHA-256 of its raw value (an existing hash is an error, never overwritten). */
 export async function putNewApiKey(keyHash: string, record: ApiKeyRecord): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
-      Item: {
+      Item: apiKeyEntity.item({
         ...apiKeyKey(keyHash),
         ...apiKeysOfCompanyIndex(record.companyId),
         gsi1sk: `${record.createdAt}#${record.keyId}`,
         type: 'apiKey',
         ...record,
-      },
+      }),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -114,7 +123,7 @@ export async function putNewApiKey(keyHash: string, record: ApiKeyRecord): Promi
 
 function toApiKeyRecord(item: Record<string, unknown>): ApiKeyRecord {
   const { keyId, companyId, userId, userEmail, name, hint, createdAt, revokedAt, origin } =
-    item as unknown as ApiKeyRecord;
+    apiKeyEntity.parse(item);
   return {
     keyId,
     companyId,
@@ -140,7 +149,7 @@ export async function readApiKeys(companyId: string): Promise<ApiKeyRecord[]> {
 
 /** The key stored under this hash, revoked or not. */
 export async function readApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash) }));
+  const { Item } = await send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyHash) }));
   return Item ? toApiKeyRecord(Item) : undefined;
 }
 
@@ -157,7 +166,7 @@ export async function findApiKeyHash(companyId: string, keyId: string): Promise<
 
 /** Marks the key revoked at `at`, unless it was revoked before (the first time stays). */
 export async function markApiKeyRevoked(keyHash: string, at: string): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new UpdateCommand({
       TableName: tableName(),
       Key: apiKeyKey(keyHash),
@@ -169,10 +178,14 @@ export async function markApiKeyRevoked(keyHash: string, at: string): Promise<vo
 
 /** Records that the publishable key under `keyHash` may be used from `origin` (for CORS preflights). */
 export async function putPublishableOrigin(origin: string, keyId: string, keyHash: string): Promise<void> {
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...publishableOriginKey(origin, keyId), type: 'publishableOrigin', keyHash },
+      Item: publishableOriginEntity.item({
+        ...publishableOriginKey(origin, keyId),
+        type: 'publishableOrigin',
+        keyHash,
+      }),
     }),
   );
 }
@@ -183,5 +196,5 @@ export async function readPublishableOriginKeyHashes(origin: string): Promise<st
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': publishableOriginPk(origin) },
   });
-  return items.map((item) => String(item.keyHash));
+  return items.map((item) => publishableOriginEntity.parse(item).keyHash);
 }

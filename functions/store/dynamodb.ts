@@ -7,12 +7,20 @@ import {
   type BatchGetCommandOutput,
   type BatchWriteCommandOutput,
   type DynamoDBDocumentClient,
-  paginateQuery,
-  paginateScan,
+  GetCommand,
+  type GetCommandOutput,
+  UpdateCommand,
+  type UpdateCommandOutput,
+  QueryCommand,
   type QueryCommandInput,
+  type QueryCommandOutput,
+  ScanCommand,
   type ScanCommandInput,
+  type ScanCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
+import { ServiceUnavailableError } from '../errors';
+import { countMetric } from '../metrics';
 import { isConditionFailure, isTransactionConditionFailure, isTransactionConflict } from './conditions';
 
 export type Item = Record<string, unknown>;
@@ -20,18 +28,35 @@ export type Item = Record<string, unknown>;
 /** Tries of a plain write that keeps meeting a transaction on its item. */
 const conflictAttempts = 5;
 
+/** Where one command goes and how often a transaction conflict is tried again. */
+export interface SendOptions {
+  attempts?: number;
+  /** The process's client unless a store was built on another (tests, benchmarks). */
+  doc?: DynamoDBDocumentClient;
+}
+
 /**
- * Sends any lib-dynamodb command (their union does not fit the client's overloads). A write that meets
- * another transaction on one of its items had no effect and the SDK does not retry it: a plain write
- * (TransactionConflictException) or a transaction cancelled for that alone (TransactionConflict, no
- * failed condition) is sent again here after a short backoff, up to `attempts` times in all.
+ * The one path of every DynamoDB command. Sends any lib-dynamodb command (their union does not fit the
+ * client's overloads). A write that meets another transaction on one of its items had no effect and
+ * the SDK does not retry it: a plain write (TransactionConflictException) or a transaction cancelled
+ * for that alone (TransactionConflict, no failed condition) is sent again here after a short backoff,
+ * up to `attempts` times in all. Throttling that outlived the SDK's own retries becomes a
+ * ServiceUnavailableError (503 with Retry-After at the API). Each command is counted (commandCounts).
  */
-export async function send<T = unknown>(command: object, attempts = conflictAttempts): Promise<T> {
-  const client = dynamoDb() as unknown as { send(c: object): Promise<T> };
+export function send(command: GetCommand, options?: number | SendOptions): Promise<GetCommandOutput>;
+export function send(command: QueryCommand, options?: number | SendOptions): Promise<QueryCommandOutput>;
+export function send(command: UpdateCommand, options?: number | SendOptions): Promise<UpdateCommandOutput>;
+export function send<T = unknown>(command: object, options?: number | SendOptions): Promise<T>;
+export async function send<T>(command: object, options: number | SendOptions = {}): Promise<T> {
+  const { attempts = conflictAttempts, doc } = typeof options === 'number' ? { attempts: options } : options;
+  const client = (doc ?? dynamoDb()) as unknown as { send(c: object): Promise<T> };
+  countCommand(command);
   for (let attempt = 0; ; attempt++) {
     try {
       return await client.send(command);
     } catch (error) {
+      // the cause keeps the SDK's error name for the log line of the 503
+      if (isDynamoThrottling(error)) throw Object.assign(new ServiceUnavailableError(), { cause: error });
       const conflict =
         (error as Error).name === 'TransactionConflictException' || isTransactionConflict(error);
       if (!conflict || attempt + 1 >= attempts) throw error;
@@ -40,20 +65,67 @@ export async function send<T = unknown>(command: object, attempts = conflictAtte
   }
 }
 
-/** The pages of a Query on the table (lib-dynamodb's paginator), for callers that may stop early. */
+const throttlingNames = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+]);
+
+/** DynamoDB saying "too busy" (the SDK has already retried these with its own backoff). */
+function isDynamoThrottling(error: unknown): boolean {
+  return error instanceof Error && throttlingNames.has(error.name);
+}
+
+/** Commands sent since the last flush, by command name (a Map increment: nothing on the hot path). */
+const commandCounts = new Map<string, number>();
+let commandsSinceFlush = 0;
+/** Counts are written as metrics every this many commands, and by flushCommandMetrics. */
+const flushEvery = 1000;
+
+function countCommand(command: object): void {
+  const name = command.constructor.name;
+  commandCounts.set(name, (commandCounts.get(name) ?? 0) + 1);
+  if (++commandsSinceFlush >= flushEvery) flushCommandMetrics();
+}
+
+/** The commands counted since the last flush (tests, and the flush below). */
+export function pendingCommandCounts(): ReadonlyMap<string, number> {
+  return commandCounts;
+}
+
+/** Writes the pending counts as `DynamoDbCommands` metrics, one per command name, and starts over. */
+export function flushCommandMetrics(): void {
+  for (const [name, count] of commandCounts) countMetric('DynamoDbCommands', count, { Command: name });
+  commandCounts.clear();
+  commandsSinceFlush = 0;
+}
+
+/** The pages of a Query on the table, for callers that may stop early. */
 export async function* queryPages(
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
 ): AsyncGenerator<Item[]> {
-  for await (const page of paginateQuery({ client: dynamoDb() }, { TableName: tableName(), ...input }))
+  let start: Item | undefined;
+  do {
+    const page: QueryCommandOutput = await send(
+      new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: start }),
+    );
     yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
 }
 
-/** The pages of a Scan of the table (lib-dynamodb's paginator). */
+/** The pages of a Scan of the table. */
 export async function* scanPages(
   input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'>,
 ): AsyncGenerator<Item[]> {
-  for await (const page of paginateScan({ client: dynamoDb() }, { TableName: tableName(), ...input }))
+  let start: Item | undefined;
+  do {
+    const page: ScanCommandOutput = await send(
+      new ScanCommand({ TableName: tableName(), ...input, ExclusiveStartKey: start }),
+    );
     yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
 }
 
 /** Every item a Query matches, page after page, on the table. */
@@ -143,7 +215,7 @@ export async function batchGetAll(
     for (let round = 0; pending.length > 0; round++) {
       if (round >= maxBatchRounds) throw new Error('BatchGetItem kept returning unprocessed keys');
       if (round > 0) await backoff(round);
-      const result: BatchGetCommandOutput = await doc.send(
+      const result: BatchGetCommandOutput = await send(
         new BatchGetCommand({
           RequestItems: {
             [table]: {
@@ -154,6 +226,7 @@ export async function batchGetAll(
             },
           },
         }),
+        { doc },
       );
       out.push(...(result.Responses?.[table] ?? []));
       pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Item[];
@@ -180,8 +253,9 @@ export async function batchWriteAll(
     for (let round = 0; pending.length > 0; round++) {
       if (round >= maxBatchRounds) throw new Error('BatchWriteItem kept returning unprocessed items');
       if (round > 0) await backoff(round);
-      const result: BatchWriteCommandOutput = await doc.send(
+      const result: BatchWriteCommandOutput = await send(
         new BatchWriteCommand({ RequestItems: { [table]: pending } }),
+        { doc },
       );
       pending = (result.UnprocessedItems?.[table] ?? []) as BatchWrite[];
     }

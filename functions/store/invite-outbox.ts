@@ -1,8 +1,9 @@
 // Storage of the invite emails' outbox: one record per email to send, `pending` until delivered.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
+import { tableName } from '../clients/dynamodb';
 import { epochSeconds } from './table';
-import { wroteIf } from './dynamodb';
+import { send, wroteIf } from './dynamodb';
+import { inviteEmailEntity } from './entities/workspace';
 import { inviteEmailKey } from './keys';
 
 export interface OutboxRecord {
@@ -29,31 +30,33 @@ export function outboxPut(record: Omit<OutboxRecord, 'status'>, now: Date) {
   return {
     Put: {
       TableName: tableName(),
-      Item: {
+      Item: inviteEmailEntity.item({
         ...inviteEmailKey(record.companyId, record.outboxId),
         type: 'inviteEmail',
         ...record,
         status: 'pending',
         ttl: epochSeconds(now) + 30 * 86_400,
-      },
+      }),
     },
   };
 }
 
 export const dynamoOutbox: InviteOutbox = {
   async read(companyId, outboxId) {
-    const { Item } = await dynamoDb().send(
+    const { Item } = await send(
       new GetCommand({
         TableName: tableName(),
         Key: inviteEmailKey(companyId, outboxId),
         ConsistentRead: true,
       }),
     );
-    return Item as OutboxRecord | undefined;
+    if (!Item) return undefined;
+    const { to, name, role, invitedBy, inviteExpiresAt, status, createdAt } = inviteEmailEntity.parse(Item);
+    return { outboxId, companyId, to, name, role, invitedBy, inviteExpiresAt, status, createdAt };
   },
   markSent(companyId, outboxId, now) {
     return wroteIf(
-      dynamoDb().send(
+      send(
         new UpdateCommand({
           TableName: tableName(),
           Key: inviteEmailKey(companyId, outboxId),

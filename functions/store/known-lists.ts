@@ -2,7 +2,7 @@
 // the import's batched writes, and whether a list holds anything at all.
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
-import { batchGetAll, batchWriteAll } from './dynamodb';
+import { batchGetAll, batchWriteAll, send } from './dynamodb';
 import {
   GLOBAL_SCOPE,
   LIST_KINDS,
@@ -13,6 +13,7 @@ import {
   type ListKind,
 } from './keys';
 import { globalIndexes } from './table';
+import { knownAddressEntity } from './entities/known-lists';
 
 /** What the lists say of one address (the engine's KnownFlags). */
 interface Flags {
@@ -53,6 +54,8 @@ export class DynamoKnownLists {
       concurrency: 1,
       projection: 'pk, sk, email',
     });
+    // the bulk path's hot read (thousands of addresses a second): the two projected attributes are
+    // checked by hand here rather than by the knownAddress entity's parse
     for (const item of items) {
       const kind = kindOfSortKey(String(item.sk));
       if (kind && typeof item.email === 'string') {
@@ -96,14 +99,16 @@ async function putKnownAddresses(
   table: string,
   input: KnownAddressBatch,
 ): Promise<void> {
-  const items = input.emails.map((email) => ({
-    ...knownAddressKey(input.scope, input.kind, email),
-    ...knownAddressIndex(input.scope, input.kind, email),
-    email,
-    kind: input.kind,
-    scope: input.scope,
-    importedAt: input.importedAt,
-  }));
+  const items = input.emails.map((email) =>
+    knownAddressEntity.item({
+      ...knownAddressKey(input.scope, input.kind, email),
+      ...knownAddressIndex(input.scope, input.kind, email),
+      email,
+      kind: input.kind,
+      scope: input.scope,
+      importedAt: input.importedAt,
+    }),
+  );
   await batchWriteAll(
     items.map((Item) => ({ PutRequest: { Item } })),
     { doc: client, table, concurrency: 1 },
@@ -113,7 +118,7 @@ async function putKnownAddresses(
 /** Whether any list of the scope (dead or complainer) holds an address: one Query per kind, Limit 1. */
 export async function knownListHoldsAny(scope: string): Promise<boolean> {
   for (const kind of LIST_KINDS) {
-    const out = await dynamoDb().send(
+    const out = await send(
       new QueryCommand({
         TableName: tableName(),
         IndexName: globalIndexes[0].name,

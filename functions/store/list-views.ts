@@ -2,8 +2,9 @@
 // per list (version, chunk count, row counts per facet) and chunk items holding rows as JSON arrays.
 // Rows arrive here already encoded as arrays of values; this module only stores and reads them.
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { batchWriteAll, queryAll, wroteIf } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { batchWriteAll, queryAll, send, wroteIf } from './dynamodb';
+import { listViewChunkEntity, listViewHeadEntity } from './entities/workspace';
 import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from './keys';
 import { batchGet, getItem, type WorkspaceWrite } from './workspace';
 
@@ -28,16 +29,20 @@ export interface HeadFields {
 }
 
 function chunkItem(companyId: string, kind: string, chunk: PackedChunk, version: number) {
-  return {
+  return listViewChunkEntity.item({
     ...listViewChunkKey(companyId, kind, chunk.index),
     type: 'listViewChunk',
     version,
     count: chunk.rows.length,
     rows: JSON.stringify(chunk.rows),
-  };
+  });
 }
 
-const parseRows = (item: Record<string, unknown>) => JSON.parse(String(item.rows)) as unknown[][];
+/** A chunk item's row count and rows. */
+function parseChunk(item: Record<string, unknown>): { count: number; rows: unknown[][] } {
+  const { count, rows } = listViewChunkEntity.parse(item);
+  return { count, rows: JSON.parse(rows) as unknown[][] };
+}
 
 /**
  * The head and the chunks it counts, with one strongly consistent Query (they share a key prefix).
@@ -55,7 +60,8 @@ export async function readViewItems(
   });
   const headItem = items.find((item) => item.sk === headKey.sk);
   if (!headItem) return { head: undefined, chunks: [] };
-  const head: ViewHead = { version: Number(headItem.version), chunks: Number(headItem.chunks) };
+  const { version, chunks: chunkCount } = listViewHeadEntity.parse(headItem);
+  const head: ViewHead = { version, chunks: chunkCount };
   const prefix = listViewChunkPrefix(kind);
   const chunks: PackedChunk[] = [];
   for (const item of items) {
@@ -63,7 +69,7 @@ export async function readViewItems(
     if (!sk.startsWith(prefix)) continue;
     const index = Number(sk.slice(prefix.length));
     if (!(index < head.chunks)) continue;
-    chunks.push({ index, rows: parseRows(item) });
+    chunks.push({ index, rows: parseChunk(item).rows });
   }
   chunks.sort((a, b) => a.index - b.index);
   return { head, chunks };
@@ -71,13 +77,10 @@ export async function readViewItems(
 
 /** The head alone, strongly consistent. */
 export async function readViewHead(companyId: string, kind: string): Promise<ViewHead | undefined> {
-  const item = await getItem(listViewHeadKey(companyId, kind), true);
-  if (!item) return undefined;
-  return {
-    version: Number(item.version),
-    chunks: Number(item.chunks),
-    ...(item.counts ? { counts: item.counts as Record<string, number[]> } : {}),
-  };
+  const stored = await getItem(listViewHeadKey(companyId, kind), true);
+  if (!stored) return undefined;
+  const { version, chunks, counts } = listViewHeadEntity.parse(stored);
+  return { version, chunks, ...(counts ? { counts: counts as Record<string, number[]> } : {}) };
 }
 
 /**
@@ -97,7 +100,7 @@ export async function readViewChunks(
   const bySk = new Map(items.map((item) => [String(item.sk), item]));
   return indexes.map((i) => {
     const item = bySk.get(listViewChunkKey(companyId, kind, i).sk);
-    return item ? { count: Number(item.count), rows: parseRows(item) } : { count: -1, rows: [] };
+    return item ? parseChunk(item) : { count: -1, rows: [] };
   });
 }
 
@@ -116,10 +119,15 @@ export async function putWholeView(
     chunks.map((chunk) => ({ PutRequest: { Item: chunkItem(companyId, kind, chunk, version) } })),
     { groupSize: 10, concurrency: 1 },
   );
-  await dynamoDb().send(
+  await send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...listViewHeadKey(companyId, kind), type: 'listViewHead', version, ...head },
+      Item: listViewHeadEntity.item({
+        ...listViewHeadKey(companyId, kind),
+        type: 'listViewHead',
+        version,
+        ...head,
+      }),
     }),
   );
 }
@@ -175,5 +183,5 @@ export function createView(
   chunks: PackedChunk[],
 ): Promise<boolean> {
   const writes = viewWrites(companyId, kind, undefined, head, chunks);
-  return wroteIf(dynamoDb().send(new TransactWriteCommand({ TransactItems: writes })));
+  return wroteIf(send(new TransactWriteCommand({ TransactItems: writes })));
 }

@@ -3,6 +3,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { send, wroteIf } from './dynamodb';
+import { migrationEntity } from './entities/jobs';
 import { migrationKey } from './keys';
 
 export interface AppliedMigration {
@@ -16,8 +17,9 @@ export async function readAppliedMigration(name: string): Promise<AppliedMigrati
   const out = await send<{ Item?: Record<string, unknown> }>(
     new GetCommand({ TableName: tableName(), Key: migrationKey(name), ConsistentRead: true }),
   );
-  if (out.Item?.entity !== 'migration') return undefined;
-  return { name, appliedAt: String(out.Item.appliedAt), summary: String(out.Item.summary) };
+  if (out.Item === undefined) return undefined;
+  const { appliedAt, summary } = migrationEntity.parse(out.Item);
+  return { name, appliedAt, summary };
 }
 
 /** Records a finished run; false when another run recorded it first (the first record stays). */
@@ -26,7 +28,7 @@ export function recordAppliedMigration(applied: AppliedMigration): Promise<boole
     send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...migrationKey(applied.name), entity: 'migration', ...applied },
+        Item: migrationEntity.item({ ...migrationKey(applied.name), entity: 'migration', ...applied }),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),

@@ -11,6 +11,7 @@ import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient }
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
 import { scanPages, send } from './dynamodb';
+import { mxRcptScheduleEntity, mxSessionLeaseEntity } from './entities/probes';
 import { mxRcptScheduleKey, mxSessionLeaseKey, mxSessionLeasePrefix } from './keys';
 import { tableKeys, ttlAttribute } from './table';
 
@@ -70,18 +71,19 @@ export class DynamoPoliteness implements Politeness {
       const slot = (first + i) % n;
       const now = this.now();
       try {
-        await this.doc.send(
+        await send(
           new PutCommand({
             TableName: this.table,
-            Item: {
+            Item: mxSessionLeaseEntity.item({
               ...mxSessionLeaseKey(host, slot),
               owner,
               holdUntil: now + this.limits.leaseMs,
               [ttlAttribute]: Math.ceil((now + this.limits.leaseMs) / 1000) + 3600,
-            },
+            }),
             ConditionExpression: 'attribute_not_exists(pk) OR holdUntil < :now',
             ExpressionAttributeValues: { ':now': now },
           }),
+          { doc: this.doc },
         );
         return { host, slot, owner };
       } catch (error) {
@@ -93,7 +95,7 @@ export class DynamoPoliteness implements Politeness {
 
   async releaseSession(lease: SessionLease): Promise<void> {
     try {
-      await this.doc.send(
+      await send(
         new DeleteCommand({
           TableName: this.table,
           Key: mxSessionLeaseKey(lease.host, lease.slot),
@@ -101,6 +103,7 @@ export class DynamoPoliteness implements Politeness {
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': lease.owner },
         }),
+        { doc: this.doc },
       );
     } catch (error) {
       // expired and taken over by another invocation: that one releases it
@@ -115,7 +118,7 @@ export class DynamoPoliteness implements Politeness {
     // a run starts no sooner than a booking takes to come back, so its first slots are still ahead
     const earliest = now + bookingLead.ms();
     const update = (expression: string, condition: string, values: Record<string, number>) =>
-      this.doc.send(
+      send(
         new UpdateCommand({
           TableName: this.table,
           Key: mxRcptScheduleKey(host),
@@ -126,11 +129,13 @@ export class DynamoPoliteness implements Politeness {
           ReturnValues: 'UPDATED_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
+        { doc: this.doc },
       );
     /** An update's new `next`, or, when its condition failed, the schedule's `next` then (absent: idle). */
     const attempt = async (...args: Parameters<typeof update>) => {
       try {
-        return { booked: true, next: Number((await update(...args)).Attributes?.next) };
+        const { Attributes } = await update(...args);
+        return { booked: true, next: mxRcptScheduleEntity.parsePart(Attributes ?? {}, ['next']).next };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // the old item comes back marshalled: the document client does not translate errors

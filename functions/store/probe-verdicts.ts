@@ -7,12 +7,15 @@
 // entry's expiry. A shard holds at most `entriesPerShard` writes (which bounds an item to some 40 KB, so
 // a write never costs more than ~40 units), then starts over with the new entries: a lost entry costs
 // one probe again, never a wrong verdict. What is worth keeping, and for how long, is the caller's
-// decision (domain/probe/verdict-cache.ts).
+// decision (domain/probe/verdict-cache.ts). The item is the probeVerdictShard entity (./entities/probes.ts);
+// its entries, named after addresses, are read and written by hand here: the entity library declares
+// fixed attribute names only.
 import { createHash } from 'node:crypto';
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
-import { batchGetAll, slices } from './dynamodb';
+import { batchGetAll, send, slices } from './dynamodb';
+import { parseVerdictEntry, verdictEntryAttribute, type VerdictEntry } from './entities/probes';
 import { probeVerdictShardKey } from './keys';
 import { ttlAttribute } from './table';
 
@@ -22,14 +25,8 @@ export const shardsPerDomain = 8;
 export const entriesPerShard = 800;
 /** Entries set or read by one request (keeps each expression well under DynamoDB's 4 KB). */
 const entriesPerRequest = 100;
-/** The attribute of an entry: a prefix keeps local parts apart from the item's own attributes. */
-const entryAttribute = (local: string) => `@${local}`;
-
-/** One stored verdict: the probe outcome and when it expires (epoch seconds). */
-interface Entry {
-  p: string;
-  e: number;
-}
+const entryAttribute = verdictEntryAttribute;
+type Entry = VerdictEntry;
 
 interface Address {
   email: string;
@@ -93,9 +90,9 @@ export class ProbeVerdictItems {
         projection: ['pk', ...Object.keys(names)].join(', '),
         names,
       });
-      const shards = new Map(items.map((item) => [item.pk, item as Record<string, Entry | undefined>]));
+      const shards = new Map(items.map((item) => [item.pk, item]));
       for (const a of addresses) {
-        const entry = shards.get(shardKey(a).pk)?.[entryAttribute(a.local)];
+        const entry = parseVerdictEntry(shards.get(shardKey(a).pk)?.[entryAttribute(a.local)]);
         // entries expire on their own, and TTL deletion is lazy (up to days late): an expired one is a miss
         if (entry && entry.e > nowSeconds) out.set(a.email, entry.p);
       }
@@ -125,7 +122,7 @@ export class ProbeVerdictItems {
     const key = shardKey(addresses[0]!);
     try {
       // an update creates a missing item, so concurrent writers of a new shard need nothing more
-      await this.doc.send(
+      await send(
         new UpdateCommand({
           TableName: this.table,
           Key: key,
@@ -139,11 +136,12 @@ export class ProbeVerdictItems {
             ':room': entriesPerShard - entries.length,
           },
         }),
+        { doc: this.doc },
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // full: the shard starts over with these entries (a concurrent writer's may be lost: a miss, later)
-      await this.doc.send(
+      await send(
         new PutCommand({
           TableName: this.table,
           Item: {
@@ -153,6 +151,7 @@ export class ProbeVerdictItems {
             [ttlAttribute]: expirySeconds,
           },
         }),
+        { doc: this.doc },
       );
     }
   }

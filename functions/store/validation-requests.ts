@@ -81,7 +81,7 @@ export async function readRequest<Outcome>(
   companyId: string,
   requestId: string,
 ): Promise<ValidationRequest<Outcome> | undefined> {
-  const { Item } = await send<{ Item?: Record<string, unknown> }>(
+  const { Item } = await send(
     new GetCommand({
       TableName: tableName(),
       Key: validationRequestKey(companyId, requestId),

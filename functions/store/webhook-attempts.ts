@@ -1,7 +1,8 @@
 // Storage of the webhook's trail on its job item: one record per attempt and the overall webhookStatus.
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { wroteIf } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { send, wroteIf } from './dynamodb';
+import { jobEntity } from './entities/jobs';
 import { jobKey } from './keys';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'refused';
@@ -39,7 +40,7 @@ function statusAfter(outcome: AttemptOutcome): WebhookStatus {
  */
 export async function recordAttempt(job: JobRef, record: AttemptRecord): Promise<boolean> {
   return wroteIf(
-    dynamoDb().send(
+    send(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(job.companyId, job.jobId),
@@ -58,22 +59,21 @@ export async function recordAttempt(job: JobRef, record: AttemptRecord): Promise
 
 /** The job's webhookStatus, if the job and a status exist. */
 export async function currentWebhookStatus(job: JobRef): Promise<WebhookStatus | undefined> {
-  const { Item } = await dynamoDb().send(
+  const { Item } = await send(
     new GetCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
       ProjectionExpression: 'webhookStatus',
     }),
   );
-  const status: unknown = Item?.webhookStatus;
-  return status === 'delivered' || status === 'retrying' || status === 'failed' ? status : undefined;
+  return Item ? jobEntity.parsePart(Item, ['webhookStatus']).webhookStatus : undefined;
 }
 
 /** The job's attempt records and webhookStatus, if the job item exists. */
 export async function readAttempts(
   job: JobRef,
 ): Promise<{ attempts: AttemptRecord[]; status: WebhookStatus | undefined } | undefined> {
-  const { Item } = await dynamoDb().send(
+  const { Item } = await send(
     new GetCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
@@ -81,10 +81,8 @@ export async function readAttempts(
       ExpressionAttributeNames: { '#status': 'status' },
     }),
   );
-  if (!Item || Item.status === 'cancelled') return undefined;
-  const status: unknown = Item.webhookStatus;
-  return {
-    attempts: (Item.webhookAttempts as AttemptRecord[] | undefined) ?? [],
-    status: status === 'delivered' || status === 'retrying' || status === 'failed' ? status : undefined,
-  };
+  if (!Item) return undefined;
+  const trail = jobEntity.parsePart(Item, ['webhookAttempts', 'webhookStatus', 'status']);
+  if (trail.status === 'cancelled') return undefined;
+  return { attempts: trail.webhookAttempts ?? [], status: trail.webhookStatus };
 }

@@ -10,8 +10,10 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../clients/dynamodb';
-import { batchGetAll, batchWriteAll, queryAll, wroteIf, type Item } from './dynamodb';
+import { tableName } from '../clients/dynamodb';
+import { batchGetAll, batchWriteAll, queryAll, send, wroteIf, type Item } from './dynamodb';
+import { userEntity } from './entities/accounts';
+import { workspaceLockEntity } from './entities/workspace';
 import { companyKey, mailboxesOfOwnerIndex, userKey, workspaceLockKey, type ItemKey } from './keys';
 
 export type { Item };
@@ -30,7 +32,7 @@ export async function queryPrefix(companyId: string, prefix: string, consistent 
 
 /** The one item of a gsi1 key (an id lookup), or undefined. The index copy may lag a write. */
 export async function getByIndex(index: { gsi1pk: string; gsi1sk: string }): Promise<Item | undefined> {
-  const page = await dynamoDb().send(
+  const page = await send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: 'gsi1',
@@ -43,7 +45,7 @@ export async function getByIndex(index: { gsi1pk: string; gsi1sk: string }): Pro
 
 /** One item by its key (`consistent`: strongly consistent). */
 export async function getItem(key: ItemKey, consistent = false): Promise<Item | undefined> {
-  const { Item } = await dynamoDb().send(
+  const { Item } = await send(
     new GetCommand({ TableName: tableName(), Key: { pk: key.pk, sk: key.sk }, ConsistentRead: consistent }),
   );
   return Item;
@@ -95,10 +97,15 @@ export function writeItems(
 /** Takes the lock unless an unexpired lease holds it; false when it does. */
 export function putWorkspaceLock(companyId: string, token: string, until: Date, now: Date): Promise<boolean> {
   return wroteIf(
-    dynamoDb().send(
+    send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...workspaceLockKey(companyId), type: 'workspaceLock', token, until: until.toISOString() },
+        Item: workspaceLockEntity.item({
+          ...workspaceLockKey(companyId),
+          type: 'workspaceLock',
+          token,
+          until: until.toISOString(),
+        }),
         ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
         ExpressionAttributeNames: { '#until': 'until' },
         ExpressionAttributeValues: { ':now': now.toISOString() },
@@ -110,7 +117,7 @@ export function putWorkspaceLock(companyId: string, token: string, until: Date, 
 /** Deletes the lock if this token still holds it (a lease that ran out may be another import's now). */
 export async function deleteWorkspaceLock(companyId: string, token: string): Promise<void> {
   await wroteIf(
-    dynamoDb().send(
+    send(
       new DeleteCommand({
         TableName: tableName(),
         Key: workspaceLockKey(companyId),
@@ -146,9 +153,7 @@ export async function commitWorkspaceWrites(
   writes: WorkspaceWrite[],
 ): Promise<'committed' | 'locked' | 'conflict'> {
   try {
-    await dynamoDb().send(
-      new TransactWriteCommand({ TransactItems: [workspaceUnlocked(companyId, now), ...writes] }),
-    );
+    await send(new TransactWriteCommand({ TransactItems: [workspaceUnlocked(companyId, now), ...writes] }));
     return 'committed';
   } catch (error) {
     const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
@@ -193,13 +198,13 @@ export function invitedUserWrite(user: InvitedUser): WorkspaceWrite {
   return {
     Put: {
       TableName: tableName(),
-      Item: {
+      Item: userEntity.item({
         ...userKey(user.companyId, user.email),
         type: 'user',
         ...user,
         status: 'invited',
         permissions: { inviteUsers: user.role === 'admin', toggleSequences: user.role === 'admin' },
-      },
+      }),
       ConditionExpression: 'attribute_not_exists(pk) OR #status = :invited',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':invited': 'invited' },

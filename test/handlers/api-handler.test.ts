@@ -5,6 +5,7 @@ import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import { apiHandler, type Route } from '../../functions/http/api-handler';
 import { NotFoundError } from '../../functions/errors';
 import { apiEvent, lambdaContext } from '../../local/events';
+import { storedApiKey } from '../helpers/items';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const key = 'mv_live_test';
@@ -15,7 +16,7 @@ beforeEach(() => {
   ddb.on(GetCommand).resolves({});
   ddb
     .on(GetCommand, { Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } })
-    .resolves({ Item: principalItem });
+    .resolves({ Item: storedApiKey(hashApiKey(key), principalItem) });
   ddb.on(UpdateCommand).resolves({});
 });
 
@@ -37,7 +38,9 @@ describe('apiHandler', () => {
   });
 
   it('answers 403 for a revoked key', async () => {
-    ddb.on(GetCommand).resolves({ Item: { ...principalItem, revokedAt: '2026-01-01T00:00:00.000Z' } });
+    ddb.on(GetCommand).resolves({
+      Item: { ...storedApiKey(hashApiKey(key), principalItem), revokedAt: '2026-01-01T00:00:00.000Z' },
+    });
     const result = await call(echo, { 'X-Api-Key': key });
     expect(result.statusCode).toBe(403);
   });
@@ -95,12 +98,14 @@ describe('apiHandler', () => {
 describe('authentication cache', () => {
   it('reads a key once within AUTH_CACHE_SECONDS and again after it', async () => {
     const rawKey = `mv_live_cache_${Date.now()}`;
-    ddb.on(GetCommand).resolves({ Item: principalItem });
+    ddb.on(GetCommand).resolves({ Item: storedApiKey(hashApiKey(key), principalItem) });
     await authenticate(rawKey, 1);
     await authenticate(rawKey, 1);
     expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    ddb.on(GetCommand).resolves({ Item: { ...principalItem, revokedAt: '2026-11-01T00:00:00.000Z' } });
+    ddb.on(GetCommand).resolves({
+      Item: { ...storedApiKey(hashApiKey(key), principalItem), revokedAt: '2026-11-01T00:00:00.000Z' },
+    });
     await expect(authenticate(rawKey, 1)).rejects.toMatchObject({ statusCode: 403 });
     expect(ddb.commandCalls(GetCommand)).toHaveLength(2);
   });

@@ -15,6 +15,7 @@ import { handler as downloadJob } from '../../functions/handlers/download-job';
 import { handler as getJob } from '../../functions/handlers/get-job';
 import { jobKey } from '../../functions/store/keys';
 import { apiEvent, lambdaContext } from '../../local/events';
+import { storedApiKey } from '../helpers/items';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const s3 = mockClient(S3Client);
@@ -32,7 +33,8 @@ beforeEach(() => {
   items = new Map();
   ddb.reset();
   ddb.on(GetCommand).callsFake(async (input: { Key: { pk: string; sk: string } }) => {
-    if (input.Key.pk === `APIKEY#${hashApiKey(key)}`) return { Item: principal };
+    if (input.Key.pk === `APIKEY#${hashApiKey(key)}`)
+      return { Item: storedApiKey(hashApiKey(key), principal) };
     return { Item: items.get(id(input.Key)) };
   });
   // Rate limit counter and job updates.

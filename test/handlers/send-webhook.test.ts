@@ -15,6 +15,7 @@ import {
   webhookMessage,
   type FakeTable,
 } from '../unit/webhooks/helpers';
+import { storedCompany } from '../helpers/items';
 
 // esbuild (our Jest transform) does not hoist jest.mock above imports: the modules that must see the
 // mock are required after it.
@@ -139,7 +140,7 @@ describe('sendWebhook handler', () => {
   it('fails the webhook without sending when the company secret cannot sign', async () => {
     ddb
       .on(GetCommand, { Key: companyKey(companyId) })
-      .resolves({ Item: { companyId, webhookSecret: 'whsec_%%%' } });
+      .resolves({ Item: storedCompany(companyId, 'whsec_%%%') });
     expect(await sendWebhook(sqsEvent(sqsRecord(webhookMessage(url))))).toEqual({ batchItemFailures: [] });
     expect(post).not.toHaveBeenCalled();
     expect(table.attempts[0]).toMatchObject({

@@ -22,6 +22,7 @@ import { resetSecretClients } from '../../functions/clients/secrets';
 import { resetSecretSettings } from '../../functions/middlewares/secret-settings';
 import { resetSettings, settings } from '../../functions/settings';
 import { apiEvent, lambdaContext } from '../../local/events';
+import { storedApiKey } from '../helpers/items';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -72,9 +73,9 @@ beforeEach(() => {
   sqs.reset();
   calls.length = 0;
   ddb.on(GetCommand).resolves({});
-  ddb
-    .on(GetCommand, { Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } })
-    .resolves({ Item: { companyId, userId: 'u1', userEmail: 'a@acme.test', keyId: 'k1' } });
+  ddb.on(GetCommand, { Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } }).resolves({
+    Item: storedApiKey(hashApiKey(key), { companyId, userId: 'u1', userEmail: 'a@acme.test', keyId: 'k1' }),
+  });
   ddb.on(UpdateCommand).resolves({});
   ddb.on(PutCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});

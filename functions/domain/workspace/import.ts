@@ -33,26 +33,24 @@ import { queryPrefix, writeItems, type Item } from '../../store/workspace';
 import { mailboxesByOwner, mailboxRowOf, safetyNetMailboxRowOf, sequenceRowOf, userRowOf } from './rows';
 import { writeWholeView } from './views';
 import {
-  connectedDomainKey,
   connectedDomainPrefix,
-  connectedMailboxIdIndex,
-  connectedMailboxKey,
   connectedMailboxPrefix,
-  domainReputationKey,
   domainReputationPrefix,
-  mailboxesOfOwnerIndex,
-  mailboxReputationKey,
   mailboxReputationPrefix,
-  safetyNetMailboxIdIndex,
-  safetyNetMailboxKey,
   safetyNetMailboxPrefix,
-  safetyNetSequenceIdIndex,
   safetyNetSequenceKey,
   safetyNetSequencePrefix,
-  userIdIndex,
-  userKey,
   userPrefix,
 } from '../../store/keys';
+import {
+  connectedDomainItem,
+  connectedMailboxItem,
+  domainReputationItem,
+  mailboxReputationItem,
+  safetyNetMailboxItem,
+  safetyNetSequenceItem,
+  userItem,
+} from '../../store/workspace-items';
 
 export interface ImportSummary {
   companyId: string;
@@ -123,22 +121,22 @@ export async function importWorkspace(
         blocks.delete(String(existing.id));
       }
       const sameStatus = existing?.id === id && existing.connectionStatus === entry.connectionStatus;
-      const item: Item = {
-        ...connectedMailboxKey(companyId, entry.email),
-        ...connectedMailboxIdIndex(companyId, id),
-        ...mailboxesOfOwnerIndex(companyId, entry.owner.email, entry.email),
-        type: 'connectedMailbox',
+      const kept = existing?.id === id ? existing : undefined;
+      const item = connectedMailboxItem(companyId, {
         id,
         email: entry.email,
         domain: entry.email.slice(entry.email.lastIndexOf('@') + 1),
         provider: entry.provider,
         connectionStatus: entry.connectionStatus,
         connectedAt: entry.connectedAt,
-        statusUpdatedAt: entry.statusUpdatedAt ?? (sameStatus ? existing.statusUpdatedAt : entry.connectedAt),
+        statusUpdatedAt:
+          entry.statusUpdatedAt ??
+          (sameStatus ? (existing.statusUpdatedAt as string | undefined) : undefined) ??
+          entry.connectedAt,
         owner: entry.owner,
-        currentReputation: existing?.id === id ? (existing.currentReputation ?? null) : null,
-        currentReputationDate: existing?.id === id ? (existing.currentReputationDate ?? null) : null,
-      };
+        currentReputation: (kept?.currentReputation as number | null | undefined) ?? null,
+        currentReputationDate: (kept?.currentReputationDate as string | null | undefined) ?? null,
+      });
       mailboxes.set(entry.email, item);
       const byYear = blocks.get(id) ?? new Map<number, Item>();
       blocks.set(id, byYear);
@@ -150,13 +148,11 @@ export async function importWorkspace(
       }
       for (const [year, updates] of updatesByYear) {
         const before = byYear.get(year);
-        const after: Item = {
-          ...mailboxReputationKey(companyId, id, year),
-          type: 'mailboxReputation',
+        const after = mailboxReputationItem(companyId, {
           mailboxId: id,
           year,
           days: writeSlots(String(before?.days ?? emptyYear), updates),
-        };
+        });
         byYear.set(year, after);
         put(before, after);
       }
@@ -192,36 +188,32 @@ export async function importWorkspace(
     const users = new Map(userItems.map((item) => [String(item.email).toLowerCase(), item]));
     for (const entry of file.users) {
       const existing = users.get(entry.email);
-      const base: Item = {
-        ...userKey(companyId, entry.email),
-        type: 'user',
+      const base = {
         companyId,
         email: entry.email,
         name: entry.name,
         role: entry.role,
         status: entry.status,
-        permissions: existing?.permissions ?? permissionsFor(entry.role),
+        permissions:
+          (existing?.permissions as { inviteUsers: boolean; toggleSequences: boolean } | undefined) ??
+          permissionsFor(entry.role),
       };
-      let item: Item;
-      if (entry.status === 'active') {
-        const userId =
-          entry.id ?? (existing?.userId as string | undefined) ?? stableId(companyId, 'user', entry.email);
-        item = {
-          ...base,
-          ...userIdIndex(companyId, userId),
-          userId,
-          createdAt: entry.createdAt ?? existing?.createdAt ?? now.toISOString(),
-        };
-      } else {
-        item = {
-          ...base,
-          inviteExpiresAt:
-            entry.inviteExpiresAt ??
-            existing?.inviteExpiresAt ??
-            new Date(now.getTime() + inviteLifetimeMs).toISOString(),
-          invitedAt: existing?.invitedAt ?? now.toISOString(),
-        };
-      }
+      const kept = (name: string) => existing?.[name] as string | undefined;
+      const item =
+        entry.status === 'active'
+          ? userItem(companyId, {
+              ...base,
+              userId: entry.id ?? kept('userId') ?? stableId(companyId, 'user', entry.email),
+              createdAt: entry.createdAt ?? kept('createdAt') ?? now.toISOString(),
+            })
+          : userItem(companyId, {
+              ...base,
+              inviteExpiresAt:
+                entry.inviteExpiresAt ??
+                kept('inviteExpiresAt') ??
+                new Date(now.getTime() + inviteLifetimeMs).toISOString(),
+              invitedAt: kept('invitedAt') ?? now.toISOString(),
+            });
       users.set(entry.email, item);
       put(existing, item);
     }
@@ -240,15 +232,12 @@ export async function importWorkspace(
       for (const integration of entry.integrations) integrations.set(integration.service, integration);
       const id =
         entry.id ?? (existing?.id as string | undefined) ?? stableId(companyId, 'snmbx', entry.email);
-      const item: Item = {
-        ...safetyNetMailboxKey(companyId, entry.email),
-        ...safetyNetMailboxIdIndex(companyId, id),
-        type: 'safetyNetMailbox',
+      const item = safetyNetMailboxItem(companyId, {
         id,
         email: entry.email,
-        activated: entry.activated ?? existing?.activated ?? false,
+        activated: entry.activated ?? (existing?.activated as boolean | undefined) ?? false,
         integrations: [...integrations.values()].sort((a, b) => (a.service < b.service ? -1 : 1)),
-      };
+      });
       snMailboxes.set(entry.email, item);
       put(existing, item);
     }
@@ -268,24 +257,21 @@ export async function importWorkspace(
     }
     const touchedGroups = new Set<string>();
     for (const entry of file.safetyNetSequences) {
-      const key = safetyNetSequenceKey(companyId, entry.service, entry.crmSequenceId, entry.owner.email);
-      const existing = sequences.get(key.sk);
+      const { sk } = safetyNetSequenceKey(companyId, entry.service, entry.crmSequenceId, entry.owner.email);
+      const existing = sequences.get(sk);
       const id =
         entry.id ??
         (existing?.id as string | undefined) ??
         stableId(companyId, 'snseq', `${entry.service}|${entry.crmSequenceId}|${entry.owner.email}`);
-      const item: Item = {
-        ...key,
-        ...safetyNetSequenceIdIndex(companyId, id),
-        type: 'safetyNetSequence',
+      const item = safetyNetSequenceItem(companyId, {
         id,
         service: entry.service,
         crmSequenceId: entry.crmSequenceId,
         name: entry.name,
         activated: activation.get(sequenceGroup(entry.service, entry.crmSequenceId)) ?? false,
         owner: entry.owner,
-      };
-      sequences.set(key.sk, item);
+      });
+      sequences.set(sk, item);
       touchedGroups.add(sequenceGroup(entry.service, entry.crmSequenceId));
     }
     for (const [sk, item] of sequences) {
@@ -366,19 +352,17 @@ function rollUpDomains(
         updates.push([i, acc.count[i]! > 0 ? roundMean(acc.sum[i]!, acc.count[i]!) : null]);
       const days = writeSlots(emptyYear, updates);
       domainBlocks.set(year, days);
-      const key = domainReputationKey(companyId, domain, year);
-      keptBlocks.add(key.sk);
-      put(oldBlocks.get(key.sk), { ...key, type: 'domainReputation', domain, year, days });
+      const block = domainReputationItem(companyId, { domain, year, days });
+      keptBlocks.add(String(block.sk));
+      put(oldBlocks.get(String(block.sk)), block);
     }
     const latest = latestValue(domainBlocks);
-    const item: Item = {
-      ...connectedDomainKey(companyId, domain),
-      type: 'connectedDomain',
+    const item = connectedDomainItem(companyId, {
       domain,
       mailboxCount: members.length,
       currentReputation: latest?.value ?? null,
       currentReputationDate: latest?.date ?? null,
-    };
+    });
     put(oldDomains.get(domain), item);
     rows.push({ domain, mailboxCount: members.length, currentReputation: latest?.value ?? null });
   }

@@ -8,6 +8,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AttemptRecord } from '../../../functions/store/webhook-attempts';
 import type { WebhookMessage } from '../../../functions/domain/webhooks/message';
 import { companyKey, jobKey } from '../../../functions/store/keys';
+import { storedCompany } from '../../helpers/items';
 
 export const companyId = 'company-1';
 export const jobId = '6f1c2a7e-3b7d-4a53-9a56-0f5b2d1e9c11';
@@ -72,7 +73,7 @@ export function fakeTable(
 ): FakeTable {
   const table: FakeTable = { attempts: [], jobExists: true, companyExists: true, ...initial };
   ddb.on(GetCommand, { Key: companyKey(companyId) }).callsFake(async () => ({
-    Item: table.companyExists ? { ...companyKey(companyId), companyId, webhookSecret: secret } : undefined,
+    Item: table.companyExists ? storedCompany(companyId, secret) : undefined,
   }));
   ddb.on(GetCommand, { Key: jobKey(companyId, jobId) }).callsFake(async () => ({
     Item: table.jobExists ? { ...jobKey(companyId, jobId), webhookStatus: table.webhookStatus } : undefined,

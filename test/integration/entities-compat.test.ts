@@ -1,0 +1,163 @@
+// Byte compatibility of the declared entities with what the stores write today, on DynamoDB Local:
+// each item is written by the store code that owns it, read back raw, parsed by its entity and built
+// again by the entity, and must come out identical (no attribute lost, none added, none changed).
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
+import { jobLimits } from '../../functions/domain/bulk/limits';
+import { emptyStatistics } from '../../functions/domain/bulk/statuses';
+import { putNewApiKey } from '../../functions/store/accounts';
+import type { Declared } from '../../functions/store/entities/declare';
+import { apiKeyEntity } from '../../functions/store/entities/accounts';
+import {
+  migrationEntity,
+  jobCountDayEntity,
+  jobEntity,
+  jobSlotEntity,
+  probeBatchEntity,
+} from '../../functions/store/entities/jobs';
+import {
+  rateCounterEntity,
+  usageMonthEntity,
+  usagePlanEntity,
+  usageReservationEntity,
+  validationRequestEntity,
+} from '../../functions/store/entities/usage';
+import { recordAppliedMigration } from '../../functions/store/migrations';
+import { claimSlot } from '../../functions/store/jobs/slots-and-leases';
+import { markProcessing, putNewJob } from '../../functions/store/jobs/transitions';
+import { recordProbeHandoff, settleProbeBatch } from '../../functions/store/jobs/probe-accounting';
+import {
+  apiKeyKey,
+  jobCountKey,
+  jobKey,
+  jobSlotKey,
+  migrationKey,
+  planKey,
+  probeBatchVerdictsKey,
+  rateCounterKey,
+  usageKey,
+  usageReservationKey,
+  validationRequestKey,
+  type ItemKey,
+} from '../../functions/store/keys';
+import { countRequest } from '../../functions/store/rate-counters';
+import { addCreditsToPlan, reserveJobRows } from '../../functions/store/usage';
+import { createPendingRequest, storeCompletedRequest } from '../../functions/store/validation-requests';
+import { startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
+
+jest.setTimeout(120_000);
+
+let db: WorkspaceDb;
+beforeAll(async () => {
+  db = await startWorkspaceDb();
+});
+afterAll(async () => {
+  await db?.stop();
+});
+
+async function readRaw(key: ItemKey): Promise<Record<string, unknown>> {
+  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: key }));
+  if (!Item) throw new Error(`nothing stored at ${key.pk} / ${key.sk}`);
+  return Item;
+}
+
+/** The stored item parsed by the entity and built again by it: must be the stored item exactly. */
+async function expectRoundTrip(entity: Declared<never>, key: ItemKey): Promise<Record<string, unknown>> {
+  const raw = await readRaw(key);
+  const parsed = entity.parse(raw);
+  expect(entity.item(parsed as never)).toEqual(raw);
+  return raw;
+}
+
+const companyId = 'compat-co';
+const createdAt = '2026-03-04T05:06:07.000Z';
+
+describe('the job store items (store/jobs/, store/migrations.ts)', () => {
+  it('a job through creation, start and a probe handoff; its slot, day counts and a migration record', async () => {
+    const jobId = 'job-compat-1';
+    const slot = await claimSlot(companyId, jobId, Date.now() + 60_000, Date.now(), jobLimits);
+    expect(slot).toBeDefined();
+    await putNewJob(
+      {
+        jobId,
+        companyId,
+        emailColumn: 2,
+        fileName: 'leads.csv',
+        callbackUrl: 'https://hooks.example.com/x',
+        createdAt,
+        uploadExpiresAtMs: Date.now() + 60_000,
+        slot: slot!,
+        counts: emptyStatistics(),
+      },
+      jobLimits,
+    );
+    await expectRoundTrip(jobEntity as never, jobKey(companyId, jobId));
+    expect(
+      await markProcessing(
+        { companyId, jobId },
+        { now: createdAt, deadlineAtMs: Date.now() + 60_000, scanLeaseUntilMs: Date.now() + 1000 },
+      ),
+    ).toBe(true);
+    await recordProbeHandoff({ companyId, jobId }, 0, 10, 4);
+    const raw = await expectRoundTrip(jobEntity as never, jobKey(companyId, jobId));
+    expect(raw.probeChunks).toEqual(new Set([0]));
+    await expectRoundTrip(jobSlotEntity as never, jobSlotKey(companyId, slot!));
+    await expectRoundTrip(jobCountDayEntity as never, jobCountKey(companyId, createdAt.slice(0, 10)));
+    await recordAppliedMigration({ name: 'compat-check', appliedAt: createdAt, summary: 'nothing to do' });
+    await expectRoundTrip(migrationEntity as never, migrationKey('compat-check'));
+    await settleProbeBatch({ companyId, jobId }, 0, 0, 2, { 'a@x.test': 'ok', 'b@x.test': 'bounce' }, 3600);
+    await expectRoundTrip(probeBatchEntity as never, probeBatchVerdictsKey(companyId, jobId, 0, 0));
+  });
+});
+
+describe('usage, rate and request items (store/usage.ts, rate-counters.ts, validation-requests.ts)', () => {
+  it('a month, the plan and a reservation', async () => {
+    await addCreditsToPlan(companyId, 500);
+    await expectRoundTrip(usagePlanEntity as never, planKey(companyId));
+    expect(await reserveJobRows({ companyId, jobId: 'job-r' }, '2026-03', 25, 1_000_000)).toBeDefined();
+    await expectRoundTrip(usageMonthEntity as never, usageKey(companyId, '2026-03'));
+    await expectRoundTrip(usageReservationEntity as never, usageReservationKey(companyId, 'job-r'));
+  });
+
+  it('a rate counter', async () => {
+    expect(await countRequest(companyId, 1_700_000_000, 10)).toBe(true);
+    await expectRoundTrip(rateCounterEntity as never, rateCounterKey(companyId, 1_700_000_000));
+  });
+
+  it('a pending and a completed validation request', async () => {
+    await createPendingRequest({
+      companyId,
+      requestId: 'req-p',
+      status: 'pending',
+      input: 'a@x.test',
+      metadata: { crmId: 42 },
+      createdAt,
+    });
+    await expectRoundTrip(validationRequestEntity as never, validationRequestKey(companyId, 'req-p'));
+    await storeCompletedRequest(
+      {
+        companyId,
+        requestId: 'req-c',
+        status: 'completed',
+        createdAt,
+        validatedAt: createdAt,
+        outcome: { status: 'safe', reason: 'domain_ok' },
+      },
+      { month: '2026-03' },
+    );
+    await expectRoundTrip(validationRequestEntity as never, validationRequestKey(companyId, 'req-c'));
+  });
+
+  it('an API key (store/accounts.ts)', async () => {
+    await putNewApiKey('f'.repeat(64), {
+      keyId: 'k-compat',
+      companyId,
+      userId: 'u-1',
+      userEmail: 'a@x.test',
+      name: 'ci',
+      hint: 'mv_live_abc',
+      createdAt,
+    });
+    await expectRoundTrip(apiKeyEntity as never, apiKeyKey('f'.repeat(64)));
+  });
+});
