@@ -221,6 +221,7 @@ function EstimateResult({
         status: 'processing',
         totalEmails: 0,
         processedEmails: 0,
+        duplicateEmails: 0,
         percentComplete: 0,
         createdAt: new Date().toISOString(),
         completedAt: null,
