@@ -17,6 +17,7 @@ import { handler as getJob } from '../../functions/handlers/get-job';
 import { handler as runEstimate } from '../../functions/handlers/run-estimate';
 import { jobKey } from '../../functions/store/keys';
 import { apiEvent, lambdaContext } from '../../local/events';
+import { storedApiKey } from '../helpers/items';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const s3 = mockClient(S3Client);
@@ -60,7 +61,8 @@ beforeEach(() => {
   uploadExists = true;
   ddb.reset();
   ddb.on(GetCommand).callsFake(async (input: { Key: { pk: string; sk: string } }) => {
-    if (input.Key.pk === `APIKEY#${hashApiKey(key)}`) return { Item: principal };
+    if (input.Key.pk === `APIKEY#${hashApiKey(key)}`)
+      return { Item: storedApiKey(hashApiKey(key), principal) };
     return { Item: items.get(id(input.Key)) };
   });
   ddb.on(UpdateCommand).resolves({});

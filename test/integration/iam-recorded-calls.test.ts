@@ -96,6 +96,8 @@ it('a bulk job, its filtered download, its deletion and an estimate run in full 
   const rows = [
     ['email'],
     ...Array.from({ length: 12 }, (_, i) => [i % 3 ? `user${i}@ok.test` : `x${i}@no.test`]),
+    // a repeated address: the scan writes the job's duplicate pairs beside its parts
+    ['user1@ok.test'],
   ];
   const { input } = buildCsv({ delimiter: ',', rows, header: true, emailColumn: 0 });
   const from = runtime.runtime.awsCalls.length;
