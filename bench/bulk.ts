@@ -214,8 +214,8 @@ async function main(): Promise<void> {
   // The demo company's month (quota plus credits) is smaller than this file: credit it so the run measures
   // the pipeline, not the 402 path.
   await addCredits(demoIds.acme, rows);
-  // RSS is the whole process: every thread's heap, all buffers, code, the emulators. At the peak it also
-  // notes the main thread's share (its V8 heap, and the buffers outside any heap, which are every thread's).
+  // RSS is the whole process: every thread's heap and buffers, code, the emulators, this bench. At the
+  // peak it also notes the main thread's share (its V8 heap and its ArrayBuffers; each thread counts its own).
   let peak = process.memoryUsage();
   const sampler = setInterval(() => {
     const now = process.memoryUsage();
@@ -240,7 +240,7 @@ async function main(): Promise<void> {
       `local runtime peak RSS, the whole process (API, handlers, workers, S3 and SQS emulators, this bench; DynamoDB Local's JVM excluded): ${mb(peak.rss)} MB`,
     );
     console.log(
-      `  at the peak: main thread's heap ${mb(peak.heapTotal)} MB, ArrayBuffers and Buffers of all threads ${mb(peak.arrayBuffers)} MB, the rest (workers' heaps, code, native) ${mb(peak.rss - peak.heapTotal - peak.arrayBuffers)} MB`,
+      `  at the peak: main thread's heap ${mb(peak.heapTotal)} MB, its ArrayBuffers and Buffers ${mb(peak.arrayBuffers)} MB, the rest (workers' heaps and Buffers, code, native) ${mb(peak.rss - peak.heapTotal - peak.arrayBuffers)} MB`,
     );
     const chunkMb = settings().CHUNK_SIZE_BYTES / 1048576;
     console.log(
