@@ -89,6 +89,8 @@ const extract = extractAddress;
 const ownAddress = isOwnAddress;
 const plainEnd = plainLocalEnd;
 const OCTETS = LOCAL_OCTETS;
+const TEST_VERDICT = TEST_DOMAIN_VERDICT;
+const testVerdict = testVerdictOf;
 
 export class ValidationEngine {
   private readonly dns: DnsClient;
@@ -257,7 +259,7 @@ export class ValidationEngine {
     const plainAt = plainEnd(email);
     if (plainAt > 0 && plainAt <= 64 && ownAddress(email, plainAt)) {
       const domain = this.domainAt(email, plainAt + 1, email.length);
-      if (domain === TEST_DOMAIN_VERDICT) return testVerdictOf(email);
+      if (domain === TEST_VERDICT) return testVerdict(email);
       if (domain !== undefined) return classifyAt(email, plainAt, domain, known, undefined, plainAt * OCTETS);
     }
     return this.classifyAddress(extract(email), known);
@@ -270,7 +272,7 @@ export class ValidationEngine {
     if (plainAt > 0 && plainAt <= 64) {
       // a plain dot-atom local part (a second "@" would sit in the domain part, which then fails)
       const domain = this.domainAt(address, plainAt + 1, address.length);
-      if (domain === TEST_DOMAIN_VERDICT) return testVerdictOf(address);
+      if (domain === TEST_VERDICT) return testVerdict(address);
       if (domain !== undefined)
         return classifyAt(address, plainAt, domain, known, undefined, plainAt * OCTETS);
     }
@@ -278,7 +280,7 @@ export class ValidationEngine {
     const at = address.lastIndexOf('@');
     if (at < 0) return V.missingAt;
     const domain = this.domainAt(address, at + 1, address.length);
-    if (domain === TEST_DOMAIN_VERDICT) return testVerdictOf(address);
+    if (domain === TEST_VERDICT) return testVerdict(address);
     return classifyAt(address, at, domain, known, undefined);
   }
 
