@@ -188,13 +188,14 @@ export class ValidationEngine {
         : this.classifyAddress(address, flagsOf(address));
     };
     // the common batch (no list flags, every domain in time) classifies a cell as engine.classify does
-    const verdictOf =
-      flags.size === 0 && lateDomains.size === 0
-        ? (email: string) => this.classify(email)
-        : (email: string) => classifyOne(typeof email === 'string' ? extract(email) : '');
+    const common = flags.size === 0 && lateDomains.size === 0;
+    const verdictOf = common
+      ? (email: string) => this.classify(email)
+      : (email: string) => classifyOne(typeof email === 'string' ? extract(email) : '');
     return {
       classify: verdictOf,
-      statusOf: (email) => verdictOf(email).status,
+      // one call less per row on the bulk hot path
+      statusOf: common ? (email) => this.classify(email).status : (email) => verdictOf(email).status,
       verdictAt: (index) => classifyOne(addresses[index] ?? ''),
       probeNeed: (email) => {
         if (!this.options.smtpProbe) return null;
