@@ -106,13 +106,60 @@ const shapeOf = (s: string, start: number, len: number): number =>
   (((s.charCodeAt(start) & 0x1f) << 11) | ((s.charCodeAt(start + 1) & 0x1f) << 6) | len) & 0xffff;
 for (const r of roles) ROLE_SHAPES[shapeOf(r, 0, r.length)] = 1;
 
-/** roleKindOf for s[start, end): native slice and Set lookups beat a hand-written loop here. */
+/**
+ * Every role by fnv1a of its name (role names are lower-case ASCII), chained on collisions: a local part
+ * is looked up by hashing it in place, lower-cased as it goes, without building a string.
+ */
+interface RoleEntry {
+  name: string;
+  kind: RoleKind;
+  next: RoleEntry | undefined;
+}
+const ROLES_BY_HASH = new Map<number, RoleEntry>();
+for (const r of roles) {
+  const h = foldedHash(r, 0, r.length);
+  ROLES_BY_HASH.set(h, { name: r, kind: ABUSE_ROLES.has(r) ? ABUSE_ROLE : ROLE, next: ROLES_BY_HASH.get(h) });
+}
+
+/** fnv1a (as hash.ts) of s[start, end) with A-Z lower-cased; -1 when the range holds a non-ASCII character. */
+function foldedHash(s: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h & 0x3fffffff;
+}
+
+/** Whether s[start, start + name.length) is name (lower-case ASCII) in any case. */
+function equalsFolded(s: string, start: number, name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    let c = s.charCodeAt(start + i);
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c !== name.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** roleKindOf for s[start, end), without allocating for an ASCII local part (the bulk hot path). */
 export function roleKindOfRange(s: string, start: number, end: number): RoleKind {
   let stop = s.indexOf('+', start);
   if (stop < 0 || stop > end) stop = end;
   const len = stop - start;
   if (len === 0 || len > MAX_ROLE_LENGTH || ROLE_SHAPES[shapeOf(s, start, len)] !== 1) return NOT_ROLE;
-  let key = s.slice(start, stop);
+  const h = foldedHash(s, start, stop);
+  if (h < 0) return roleKindOfText(s.slice(start, stop));
+  for (let e = ROLES_BY_HASH.get(h); e !== undefined; e = e.next) {
+    if (e.name.length === len && equalsFolded(s, start, e.name)) return e.kind;
+  }
+  return NOT_ROLE;
+}
+
+/** A local part with non-ASCII characters: the role it reads as once lower-cased (String.toLowerCase). */
+function roleKindOfText(text: string): RoleKind {
+  let key = text;
   if (!roles.has(key)) {
     const lower = key.toLowerCase();
     if (lower === key || !roles.has(lower)) return NOT_ROLE;

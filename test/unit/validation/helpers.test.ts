@@ -8,7 +8,14 @@ import {
 } from '../../../functions/domain/validation/smtp-reply';
 import { editDistance, suggestDomain } from '../../../functions/domain/validation/typos';
 import { mxProviderOf } from '../../../functions/domain/validation/mx-provider';
-import { ABUSE_ROLE, NOT_ROLE, ROLE, roleKindOf } from '../../../functions/domain/validation/lists';
+import roleLocalParts from 'role-based-email-addresses';
+import {
+  ABUSE_ROLE,
+  NOT_ROLE,
+  ROLE,
+  roleKindOf,
+  roleKindOfRange,
+} from '../../../functions/domain/validation/lists';
 
 describe('didYouMean', () => {
   it.each([
@@ -138,5 +145,22 @@ describe('roles', () => {
     expect(roleKindOf('Sales')).toBe(ROLE);
     expect(roleKindOf('jane.doe')).toBe(NOT_ROLE);
     expect(roleKindOf('md')).toBe(NOT_ROLE); // initials, not a team
+  });
+
+  it('reads a role inside a longer text, in any case, the same as the role alone', () => {
+    for (const role of roleLocalParts as readonly string[]) {
+      const mixed = [...role].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('');
+      const text = `x${mixed}@example.com`;
+      expect([role, roleKindOfRange(text, 1, 1 + role.length)]).toEqual([role, roleKindOf(role)]);
+    }
+    expect(roleKindOfRange('xINFOx@example.com', 1, 5)).toBe(ROLE);
+    expect(roleKindOfRange('xinfo@example.com', 1, 4)).toBe(NOT_ROLE); // "inf"
+    expect(roleKindOfRange('noc+tag@example.com', 0, 7)).toBe(ABUSE_ROLE);
+  });
+
+  it('folds non-ASCII letters as String.toLowerCase does', () => {
+    // KELVIN SIGN lower-cases to an ASCII "k": the range is then read through toLowerCase
+    expect(roleKindOf('mar\u212Aeting')).toBe(ROLE);
+    expect(roleKindOf('m\u00e4rketing')).toBe(NOT_ROLE);
   });
 });
