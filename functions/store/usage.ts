@@ -10,6 +10,7 @@
 // ending it are each one transaction with the month item(s), conditioned on the reservation item not
 // existing / existing, so each happens once; the job item is never part of them (no conflicts with
 // the validators' writes to it).
+import { systemClock, type Clock } from '../clock';
 import {
   GetCommand,
   TransactWriteCommand,
@@ -199,6 +200,7 @@ export async function reserveJobRows(
   month: string,
   rows: number,
   maxCommittedBefore: number,
+  clock: Clock = systemClock,
 ): Promise<ReserveOutcome> {
   const usage = monthUpdate(job.companyId, month, { reserved: rows, committed: rows });
   try {
@@ -214,7 +216,7 @@ export async function reserveJobRows(
                 jobId: job.jobId,
                 rows,
                 month,
-                ttl: epochSeconds() + RESERVATION_TTL_SECONDS,
+                ttl: epochSeconds(clock()) + RESERVATION_TTL_SECONDS,
               },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
