@@ -1,6 +1,5 @@
-// The HTTP middlewares of the API, one concern each, with no AWS SDK behind them (the not-found route
-// uses them too); authentication and the rate limit are in ./auth.ts. functions/http/api-handler.ts
-// composes them; a route only sees the finished ApiRequest and returns an ApiResponse.
+// The HTTP middlewares of the API, one concern each (the not-found route uses them too); authentication
+// and the rate limit are in ./auth.ts. functions/http/api-handler.ts composes them; a route only sees the finished ApiRequest and returns an ApiResponse.
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Principal } from '../domain/accounts/accounts';
@@ -18,6 +17,7 @@ import { json } from '../http/response';
 import { nestedDeeperThan } from '../json';
 import { Logger, logger } from '../log';
 import { withoutEmails } from '../privacy';
+import { flushCommandMetrics } from '../store/dynamodb';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -58,6 +58,8 @@ function lowerCaseHeaders(headers: ApiEvent['headers'] | undefined): Record<stri
 export function requestLog(): ApiMiddleware {
   const done = ({ context, response }: ApiMiddyRequest) => {
     context.log?.info('request done', { statusCode: response?.statusCode });
+    // the invocation's DynamoDB command counts, before Lambda freezes the process
+    flushCommandMetrics();
   };
   return {
     before: ({ event, context }) => {
@@ -106,7 +108,10 @@ export function sortedJsonResponse(): ApiMiddleware {
 /** Any error as an ApiResponse: typed errors keep their status and message, the rest become 500/503. */
 function errorResponse(error: unknown, log: Logger): ApiResponse {
   if (error instanceof AppError) {
-    if (error.statusCode >= 500) log.error('request failed', error);
+    // a throttled table is load, not a bug: send() already turned it into a 503 with Retry-After
+    if (error instanceof ServiceUnavailableError && isThrottlingError(error.cause))
+      log.warn('dependency throttled', { error: (error.cause as Error).name });
+    else if (error.statusCode >= 500) log.error('request failed', error);
     return { statusCode: error.statusCode, body: { error: error.message }, headers: error.headers };
   }
   if (isThrottlingError(error)) {

@@ -3,6 +3,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { Logger, logger } from '../log';
+import { flushCommandMetrics } from '../store/dynamodb';
 
 /** 'retry': SQS delivers the record again (after its visibility timeout); anything else acknowledges. */
 export type RecordOutcome = 'retry' | void;
@@ -60,6 +61,8 @@ export function sqsBatch<T>(
     const retry: boolean[] = [];
     if (options.concurrent) retry.push(...(await Promise.all(records.map(handleRecord))));
     else for (const record of records) retry.push(await handleRecord(record));
+    // the batch's DynamoDB command counts, before Lambda freezes the process
+    flushCommandMetrics();
     return {
       batchItemFailures: records
         .filter((_, i) => retry[i])

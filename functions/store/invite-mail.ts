@@ -1,5 +1,6 @@
 // Where invite emails go: Amazon SES from INVITE_FROM in AWS, an .eml file per email under
 // INVITE_OUTBOX_DIR on the local runtime (which has no SES), or nowhere (the invite stays pending).
+import { systemClock, type Clock } from '../clock';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -70,7 +71,7 @@ export function emlOf(message: MailMessage, from: string, date: Date): string {
   ].join('\r\n');
 }
 
-export function fileTransport(dir: string, from: string, now: () => Date = () => new Date()): MailTransport {
+export function fileTransport(dir: string, from: string, now: Clock = systemClock): MailTransport {
   return {
     kind: 'file',
     async send(message) {

@@ -6,6 +6,7 @@
 //   (slots are 1000/M ms apart, a generic cell rate algorithm). A taker books a run of slots with one
 //   conditional write and sends each RCPT no earlier than its slot, so no second ever sees more than M,
 //   whichever invocations send them; a run is booked at most `bookingHorizonMs` ahead.
+import { systemClock, type Clock } from '../clock';
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
@@ -59,8 +60,12 @@ export class DynamoPoliteness implements Politeness {
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly limits: PolitenessLimits,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
+
+  private now(): number {
+    return this.clock().getTime();
+  }
 
   async acquireSession(host: string): Promise<SessionLease | null> {
     const owner = randomUUID();

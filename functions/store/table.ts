@@ -13,6 +13,6 @@ export const ttlAttribute = 'ttl';
 
 export type IndexName = (typeof globalIndexes)[number]['name'];
 
-export function epochSeconds(date: Date = new Date()): number {
+export function epochSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }

@@ -10,6 +10,7 @@
 // ending it are each one transaction with the month item(s), conditioned on the reservation item not
 // existing / existing, so each happens once; the job item is never part of them (no conflicts with
 // the validators' writes to it).
+import { systemClock, type Clock } from '../clock';
 import {
   GetCommand,
   TransactWriteCommand,
@@ -20,6 +21,7 @@ import { tableName } from '../clients/dynamodb';
 import { isTransactionConditionFailure, isTransactionConflict } from './conditions';
 import { queryAll, send } from './dynamodb';
 import { epochSeconds } from './table';
+import { usageMonthEntity, usagePlanEntity, usageReservationEntity } from './entities/usage';
 import { planKey, usageKey, usagePrefix, usageReservationKey } from './keys';
 
 export interface MonthUsage {
@@ -50,7 +52,6 @@ type Counter = 'validations' | 'single' | 'bulk' | 'reserved' | 'committed';
 export type MonthDelta = Partial<Record<Counter, number>>;
 
 const monthPattern = /^\d{4}-\d{2}$/;
-const num = (value: unknown) => Number(value ?? 0);
 
 /** The plan and every month item of the company (strongly consistent: enforcement reads it). */
 export async function readUsageRecords(companyId: string): Promise<UsageRecords> {
@@ -64,20 +65,22 @@ export async function readUsageRecords(companyId: string): Promise<UsageRecords>
   for (const item of items) {
     const suffix = String(item.sk).slice(usagePrefix.length);
     if (item.sk === planKey(companyId).sk) {
-      plan.creditsAdded = num(item.creditsAdded);
-      if (item.monthlyQuota !== undefined) plan.monthlyQuota = num(item.monthlyQuota);
+      const stored = usagePlanEntity.parse(item);
+      plan.creditsAdded = stored.creditsAdded ?? 0;
+      if (stored.monthlyQuota !== undefined) plan.monthlyQuota = stored.monthlyQuota;
     } else if (monthPattern.test(suffix)) {
-      const validations = num(item.validations);
-      const reserved = num(item.reserved);
+      const month = usageMonthEntity.parse(item);
+      const validations = month.validations ?? 0;
+      const reserved = month.reserved ?? 0;
       months.set(suffix, {
         month: suffix,
         validations,
-        single: num(item.single),
-        bulk: num(item.bulk),
+        single: month.single ?? 0,
+        bulk: month.bulk ?? 0,
         reserved,
         // Items written before `committed` existed hold validations only.
-        committed: item.committed === undefined ? validations + reserved : num(item.committed),
-        ...(item.quota === undefined ? {} : { quota: num(item.quota) }),
+        committed: month.committed ?? validations + reserved,
+        ...(month.quota === undefined ? {} : { quota: month.quota }),
       });
     }
   }
@@ -174,7 +177,7 @@ export async function addCreditsToPlan(companyId: string, amount: number): Promi
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return num(out.Attributes?.creditsAdded);
+  return usagePlanEntity.parsePart(out.Attributes ?? {}, ['creditsAdded']).creditsAdded ?? 0;
 }
 
 /** Which condition cancelled a transaction: the index of its first failed item, or undefined. */
@@ -199,6 +202,7 @@ export async function reserveJobRows(
   month: string,
   rows: number,
   maxCommittedBefore: number,
+  clock: Clock = systemClock,
 ): Promise<ReserveOutcome> {
   const usage = monthUpdate(job.companyId, month, { reserved: rows, committed: rows });
   try {
@@ -214,7 +218,7 @@ export async function reserveJobRows(
                 jobId: job.jobId,
                 rows,
                 month,
-                ttl: epochSeconds() + RESERVATION_TTL_SECONDS,
+                ttl: epochSeconds(clock()) + RESERVATION_TTL_SECONDS,
               },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
@@ -259,7 +263,9 @@ export async function readJobReservation(
       ConsistentRead: true,
     }),
   );
-  return Item ? { companyId, jobId, rows: num(Item.rows), month: String(Item.month) } : undefined;
+  if (!Item) return undefined;
+  const { rows, month } = usageReservationEntity.parse(Item);
+  return { companyId, jobId, rows, month };
 }
 
 /**

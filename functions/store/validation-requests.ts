@@ -2,8 +2,10 @@
 // failed. Completing a request and counting it in the company's monthly usage is one transaction
 // whose condition is the pending state, so a redelivered message can never count an address twice.
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { FormattedItem } from 'dynamodb-toolbox';
 import { tableName } from '../clients/dynamodb';
 import { send, wroteIf } from './dynamodb';
+import { validationRequestEntity } from './entities/usage';
 import { validationRequestKey } from './keys';
 import { epochSeconds } from './table';
 import { countedDelta, monthUpdate } from './usage';
@@ -29,19 +31,8 @@ export interface ValidationRequest<Outcome = unknown> {
   error?: string;
 }
 
-interface StoredItem<Outcome> {
-  companyId: string;
-  requestId: string;
-  status: RequestStatus;
-  input?: string;
-  // Metadata is stored as its JSON text: DynamoDB's number range and nesting limit (32 levels) are
-  // narrower than JSON's, and the echo must be exactly what the client sent.
-  metadataJson?: string;
-  createdAt: string;
-  validatedAt?: string;
-  outcome?: Outcome;
-  error?: string;
-}
+/** A request as stored (validationRequestEntity): metadata as its JSON text. */
+type StoredRequest = FormattedItem<typeof validationRequestEntity.entity>;
 
 /** One completed single validation counted in the usage month (YYYY-MM), as a transaction item. */
 function usageUpdate(companyId: string, month: string) {
@@ -61,7 +52,7 @@ function toItem<Outcome>(request: ValidationRequest<Outcome>) {
   };
 }
 
-function fromItem<Outcome>(item: StoredItem<Outcome>): ValidationRequest<Outcome> {
+function fromItem<Outcome>(item: StoredRequest): ValidationRequest<Outcome> {
   const { metadataJson, ...rest } = item;
   return {
     companyId: rest.companyId,
@@ -71,7 +62,8 @@ function fromItem<Outcome>(item: StoredItem<Outcome>): ValidationRequest<Outcome
     ...(rest.input === undefined ? {} : { input: rest.input }),
     ...(metadataJson === undefined ? {} : { metadata: JSON.parse(metadataJson) as Record<string, unknown> }),
     ...(rest.validatedAt === undefined ? {} : { validatedAt: rest.validatedAt }),
-    ...(rest.outcome === undefined ? {} : { outcome: rest.outcome }),
+    // the engine's answer, stored as the engine gave it (the entity leaves its shape to the engine)
+    ...(rest.outcome === undefined ? {} : { outcome: rest.outcome as Outcome }),
     ...(rest.error === undefined ? {} : { error: rest.error }),
   };
 }
@@ -89,7 +81,7 @@ export async function readRequest<Outcome>(
       ConsistentRead: true,
     }),
   );
-  return Item ? fromItem(Item as unknown as StoredItem<Outcome>) : undefined;
+  return Item ? fromItem<Outcome>(validationRequestEntity.parse(Item)) : undefined;
 }
 
 /** Stores a new pending request (its id is fresh, so an existing item means a bug, not a retry). */

@@ -3,7 +3,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { authenticate } from '../../functions/domain/accounts/accounts';
 import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import { apiHandler, type Route } from '../../functions/http/api-handler';
-import { NotFoundError } from '../../functions/errors';
+import { NotFoundError, ServiceUnavailableError } from '../../functions/errors';
+import { Logger } from '../../functions/log';
+import { pendingCommandCounts } from '../../functions/store/dynamodb';
 import { apiEvent, lambdaContext } from '../../local/events';
 import { storedApiKey } from '../helpers/items';
 
@@ -92,6 +94,38 @@ describe('apiHandler', () => {
     expect(result.statusCode).toBe(503);
     expect(result.body).toBe('{"error":"Service temporarily unavailable"}');
     expect(result.headers?.['retry-after']).toBeDefined();
+  });
+
+  it('logs a throttled table as a warning, not as a failed request', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const error = jest.spyOn(Logger.prototype, 'error');
+    try {
+      ddb.on(GetCommand).rejects(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }));
+      expect((await call(echo, { 'x-api-key': key })).statusCode).toBe(503);
+      expect(warn).toHaveBeenCalledWith('dependency throttled', { error: 'ThrottlingException' });
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+
+  it('still logs any other 503 as a failed request', async () => {
+    const error = jest.spyOn(Logger.prototype, 'error');
+    try {
+      const busy: Route = async () => {
+        throw new ServiceUnavailableError(5);
+      };
+      expect((await call(busy, { 'x-api-key': key })).statusCode).toBe(503);
+      expect(error).toHaveBeenCalledWith('request failed', expect.any(ServiceUnavailableError));
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it('writes the DynamoDB command counts of the invocation when the request ends', async () => {
+    await call(echo, { 'x-api-key': key });
+    expect(pendingCommandCounts().size).toBe(0);
   });
 });
 

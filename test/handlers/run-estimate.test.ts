@@ -147,8 +147,15 @@ describe('POST /v1/email/validate-file/{jobId}/run', () => {
       jobId: runJobId,
       companyId: 'c1',
       status: 'processing',
+      emailColumn: 2,
       createdAt: new Date().toISOString(),
       uploadExpiresAtMs: Date.now() + 60_000,
+      slot: 1,
+      totalEmails: 0,
+      processedEmails: 0,
+      counts: statistics,
+      partKeys: {},
+      partBytes: {},
     });
     const again = await run();
     expect(again.statusCode).toBe(409);

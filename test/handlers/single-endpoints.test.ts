@@ -291,10 +291,11 @@ describe('quota', () => {
   it('answers 402 on both endpoints before any work when neither quota nor credits remain', async () => {
     ddb.on(QueryCommand).resolves({
       Items: [
-        { pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN', monthlyQuota: 10, creditsAdded: 2 },
+        { pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN', type: 'plan', monthlyQuota: 10, creditsAdded: 2 },
         {
           pk: `COMPANY#${companyId}`,
           sk: `USAGE#${new Date().toISOString().slice(0, 7)}`,
+          type: 'usage',
           validations: 12,
           single: 12,
           committed: 12,
@@ -315,8 +316,14 @@ describe('quota', () => {
   it('lets the validation through while one credit is left', async () => {
     ddb.on(QueryCommand).resolves({
       Items: [
-        { pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN', monthlyQuota: 10, creditsAdded: 3 },
-        { sk: `USAGE#${new Date().toISOString().slice(0, 7)}`, validations: 12, committed: 12 },
+        { pk: `COMPANY#${companyId}`, sk: 'USAGE#PLAN', type: 'plan', monthlyQuota: 10, creditsAdded: 3 },
+        {
+          pk: `COMPANY#${companyId}`,
+          sk: `USAGE#${new Date().toISOString().slice(0, 7)}`,
+          type: 'usage',
+          validations: 12,
+          committed: 12,
+        },
       ],
     });
     expect((await post(validateEmail, '{"email":"jo@example.test"}')).statusCode).toBe(200);
@@ -327,7 +334,15 @@ describe('GET /v1/email/validate/{requestId}', () => {
   const storedKey = { pk: `COMPANY#${companyId}`, sk: `VALIDATION#${requestId}` };
   const stored = (item: Record<string, unknown>) =>
     ddb.on(GetCommand, { Key: storedKey }).resolves({
-      Item: { ...storedKey, companyId, requestId, createdAt: new Date().toISOString(), ...item },
+      Item: {
+        ...storedKey,
+        type: 'validation_request',
+        companyId,
+        requestId,
+        createdAt: new Date().toISOString(),
+        ttl: 1,
+        ...item,
+      },
     });
 
   it("answers 200 with the stored result and the metadata, read consistently under the key's company", async () => {

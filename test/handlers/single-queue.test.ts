@@ -54,7 +54,15 @@ const message = (requestId: string) => JSON.stringify({ companyId, requestId });
 
 function stored(requestId: string, item: Record<string, unknown>) {
   ddb.on(GetCommand, { Key: keyOf(requestId) }).resolves({
-    Item: { ...keyOf(requestId), companyId, requestId, createdAt: new Date().toISOString(), ...item },
+    Item: {
+      ...keyOf(requestId),
+      type: 'validation_request',
+      companyId,
+      requestId,
+      createdAt: new Date().toISOString(),
+      ttl: 1,
+      ...item,
+    },
   });
 }
 

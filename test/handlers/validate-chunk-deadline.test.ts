@@ -49,6 +49,13 @@ const job = {
   chunkCount: 2,
   totalEmails: 4,
   processedEmails: 0,
+  // what every stored job has (its creation writes them)
+  emailColumn: 1,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  uploadExpiresAtMs: 1,
+  counts: { safe: 0, block_bounce_risk: 0, some_risk: 0, dead_email: 0, do_not_mail_abuse: 0 },
+  partKeys: {},
+  partBytes: {},
 };
 
 function chunkEvent(): SQSEvent {

@@ -1,6 +1,7 @@
 // Byte compatibility of the declared entities with what the stores write today, on DynamoDB Local:
 // each item is written by the store code that owns it, read back raw, parsed by its entity and built
 // again by the entity, and must come out identical (no attribute lost, none added, none changed).
+import { recordDuplicates } from '../../functions/store/jobs/duplicates';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
 import { jobLimits } from '../../functions/domain/bulk/limits';
@@ -99,6 +100,9 @@ describe('the job store items (store/jobs/, store/migrations.ts)', () => {
       ),
     ).toBe(true);
     await recordProbeHandoff({ companyId, jobId }, 0, 10, 4);
+    expect(await recordDuplicates({ companyId, jobId }, { duplicateEmails: 1, duplicateTestEmails: 0 })).toBe(
+      true,
+    );
     const raw = await expectRoundTrip(jobEntity as never, jobKey(companyId, jobId));
     expect(raw.probeChunks).toEqual(new Set([0]));
     await expectRoundTrip(jobSlotEntity as never, jobSlotKey(companyId, slot!));

@@ -62,7 +62,7 @@ describe('DynamoPoliteness', () => {
       doc,
       table,
       { maxSessionsPerHost: 1, rcptPerSecondPerHost: 10, leaseMs: 5_000 },
-      () => now,
+      () => new Date(now),
     );
     const first = await limiter.acquireSession('mx.expiry.test');
     expect(first).not.toBeNull();
@@ -78,7 +78,10 @@ describe('DynamoPoliteness', () => {
   it('books RCPT slots 1/M s apart across concurrent bookers, never beyond the horizon', async () => {
     let now = 2_000_000_000_000;
     const limits = { maxSessionsPerHost: 2, rcptPerSecondPerHost: 20, leaseMs: 60_000 };
-    const bookers = Array.from({ length: 6 }, () => new DynamoPoliteness(doc, table, limits, () => now));
+    const bookers = Array.from(
+      { length: 6 },
+      () => new DynamoPoliteness(doc, table, limits, () => new Date(now)),
+    );
     const runs = await Promise.all(bookers.map((b) => b.bookRcpt('mx.rcpt.test', 30)));
     const booked = runs.filter((r) => r !== null);
     // 5 s of slots at 20/s: 100 slots, so three runs of 30 fit, a fourth gets the 10 left, and the other

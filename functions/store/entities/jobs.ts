@@ -7,6 +7,15 @@ import { mailvetTable } from './table';
 const keys = { pk: string().key(), sk: string().key() };
 const storedStatus = () => string().enum('awaiting_upload', 'processing', 'completed', 'failed', 'cancelled');
 const counts = () => record(string(), number());
+/** A count per bulk status, all five always present (a job's running counts and its statistics). */
+const statistics = () =>
+  map({
+    safe: number(),
+    block_bounce_risk: number(),
+    some_risk: number(),
+    dead_email: number(),
+    do_not_mail_abuse: number(),
+  });
 
 /**
  * COMPANY#<c> / JOB#<jobId>, gsi1 COMPANY#<c>#JOBS / <createdAt>#<jobId>, gsi2 by stored state
@@ -36,7 +45,7 @@ const job = new Entity({
     totalEmails: number(),
     uncountedEmails: number().optional(),
     processedEmails: number(),
-    counts: counts(),
+    counts: statistics(),
     partKeys: record(string(), string()),
     partBytes: counts(),
     doneChunks: set(number()).optional(),
@@ -55,7 +64,7 @@ const job = new Entity({
       dataStart: number(),
     }).optional(),
     completedAt: string().optional(),
-    statistics: counts().optional(),
+    statistics: statistics().optional(),
     resultKey: string().optional(),
     error: string().optional(),
     webhookQueuedAt: string().optional(),
@@ -71,8 +80,18 @@ const job = new Entity({
       }),
     ).optional(),
     webhookStatus: string().enum('delivered', 'retrying', 'failed').optional(),
+    failedAt: string().optional(),
     countDay: string().optional(),
     cancelledFrom: storedStatus().optional(),
+    cancelledAt: string().optional(),
+    // an estimate and its run (store/jobs/estimates.ts)
+    estimate: boolean().optional(),
+    estimateResult: map({ rows: number(), sampled: number(), statistics: statistics() }).optional(),
+    runJobId: string().optional(),
+    estimateJobId: string().optional(),
+    // the upload scan's duplicate rows (store/jobs/duplicates.ts)
+    duplicateEmails: number().optional(),
+    duplicateTestEmails: number().optional(),
     ttl: number().optional(),
     // the probe stage's counters (store/probe-batches.ts)
     probeChunks: set(number()).optional(),

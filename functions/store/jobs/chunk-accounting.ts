@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { ifConditionHolds, send } from '../dynamodb';
 import { jobKey } from '../keys';
-import type { JobItem, JobStatistics, ObjectPin, StoredDialect } from './item';
+import { parseJob, type JobItem, type JobStatistics, type ObjectPin, type StoredDialect } from './item';
 
 /** Records the scan's outcome; the job as it is now, or undefined when it is no longer processing. */
 export async function recordScan(
@@ -29,7 +29,7 @@ export async function recordScan(
       }),
     ),
   );
-  return out?.Attributes as JobItem | undefined;
+  return out?.Attributes ? parseJob(out.Attributes) : undefined;
 }
 
 export interface ChunkOutcome {
@@ -94,7 +94,7 @@ export async function recordChunk(
       }),
     ),
   );
-  return out?.Attributes as JobItem | undefined;
+  return out?.Attributes ? parseJob(out.Attributes) : undefined;
 }
 
 /** True when every chunk of the job is counted (and the scan has said how many there are). */

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { queryAll, send, wroteIf } from '../dynamodb';
+import { jobCountDayEntity } from '../entities/jobs';
 import { jobCountKey, jobCountPrefix } from '../keys';
 import { ttlAttribute } from '../table';
 
@@ -101,10 +102,14 @@ export async function readJobCounts(companyId: string, fromDay: string): Promise
     ConsistentRead: true,
   });
   const days = new Map<string, DayCounts>();
-  for (const item of items)
-    days.set(
-      String(item.sk).slice(jobCountPrefix.length),
-      Object.fromEntries(countedStatuses.map((s) => [s, Number(item[s] ?? 0)])) as DayCounts,
-    );
+  for (const item of items) {
+    const day = jobCountDayEntity.parse(item);
+    days.set(day.sk.slice(jobCountPrefix.length), {
+      awaiting_upload: day.awaiting_upload ?? 0,
+      processing: day.processing ?? 0,
+      completed: day.completed ?? 0,
+      failed: day.failed ?? 0,
+    });
+  }
   return days;
 }

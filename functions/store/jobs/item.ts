@@ -5,8 +5,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { send } from '../dynamodb';
+import type { StoredItem } from '../entities/declare';
+import { jobEntity } from '../entities/jobs';
 import { jobKey, type ItemKey } from '../keys';
 import { countedStatuses, dayEndMs, type CountedStatus } from './day-counts';
+import type { JobDuplicates } from './duplicates';
+import type { JobEstimateState } from './estimates';
+import type { JobProbeState } from './probe-state';
 
 /**
  * The bulk rules the table applies to jobs, decided in domain/bulk/limits.ts (`jobLimits`) and handed
@@ -138,8 +143,14 @@ export async function getJobItem(
     new GetCommand({ TableName: tableName(), Key: jobKey(companyId, jobId), ConsistentRead: consistent }),
   );
   const item = out.Item;
-  return item && item.entity === 'job' ? (item as unknown as JobItem) : undefined;
+  return item && item.entity === 'job' ? parseJob(item) : undefined;
 }
+
+/** A whole job item as stored, with every attribute the job store's modules add to it as the job runs. */
+export type StoredJob = JobItem & JobProbeState & JobEstimateState & JobDuplicates;
+
+/** A whole job item read back (a Get, a BatchGet, ALL_NEW), checked against its entity. */
+export const parseJob = (item: StoredItem): StoredJob => jobEntity.parse(item);
 
 /**
  * When DynamoDB's TTL removes a job (and the list stops showing it): whole UTC days, so that the day

@@ -6,19 +6,22 @@ import { readJobCounts, utcDay, type DayCounts } from './day-counts';
 import type { JobItem, JobLimits, StoredJobStatus } from './item';
 import type { JobProbeState } from './probe-state';
 import type { JobEstimateState } from './estimates';
+import type { JobDuplicates } from './duplicates';
+import { MalformedItemError, type StoredItem } from '../entities/declare';
+import { jobEntity } from '../entities/jobs';
 
 /** The attributes a job list item needs (the view's fields and the file name). */
 const listedAttributes = [
   'jobId',
   'companyId',
-  '#status',
+  'status',
   'totalEmails',
   'processedEmails',
   'chunkCount',
   'createdAt',
   'completedAt',
   'statistics',
-  '#error',
+  'error',
   'fileName',
   'uploadExpiresAtMs',
   'deadlineAtMs',
@@ -32,7 +35,11 @@ const listedAttributes = [
   'estimate',
   'estimateResult',
   'runJobId',
-];
+] as const;
+
+/** `status` and `error` are reserved words in a projection. */
+const projected = (names: readonly string[]): string =>
+  names.map((name) => (name === 'status' || name === 'error' ? `#${name}` : name)).join(', ');
 
 /**
  * What the job list reads of a job (`listedAttributes`): what the status view needs (domain/bulk/job-view.ts
@@ -57,7 +64,25 @@ export type ListedJob = Pick<
   | 'doneChunks'
 > &
   Pick<JobProbeState, 'probeUnits' | 'probeProgress' | 'unprobedEmails' | 'probeFinishExpectedAtMs'> &
-  Pick<JobEstimateState, 'estimate' | 'estimateResult' | 'runJobId'>;
+  Pick<JobEstimateState, 'estimate' | 'estimateResult' | 'runJobId'> &
+  Pick<JobDuplicates, 'duplicateEmails'>;
+
+/** A listed job read back: the projected attributes checked, the ones every job has required. */
+function parseListed(item: StoredItem, attributes: readonly string[]): ListedJob & { gsi2sk?: string } {
+  const job = jobEntity.parsePart(item, attributes);
+  const { jobId, companyId, status, totalEmails, processedEmails, createdAt, uploadExpiresAtMs } = job;
+  if (
+    jobId === undefined ||
+    companyId === undefined ||
+    status === undefined ||
+    totalEmails === undefined ||
+    processedEmails === undefined ||
+    createdAt === undefined ||
+    uploadExpiresAtMs === undefined
+  )
+    throw new MalformedItemError(jobEntity.name, item, 'a listed job lacks an attribute every job has');
+  return { ...job, jobId, companyId, status, totalEmails, processedEmails, createdAt, uploadExpiresAtMs };
+}
 
 /**
  * The company's jobs, newest first, one index page at a time (gsi1, sorted by creation time); the
@@ -84,12 +109,12 @@ export async function* companyJobsNewestFirst(
     KeyConditionExpression: 'gsi1pk = :pk',
     ScanIndexForward: false,
     Limit: pageSize,
-    ProjectionExpression: listedAttributes.join(', '),
+    ProjectionExpression: projected(listedAttributes),
     FilterExpression: `#status IN (${statuses.join(', ')}) AND (attribute_not_exists(#ttl) OR #ttl > :now)`,
     ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#ttl': ttlAttribute },
     ExpressionAttributeValues: values,
   });
-  for await (const page of pages) for (const item of page) yield item as unknown as ListedJob;
+  for await (const page of pages) for (const item of page) yield parseListed(item, listedAttributes);
 }
 
 /** One stored state to list from the per-state index, optionally only jobs created before `before`. */
@@ -129,6 +154,7 @@ export async function* companyJobsInStatesNewestFirst(
 }
 
 type IndexedJob = ListedJob & { gsi2sk?: string };
+const stateAttributes = [...listedAttributes, 'gsi2sk'];
 
 async function* stateJobs(
   companyId: string,
@@ -150,12 +176,12 @@ async function* stateJobs(
     KeyConditionExpression: keyCondition,
     ScanIndexForward: false,
     Limit: pageSize,
-    ProjectionExpression: [...listedAttributes, 'gsi2sk'].join(', '),
+    ProjectionExpression: projected(stateAttributes),
     FilterExpression: 'attribute_not_exists(#ttl) OR #ttl > :now',
     ExpressionAttributeNames: { '#status': 'status', '#error': 'error', '#ttl': ttlAttribute },
     ExpressionAttributeValues: values,
   });
-  for await (const page of pages) for (const item of page) yield item as unknown as IndexedJob;
+  for await (const page of pages) for (const item of page) yield parseListed(item, stateAttributes);
 }
 
 /** The first day whose counts can still hold a listed job (completed jobs are kept longest). */

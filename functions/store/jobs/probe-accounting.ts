@@ -17,6 +17,7 @@
 // are: `settledProbes` (a set of settled batch ids "<chunk>-<batch>", which grew with every batch and
 // could pass DynamoDB's 400 KB item limit) and `probeProgress` (per batch handed back), removed per
 // batch as before.
+import { systemClock, type Clock } from '../../clock';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { ifConditionHolds, send } from '../dynamodb';
@@ -160,10 +161,12 @@ export async function settleProbeBatch(
   keptSeconds: number,
   counts: SettledCounts = { unprobed: 0, blocked: 0 },
   known: { batch?: BatchState; batches?: number } = {},
+  clock: Clock = systemClock,
 ): Promise<ChunkProbeState | undefined> {
   const chunk = String(chunkIndex);
   // the batch as the message read it; without that, most batches are never handed back: first try as
   // one with no progress, read only when that fails
+  const settledAt = clock();
   let before: BatchState = known.batch ?? { settled: false, progress: undefined };
   for (let attempt = 1; ; attempt++) {
     const was = before.progress ?? 0;
@@ -180,8 +183,8 @@ export async function settleProbeBatch(
                   entity: 'probeBatch',
                   verdicts,
                   size: emails,
-                  settledAt: new Date().toISOString(),
-                  [ttlAttribute]: epochSeconds() + keptSeconds,
+                  settledAt: settledAt.toISOString(),
+                  [ttlAttribute]: epochSeconds(settledAt) + keptSeconds,
                 },
                 ConditionExpression: unchangedBatch(before.progress),
                 ...(before.progress === undefined ? {} : { ExpressionAttributeValues: batchValues }),
@@ -244,6 +247,7 @@ export async function recordBatchProgress(
   done: number,
   keptSeconds: number,
   known?: { batch: BatchState; job: Pick<JobProbeState, 'probeProgress'> },
+  clock: Clock = systemClock,
 ): Promise<void> {
   const id = legacyBatchId(chunkIndex, batch);
   for (let attempt = 1; attempt <= batchWriteAttempts; attempt++) {
@@ -257,7 +261,7 @@ export async function recordBatchProgress(
     const batchValues: Record<string, unknown> = {
       ':n': done,
       ':entity': 'probeBatch',
-      ':ttl': epochSeconds() + keptSeconds,
+      ':ttl': epochSeconds(clock()) + keptSeconds,
     };
     if (before.progress !== undefined) batchValues[':was'] = was;
     const record = () =>

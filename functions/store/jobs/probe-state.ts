@@ -4,7 +4,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { batchGetAll, queryAll, send } from '../dynamodb';
 import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from '../keys';
-import type { JobItem } from './item';
+import { MalformedItemError, type StoredItem } from '../entities/declare';
+import { jobEntity, probeBatchEntity } from '../entities/jobs';
+import { parseJob, type JobItem, type StoredJob } from './item';
 
 /** The probe attributes of a job item. */
 export interface JobProbeState {
@@ -31,6 +33,8 @@ export interface JobProbeState {
   probeFinishExpectedAtMs?: number;
 }
 
+const chunkProbeAttributes = ['status', 'doneChunks', 'probeSettled', 'probeLastSettled', 'settledProbes'];
+
 /** What a settle reads back of the job: enough to know whether the chunk moves on. */
 export type ChunkProbeState = Pick<JobItem, 'status' | 'doneChunks'> &
   Pick<JobProbeState, 'probeSettled' | 'probeLastSettled' | 'settledProbes'>;
@@ -46,10 +50,10 @@ export interface BatchState {
   progress: number | undefined;
 }
 
-const batchState = (item: { settledAt?: unknown; progress?: unknown } | undefined): BatchState => ({
-  settled: item?.settledAt !== undefined,
-  progress: item?.progress as number | undefined,
-});
+function batchState(item: StoredItem | undefined): BatchState {
+  const batch = item && probeBatchEntity.parsePart(item, ['settledAt', 'progress']);
+  return { settled: batch?.settledAt !== undefined, progress: batch?.progress };
+}
 
 /**
  * A probe message's one read: the job item and its batch's item, in one consistent BatchGetItem.
@@ -59,12 +63,12 @@ export async function readJobAndBatch(
   job: Job,
   chunkIndex: number,
   batch: number,
-): Promise<{ job: (JobItem & JobProbeState) | undefined; batch: BatchState }> {
+): Promise<{ job: StoredJob | undefined; batch: BatchState }> {
   const jobItemKey = jobKey(job.companyId, job.jobId);
   const batchKey = probeBatchVerdictsKey(job.companyId, job.jobId, chunkIndex, batch);
   const items = await batchGetAll([{ ...jobItemKey }, { ...batchKey }], { consistent: true });
-  const jobItem = items.find((item) => item.sk === jobItemKey.sk && item.entity === 'job') as
-    (JobItem & JobProbeState) | undefined;
+  const stored = items.find((item) => item.sk === jobItemKey.sk && item.entity === 'job');
+  const jobItem = stored && parseJob(stored);
   const state = batchState(items.find((item) => item.sk === batchKey.sk));
   if (jobItem?.settledProbes?.has(legacyBatchId(chunkIndex, batch))) state.settled = true;
   return { job: jobItem, batch: state };
@@ -72,7 +76,7 @@ export async function readJobAndBatch(
 
 /** The batch item alone, read again after a write of it failed its condition. */
 export async function readBatch(job: Job, chunkIndex: number, batch: number): Promise<BatchState> {
-  const out = await send<{ Item?: { settledAt?: string; progress?: number } }>(
+  const out = await send<{ Item?: StoredItem }>(
     new GetCommand({
       TableName: tableName(),
       Key: probeBatchVerdictsKey(job.companyId, job.jobId, chunkIndex, batch),
@@ -97,12 +101,15 @@ export async function readChunkProbeState(
       ConsistentRead: true,
     }),
   );
-  return out.Item as ChunkProbeState | undefined;
+  if (!out.Item) return undefined;
+  const state = jobEntity.parsePart(out.Item, chunkProbeAttributes);
+  if (state.status === undefined) throw new MalformedItemError(jobEntity.name, out.Item, 'no status');
+  return { ...state, status: state.status };
 }
 
 /** A legacy job's progress entry for a batch (0 when none). */
 export async function legacyProgress(job: Job, id: string): Promise<number> {
-  const out = await send<{ Item?: { probeProgress?: Record<string, number> } }>(
+  const out = await send<{ Item?: StoredItem }>(
     new GetCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
@@ -111,7 +118,8 @@ export async function legacyProgress(job: Job, id: string): Promise<number> {
       ConsistentRead: true,
     }),
   );
-  return out.Item?.probeProgress?.[id] ?? 0;
+  const item = out.Item && jobEntity.parsePart(out.Item, ['probeProgress']);
+  return item?.probeProgress?.[id] ?? 0;
 }
 
 /**
@@ -143,7 +151,9 @@ export async function loadChunkVerdicts(job: Job, chunkIndex: number): Promise<M
     ConsistentRead: true,
   });
   for (const item of items)
-    for (const [email, probe] of Object.entries((item.verdicts ?? {}) as Record<string, string>))
+    for (const [email, probe] of Object.entries(
+      probeBatchEntity.parsePart(item, ['verdicts']).verdicts ?? {},
+    ))
       out.set(email, probe);
   return out;
 }

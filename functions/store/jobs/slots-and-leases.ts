@@ -5,8 +5,8 @@ import { tableName } from '../../clients/dynamodb';
 import { queryAll, scanPages, send, wroteIf } from '../dynamodb';
 import { jobKey, jobSlotKey, jobSlotPrefix } from '../keys';
 import { epochSeconds, tableKeys } from '../table';
-import type { JobItem, JobLimits } from './item';
-import type { JobProbeState } from './probe-state';
+import { jobSlotEntity } from '../entities/jobs';
+import { parseJob, type JobItem, type JobLimits, type StoredJob } from './item';
 
 /** Runs a conditional write; false when its condition did not hold. */
 const conditional = (command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> =>
@@ -32,13 +32,13 @@ export async function claimSlot(
     const claimed = await conditional(
       new PutCommand({
         TableName: tableName(),
-        Item: {
+        Item: jobSlotEntity.item({
           ...jobSlotKey(companyId, slot),
           entity: 'jobSlot',
           jobId,
           holdUntilMs,
-          ttl: epochSeconds() + limits.unfinishedKeptSeconds,
-        },
+          ttl: epochSeconds(new Date(nowMs)) + limits.unfinishedKeptSeconds,
+        }),
         ConditionExpression: 'attribute_not_exists(pk) OR holdUntilMs <= :now',
         ExpressionAttributeValues: { ':now': nowMs },
       }),
@@ -170,16 +170,16 @@ function claimLease(
  * status can still change by time alone before their counts' day ends (an upload URL expiring, a
  * processing deadline passing). One Query of the slots and one BatchGet.
  */
-export async function slotHoldingJobs(
-  companyId: string,
-  nowMs: number,
-): Promise<(JobItem & JobProbeState)[]> {
+export async function slotHoldingJobs(companyId: string, nowMs: number): Promise<StoredJob[]> {
   const slots = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': jobSlotKey(companyId, 0).pk, ':prefix': jobSlotPrefix },
     ConsistentRead: true,
   });
-  const held = slots.filter((slot) => Number(slot.holdUntilMs) > nowMs).map((slot) => String(slot.jobId));
+  const held = slots
+    .map((slot) => jobSlotEntity.parse(slot))
+    .filter((slot) => slot.holdUntilMs > nowMs)
+    .map((slot) => slot.jobId);
   if (held.length === 0) return [];
   const out = await send<{ Responses?: Record<string, Record<string, unknown>[]> }>(
     new BatchGetCommand({
@@ -190,6 +190,5 @@ export async function slotHoldingJobs(
   );
   // Five small items never come back as UnprocessedKeys in practice; if they did, those jobs would be
   // read as not active for this one response.
-  const jobs = (out.Responses?.[tableName()] ?? []).filter((item) => item.entity === 'job');
-  return jobs as unknown as (JobItem & JobProbeState)[];
+  return (out.Responses?.[tableName()] ?? []).filter((item) => item.entity === 'job').map(parseJob);
 }

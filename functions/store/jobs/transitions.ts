@@ -6,6 +6,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { countMetric } from '../../metrics';
 import { send } from '../dynamodb';
+import { jobEntity } from '../entities/jobs';
 import { jobKey, jobsOfCompanyInStateIndex, jobsOfCompanyIndex } from '../keys';
 import { ttlAttribute } from '../table';
 import { utcDay, writeCounted, type CountDelta } from './day-counts';
@@ -30,7 +31,7 @@ const countedFailure = (write: Promise<boolean>) => countedMove('JobsFailed', wr
 
 export async function putNewJob(job: NewJob, limits: JobLimits): Promise<JobItem> {
   const countDay = utcDay(job.createdAt);
-  const item: JobItem = {
+  const input: JobItem = {
     ...jobKey(job.companyId, job.jobId),
     ...jobsOfCompanyIndex(job.companyId, job.createdAt, job.jobId),
     ...jobsOfCompanyInStateIndex(job.companyId, 'awaiting_upload', job.createdAt, job.jobId),
@@ -44,13 +45,14 @@ export async function putNewJob(job: NewJob, limits: JobLimits): Promise<JobItem
     countDay,
     ttl: jobTtlSeconds(countDay, false, limits),
   };
+  const item = jobEntity.item(input);
   const created = await writeCounted(
     job.companyId,
     { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
     [{ day: countDay, status: 'awaiting_upload', by: 1 }],
   );
   if (!created) throw new Error(`Job ${job.jobId} exists already`);
-  return item;
+  return input;
 }
 
 /** A job status change: the write `moveJob` makes once it knows the job's current status. */

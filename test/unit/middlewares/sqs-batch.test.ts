@@ -1,12 +1,29 @@
 import type { SQSEvent } from 'aws-lambda';
 import { z } from 'zod';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sqsBatch } from '../../../functions/middlewares/sqs-batch';
+import { pendingCommandCounts, send } from '../../../functions/store/dynamodb';
 
 const event = (...bodies: string[]): SQSEvent =>
   ({ Records: bodies.map((body, i) => ({ messageId: `m${i}`, body })) }) as unknown as SQSEvent;
 const schema = z.object({ n: z.number() });
 
 describe('sqsBatch', () => {
+  it('writes the DynamoDB command counts of the batch when it ends', async () => {
+    const doc = { send: async () => ({}) } as never;
+    const consume = sqsBatch(
+      schema,
+      async () => {
+        await send(new GetCommand({ TableName: 't', Key: { pk: 'p', sk: 's' } }), { doc });
+        expect(pendingCommandCounts().get('GetCommand')).toBeGreaterThan(0);
+        return undefined;
+      },
+      { name: 'test' },
+    );
+    expect(await consume(event('{"n":1}'))).toEqual({ batchItemFailures: [] });
+    expect(pendingCommandCounts().size).toBe(0);
+  });
+
   it('hands each parsed message to the use case and reports only the records to deliver again', async () => {
     const seen: number[] = [];
     const consume = sqsBatch(

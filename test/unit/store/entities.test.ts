@@ -133,13 +133,46 @@ describe('the job entity', () => {
       slot: 0,
       totalEmails: 10,
       processedEmails: 4,
-      counts: { safe: 4 },
+      counts: { safe: 4, block_bounce_risk: 0, some_risk: 0, dead_email: 0, do_not_mail_abuse: 0 },
       partKeys: { '0': 'parts/0' },
       partBytes: { '0': 120 },
       doneChunks: new Set([0]),
     };
     expect(jobEntity.parse(job)).toEqual(job);
     expect(() => jobEntity.parse({ ...job, status: 'paused' })).toThrow(/Malformed job item .*'status'/);
+  });
+
+  it('keeps the attributes the estimate, duplicate and failure writes add', () => {
+    const statistics = { safe: 8, block_bounce_risk: 1, some_risk: 1, dead_email: 0, do_not_mail_abuse: 0 };
+    const job = {
+      ...jobKey('acme', 'j-2'),
+      entity: 'job' as const,
+      jobId: 'j-2',
+      companyId: 'acme',
+      status: 'failed' as const,
+      emailColumn: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      uploadExpiresAtMs: 1,
+      slot: 0,
+      totalEmails: 10,
+      processedEmails: 10,
+      counts: statistics,
+      partKeys: {},
+      partBytes: {},
+      estimate: true,
+      estimateResult: { rows: 100, sampled: 10, statistics },
+      runJobId: 'j-3',
+      estimateJobId: 'j-0',
+      duplicateEmails: 2,
+      duplicateTestEmails: 1,
+      error: 'boom',
+      failedAt: '2026-01-01T00:01:00.000Z',
+      cancelledAt: '2026-01-01T00:02:00.000Z',
+    };
+    expect(jobEntity.parse(job)).toEqual(job);
+    expect(jobEntity.item(job)).toEqual(job);
+    // running counts always carry every status
+    expect(() => jobEntity.parse({ ...job, counts: { safe: 4 } })).toThrow(/Malformed job item .*counts/);
   });
 });
 
