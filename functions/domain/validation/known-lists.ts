@@ -72,7 +72,7 @@ interface CachedFlags {
 }
 
 /**
- * A process's memory of recent lookups in other lists, answers "on no list" included: the single
+ * A process's memory of recent lookups in the lists it wraps, answers "on no list" included: the single
  * endpoint sees the same addresses again and again, and the lists change only by an import.
  * A failed lookup is not remembered.
  */
