@@ -1,4 +1,4 @@
-// `npm run bench:sync [-- --seconds 30 --connections 10]`: load on POST /v1/email/validate of the local
+// `npm run bench:sync [-- --seconds 30 --connections 10 --no-baseline]`: load on POST /v1/email/validate of the local
 // runtime (DynamoDB Local, local SQS, the real HTTP API and handlers), with the domain cache warm and the
 // engine's fixture DNS server answering. The load comes from a second process running autocannon, so
 // the load generator does not share the runtime's event loop. First it sends 60 requests one at a time
@@ -296,7 +296,10 @@ async function main(): Promise<void> {
     console.log(
       `usage counted during the load: ${counted}; completed requests stored: ${stored} (${exact ? 'exact' : 'NOT EXACT'}); 200 responses: ${report.statusCodes['200'] ?? 0}`,
     );
-    const baseline = await measureBaseline(sampleBody, seconds, connections);
+    // --no-baseline: a profile of this process (bench/profile.ts) then shows the runtime alone
+    const baseline = process.argv.includes('--no-baseline')
+      ? { requestsPerSecond: 0, p50: 0 }
+      : await measureBaseline(sampleBody, seconds, connections);
     console.log(
       `baseline, a bare node:http server answering the same 200 body in this process: ${Math.round(baseline.requestsPerSecond)} req/s, p50 ${baseline.p50} ms (load ${os.loadavg()[0]!.toFixed(1)})`,
     );

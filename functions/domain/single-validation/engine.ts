@@ -4,7 +4,7 @@ import { settings } from '../../settings';
 import { DynamoProbeVerdictCache } from '../probe/verdict-cache';
 import { dynamoKnownLists } from '../../store/known-lists';
 import { tableProbeVerdicts } from '../../store/probe-verdicts';
-import { ValidationEngine, engineOptionsFromSettings } from '../validation';
+import { CachedKnownLists, ValidationEngine, engineOptionsFromSettings } from '../validation';
 
 /** What the use cases need of the engine (tests hand in an engine pointed at fixture servers). */
 export type Validator = Pick<ValidationEngine, 'validate'>;
@@ -15,7 +15,8 @@ export function singleEngine(): Validator {
   const s = settings();
   engine ??= new ValidationEngine(
     engineOptionsFromSettings(s, {
-      knownLists: dynamoKnownLists(),
+      // the same addresses come back again and again: list answers are reused for KNOWN_LOOKUP_TTL_MS
+      knownLists: new CachedKnownLists(dynamoKnownLists()),
       // the verdicts the bulk probe stage found, and the other way round (PROBE_CACHE_DAYS)
       probeCache: new DynamoProbeVerdictCache(tableProbeVerdicts(), s.PROBE_CACHE_DAYS),
     }),

@@ -6,7 +6,7 @@ export { normalizeEmail } from './normalize';
 export type { NormalizedEmail } from './normalize';
 export { checkSyntax } from './syntax';
 export type { SyntaxResult, SyntaxErrorCode } from './syntax';
-export { InMemoryKnownLists, NO_KNOWN_LISTS } from './known-lists';
+export { CachedKnownLists, InMemoryKnownLists, KNOWN_LOOKUP_TTL_MS, NO_KNOWN_LISTS } from './known-lists';
 export type { KnownAddressLists } from './known-lists';
 export { REASONS, STATUSES } from './types';
 export type { DomainVerdict, KnownFlags, Reason, Status, ValidationResult, Verdict } from './types';

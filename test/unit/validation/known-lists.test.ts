@@ -1,10 +1,15 @@
-// The DynamoDB side of the known-address lists: BatchGet lookups and the import.
+// The known-address lists: the DynamoDB side (BatchGet lookups, the import) and the per-process cache.
 import { DynamoDBDocumentClient, BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { knownAddressKey } from '../../../functions/store/keys';
 import { DynamoKnownLists, knownAddressWriter } from '../../../functions/store/known-lists';
 import { importKnownAddresses, parseListFile } from '../../../functions/domain/validation/list-import';
+import {
+  CachedKnownLists,
+  InMemoryKnownLists,
+  type KnownAddressLists,
+} from '../../../functions/domain/validation/known-lists';
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const ddb = mockClient(doc);
@@ -81,5 +86,72 @@ describe('importing a list', () => {
       scope: 'global',
       importedAt: '1970-01-01T00:00:00.000Z',
     });
+  });
+});
+
+describe('CachedKnownLists', () => {
+  /** Lists that count the addresses they are asked about. */
+  function counting(lists: InMemoryKnownLists) {
+    const asked: string[][] = [];
+    const inner: KnownAddressLists = {
+      isKnownDead: (c, e) => lists.isKnownDead(c, e),
+      isKnownComplainer: (c, e) => lists.isKnownComplainer(c, e),
+      lookup: async (c, emails) => {
+        asked.push([...emails]);
+        return lists.lookup(c, emails);
+      },
+    };
+    return { inner, asked };
+  }
+
+  it('answers a repeated address (listed or not) from memory until the TTL runs out', async () => {
+    let now = 1_000_000;
+    const { inner, asked } = counting(new InMemoryKnownLists().add('global', 'dead', 'a@x.test'));
+    const cached = new CachedKnownLists(inner, () => new Date(now), 10_000);
+    expect((await cached.lookup(undefined, ['A@x.test', 'b@x.test'])).get('a@x.test')).toEqual({
+      dead: true,
+      complainer: false,
+    });
+    now += 9_999;
+    expect(await cached.isKnownDead(undefined, 'a@x.test')).toBe(true);
+    expect(await cached.isKnownDead(undefined, 'b@x.test')).toBe(false);
+    expect(asked).toEqual([['a@x.test', 'b@x.test']]);
+    now += 1;
+    expect(await cached.isKnownDead(undefined, 'b@x.test')).toBe(false);
+    expect(asked).toEqual([['a@x.test', 'b@x.test'], ['b@x.test']]);
+  });
+
+  it('keeps companies apart and asks only for the addresses it does not hold', async () => {
+    const { inner, asked } = counting(new InMemoryKnownLists().add('acme', 'complainer', 'c@x.test'));
+    const cached = new CachedKnownLists(inner, () => new Date(0));
+    expect(await cached.isKnownComplainer('acme', 'c@x.test')).toBe(true);
+    expect(await cached.isKnownComplainer('other', 'c@x.test')).toBe(false);
+    const flags = await cached.lookup('acme', ['c@x.test', 'd@x.test']);
+    expect([...flags.keys()]).toEqual(['c@x.test']);
+    expect(asked).toEqual([['c@x.test'], ['c@x.test'], ['d@x.test']]);
+  });
+
+  it('does not remember a failed lookup', async () => {
+    let fail = true;
+    const inner: KnownAddressLists = {
+      isKnownDead: async () => false,
+      isKnownComplainer: async () => false,
+      lookup: async (_c, emails) => {
+        if (fail) throw new Error('table unavailable');
+        return new Map([...emails].map((e) => [e, { dead: true, complainer: false }]));
+      },
+    };
+    const cached = new CachedKnownLists(inner, () => new Date(0));
+    await expect(cached.lookup(undefined, ['a@x.test'])).rejects.toThrow('table unavailable');
+    fail = false;
+    expect(await cached.isKnownDead(undefined, 'a@x.test')).toBe(true);
+  });
+
+  it('hands out copies: a caller changing its flags does not change the memory', async () => {
+    const { inner } = counting(new InMemoryKnownLists().add('global', 'dead', 'a@x.test'));
+    const cached = new CachedKnownLists(inner, () => new Date(0));
+    const first = await cached.lookup(undefined, ['a@x.test']);
+    first.get('a@x.test')!.dead = false;
+    expect(await cached.isKnownDead(undefined, 'a@x.test')).toBe(true);
   });
 });
