@@ -5,6 +5,7 @@
 import { systemClock, type Clock } from '../../clock';
 import { addDays, utcDate } from './dates';
 import type { WorkspaceImportInput } from './import-schema';
+import { seededRandom } from '../seeded-random';
 
 export interface GenerateOptions {
   companyId: string;
@@ -15,18 +16,6 @@ export interface GenerateOptions {
   sequences: number;
   seed?: number;
   clock?: Clock;
-}
-
-/** A small deterministic PRNG (mulberry32): the same seed gives the same workspace. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const firstNames = [
@@ -78,7 +67,7 @@ const words = [
 const providers = ['google', 'microsoft', 'zoho', 'smtp'];
 
 export function generateWorkspace(options: GenerateOptions): WorkspaceImportInput {
-  const rand = random(options.seed ?? 42);
+  const rand = seededRandom(options.seed ?? 42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const today = utcDate((options.clock ?? systemClock)());
   const domains = Array.from(

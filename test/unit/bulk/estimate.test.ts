@@ -3,7 +3,8 @@
 import { readChunkRows } from '../../../functions/domain/bulk/csv/annotate';
 import { scanCsv, type ScanResult } from '../../../functions/domain/bulk/csv/scan';
 import { projectStatistics } from '../../../functions/domain/bulk/estimate/projection';
-import { Reservoir, seededRandom, seedOf } from '../../../functions/domain/bulk/estimate/reservoir';
+import { Reservoir, seedOf } from '../../../functions/domain/bulk/estimate/reservoir';
+import { seededRandom } from '../../../functions/domain/seeded-random';
 import { emptyStatistics } from '../../../functions/domain/bulk/statuses';
 
 async function* pieces(input: Buffer, pieceBytes: number): AsyncIterable<Uint8Array> {

@@ -17,7 +17,8 @@ import { estimateDnsBudgetMs, estimateSampleRows, jobLimits } from '../limits';
 import { countStatuses } from '../statuses';
 import { classifyRows, countTestAddresses } from '../validate-chunk';
 import { projectStatistics } from './projection';
-import { seededRandom, seedOf } from './reservoir';
+import { seededRandom } from '../../seeded-random';
+import { seedOf } from './reservoir';
 
 export function isEstimateJob(job: JobItem): job is EstimateJobItem & { estimate: true } {
   return (job as EstimateJobItem).estimate === true;

@@ -1,18 +1,6 @@
 // A uniform random sample of a stream of unknown length in fixed memory (reservoir sampling,
 // Algorithm R), with a seeded generator so the same seed picks the same rows.
 
-/** A small seeded generator (mulberry32): uniform in [0, 1), the same sequence for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A 32-bit seed from a text (FNV-1a), so a job's id picks its sample. */
 export function seedOf(text: string): number {
   let hash = 0x811c9dc5;
