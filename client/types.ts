@@ -33,7 +33,7 @@ type GetUsageOp = paths['/v1/usage']['get'];
 /** The five verdicts of bulk statistics and single results. */
 export type VerdictStatus = 'safe' | 'block_bounce_risk' | 'some_risk' | 'dead_email' | 'do_not_mail_abuse';
 
-/** A bulk job's states: the spec's three plus mailvet's `failed` and `expired`. */
+/** A bulk job's states: the contract's three plus mailvet's `failed` and `expired`. */
 export type JobState = 'awaiting_upload' | 'processing' | 'completed' | 'failed' | 'expired';
 
 export interface CreatedJobShape {

@@ -5,7 +5,7 @@ import { maxEmailColumn, maxFileNameLength } from './limits';
 
 const emailColumnRequired = 'emailColumn is required';
 const emailColumnInvalid = 'emailColumn must be a non-negative integer';
-// The spec gives the limit but not its text; this one follows the wording of the fileName rule.
+// The contract gives the limit but not its text; this one follows the wording of the fileName rule.
 const emailColumnTooLarge = `emailColumn must be ${maxEmailColumn} or less`;
 const fileNameEmpty = 'fileName must be a non-empty string';
 const fileNameTooLong = `fileName must be ${maxFileNameLength} characters or less`;

@@ -1,4 +1,4 @@
-// The five bulk statuses (spec part 1; the engine's one list) and the statistics object built from them.
+// The five bulk statuses (docs/api.md; the engine's one list) and the statistics object built from them.
 import type { JobStatistics } from '../../store/jobs/item';
 import { STATUSES, type Status } from '../validation/types';
 

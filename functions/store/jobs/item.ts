@@ -27,7 +27,7 @@ export interface JobLimits {
 }
 
 /**
- * A count per bulk status (the five of spec part 1, always all five keys): a job's running counts and
+ * A count per bulk status (the five of docs/api.md, always all five keys): a job's running counts and
  * its final statistics, stored as they are (domain/bulk/statuses.ts names this shape `Statistics`).
  */
 export type JobStatistics = Record<
