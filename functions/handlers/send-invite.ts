@@ -1,6 +1,6 @@
-// SQS invites: deliver each queued invite email from its outbox record (SES in AWS, an .eml file on the
-// local runtime) and mark it sent; without a transport it stays pending. Idempotent per message (a
-// record already sent is skipped); failures are reported per message (batchItemFailures).
+// SQS invites: deliver each queued invite email from its outbox record (SES in AWS, an .eml file
+// locally) and mark it sent; without a transport it stays pending. A record already sent is skipped,
+// as SQS may deliver a message twice.
 import { systemClock, type Clock } from '../clock';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';

@@ -36,12 +36,10 @@ export interface SendOptions {
 }
 
 /**
- * The one path of every DynamoDB command. Sends any lib-dynamodb command (their union does not fit the
- * client's overloads). A write that meets another transaction on one of its items had no effect and
- * the SDK does not retry it: a plain write (TransactionConflictException) or a transaction cancelled
- * for that alone (TransactionConflict, no failed condition) is sent again here after a short backoff,
- * up to `attempts` times in all. Throttling that outlived the SDK's own retries becomes a
- * ServiceUnavailableError (503 with Retry-After at the API). Each command is counted (commandCounts).
+ * The one path of every DynamoDB command (any lib-dynamodb command: their union does not fit the
+ * client's overloads). A transaction conflict had no effect and the SDK does not retry it, so it is
+ * sent again here, up to `attempts` times. Throttling that outlived the SDK's retries becomes a
+ * ServiceUnavailableError (503 with Retry-After). Each command is counted (commandCounts).
  */
 export function send(command: GetCommand, options?: number | SendOptions): Promise<GetCommandOutput>;
 export function send(command: QueryCommand, options?: number | SendOptions): Promise<QueryCommandOutput>;

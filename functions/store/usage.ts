@@ -6,10 +6,9 @@
 //   committed    validations + reserved: DynamoDB conditions cannot add, so the sum is kept as a field
 //                and a reservation's condition compares it with a bound the caller computed
 //   quota        the month's quota, frozen when the plan changes (absent: the plan's current quota)
-// A running bulk job's reservation is its own item (usageReservationKey: rows, month). Creating it and
-// ending it are each one transaction with the month item(s), conditioned on the reservation item not
-// existing / existing, so each happens once; the job item is never part of them (no conflicts with
-// the validators' writes to it).
+// A running bulk job's reservation is its own item (usageReservationKey), created and ended each in
+// one transaction with the month items, conditioned on it not existing / existing so each happens
+// once. The job item stays out of them, so they never conflict with the validators' writes to it.
 import { systemClock, type Clock } from '../clock';
 import {
   GetCommand,

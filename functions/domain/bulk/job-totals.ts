@@ -7,13 +7,11 @@ import { expiredJobKeptSeconds, jobRetentionSeconds, resultsRetentionSeconds } f
 export type JobTotals = Record<JobStatus, number>;
 
 /**
- * Counts by effective status (job-view.ts effectiveStatus) at `nowMs`:
- * - a day's unfinished jobs are listed until their TTL, the end of the day + 30 days, its completed
- *   ones until the end of the day + 37 days, and those read `expired` from the end of the day + 30
- *   days (results retention is counted in whole days for this reason);
- * - of the stored `awaiting_upload` and `processing` jobs, only those holding a slot can still be
- *   active (`active`, at most five): the others' upload URL has expired or their deadline has passed,
- *   so they read `expired` and `failed`.
+ * Counts by effective status (job-view.ts effectiveStatus) at `nowMs`. Day counts suffice because
+ * retention is in whole days: a day's jobs read `expired` 30 days after the day ends and leave the
+ * list then (unfinished) or 7 days later (completed). Of the stored `awaiting_upload` and `processing`
+ * jobs only those holding a slot (`active`, at most five) can still be active; the rest read
+ * `expired` or `failed`.
  */
 export function jobTotals(days: Map<string, DayCounts>, active: ViewedJob[], nowMs: number): JobTotals {
   const totals = Object.fromEntries(jobStatuses.map((s) => [s, 0])) as JobTotals;

@@ -184,11 +184,9 @@ export async function releaseFailedJob(job: EndedJob): Promise<boolean> {
 }
 
 /**
- * A deleted job: what it counted stays counted and the rest of its reservation comes back.
- * Bulk rows count only when a job completes, so a job deleted while it awaited its upload, processed or
- * after it failed gives its whole reservation back; a completed one counts its rows (once: if its
- * completion had not counted them yet). `leftStatus` is the status the DELETE cancelled it from.
- * True when this call changed usage.
+ * A deleted job: rows count only when a job completes, so a completed one keeps its count (counting it
+ * now if its completion had not) and any other gives its whole reservation back. `leftStatus`: the
+ * status the DELETE cancelled it from. True when usage changed.
  */
 export async function settleDeletedJob(
   job: Omit<EndedJob, 'status'> & CountedRows,

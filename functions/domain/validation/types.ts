@@ -135,11 +135,10 @@ export interface KnownFlags {
 }
 
 /**
- * The outcome of an SMTP RCPT probe for one mailbox (disabled: the account exists but is disabled,
- * suspended or inactive; blocked: the server refused us, not the mailbox). proxy_failed: the SOCKS proxy, not the mail host,
- * failed (no evidence about the mailbox). unverifiable: the provider accepts every recipient at RCPT
- * time (accept-all providers, probe/accept-all.ts), so an acceptance proves nothing. not_attempted:
- * never probed (bulk probe stage out of time).
+ * The outcome of an SMTP RCPT probe for one mailbox (disabled: it exists but is suspended or inactive).
+ * The ones that say nothing about the mailbox:
+ * blocked (the server refused us), proxy_failed (the SOCKS proxy failed, not the mail host) and
+ * unverifiable (an accept-all provider, probe/accept-all.ts: its acceptance proves nothing).
  */
 export type MailboxProbe =
   | 'accepted'

@@ -1,12 +1,6 @@
-// Use case: make one delivery attempt of a completion webhook and decide what the queue does next.
-//
-// Primary course:
-//  1. The queue message arrives parsed (functions/middlewares/sqs-batch.ts); a malformed one is
-//     recorded on its job by recordMalformedMessage (when it names one) and dropped.
-//  2. Skip a duplicate copy of a message whose webhook already ended (delivered or failed).
-//  3. Check the callback URL is http(s); load the company's whsec_ secret; sign the sorted-key body.
-//  4. POST it through the SSRF guard with the timeout; classify the outcome.
-//  5. Record the attempt on the job; answer "acknowledge" or "retry after n seconds".
+// One delivery attempt of a completion webhook, and what the queue does next (acknowledge, or retry
+// after n seconds). SQS may deliver a message twice, so a webhook that already ended is skipped; the
+// POST goes through the SSRF guard because the callback URL is the customer's.
 import { systemClock, type Clock } from '../../clock';
 import { getCompany } from '../accounts/accounts';
 import { NotFoundError } from '../../errors';
