@@ -106,7 +106,7 @@ describe('the keys the entities are stored under', () => {
       email: 'box@x.test',
       domain: 'x.test',
       provider: 'google',
-      connectionStatus: 'connected',
+      connectionStatus: 'connected' as const,
       connectedAt: '2026-01-01',
       statusUpdatedAt: '2026-01-01',
       owner: { email: 'owner@x.test', firstName: 'O', lastName: 'W' },
