@@ -20,6 +20,7 @@ import {
   connectedMailboxEntity,
   domainReputationEntity,
   mailboxReputationEntity,
+  parseMailboxReputationBlock,
   safetyNetMailboxEntity,
   safetyNetSequenceEntity,
   workspaceLockEntity,
@@ -173,7 +174,7 @@ export const readConnectedDomain = (companyId: string, domain: string) =>
 
 /**
  * Yearly reputation blocks of several mailboxes (one BatchGet of mailboxes x years keys), only the
- * attributes a list page needs: it reads one block per row of the page.
+ * attributes a list page needs, checked by hand: it reads one block per row of the page.
  */
 export const readMailboxReputationBlocks = (
   companyId: string,
@@ -181,7 +182,7 @@ export const readMailboxReputationBlocks = (
   years: number[],
 ): Promise<Pick<MailboxReputationItem, 'mailboxId' | 'year' | 'days'>[]> =>
   batchGet(
-    { parse: (item) => mailboxReputationEntity.pick(item, ['mailboxId', 'year', 'days']) },
+    { parse: parseMailboxReputationBlock },
     mailboxIds.flatMap((id) => years.map((year) => mailboxReputationKey(companyId, id, year))),
   );
 

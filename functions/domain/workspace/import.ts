@@ -128,22 +128,6 @@ export async function importWorkspace(
         for (const block of blocks.get(existing.id)?.values() ?? []) deletes.push(keyOf(block));
         blocks.delete(existing.id);
       }
-      const sameStatus = existing?.id === id && existing.connectionStatus === entry.connectionStatus;
-      const kept = existing?.id === id ? existing : undefined;
-      const item = connectedMailboxItem(companyId, {
-        id,
-        email: entry.email,
-        domain: entry.email.slice(entry.email.lastIndexOf('@') + 1),
-        provider: entry.provider,
-        connectionStatus: entry.connectionStatus,
-        connectedAt: entry.connectedAt,
-        statusUpdatedAt:
-          entry.statusUpdatedAt ?? (sameStatus ? existing.statusUpdatedAt : undefined) ?? entry.connectedAt,
-        owner: entry.owner,
-        currentReputation: kept?.currentReputation ?? null,
-        currentReputationDate: kept?.currentReputationDate ?? null,
-      });
-      mailboxes.set(entry.email, item);
       const byYear = blocks.get(id) ?? new Map<number, MailboxReputationItem>();
       blocks.set(id, byYear);
       const updatesByYear = new Map<number, [number, number | null][]>();
@@ -162,15 +146,27 @@ export async function importWorkspace(
         byYear.set(year, after);
         put(before, after);
       }
+      const sameStatus = existing?.id === id && existing.connectionStatus === entry.connectionStatus;
+      mailboxes.set(
+        entry.email,
+        connectedMailboxItem(companyId, {
+          id,
+          email: entry.email,
+          domain: entry.email.slice(entry.email.lastIndexOf('@') + 1),
+          provider: entry.provider,
+          connectionStatus: entry.connectionStatus,
+          connectedAt: entry.connectedAt,
+          statusUpdatedAt:
+            entry.statusUpdatedAt ?? (sameStatus ? existing.statusUpdatedAt : undefined) ?? entry.connectedAt,
+          owner: entry.owner,
+          ...currentReputationOf(byYear),
+        }),
+      );
     }
-    // Current reputation follows the series, whoever wrote it.
+    // Current reputation follows the series, whoever wrote it (a mailbox the file left out included).
     const mailboxesBefore = new Map(mailboxItems.map((item) => [item.email, item]));
     for (const [email, item] of mailboxes) {
-      const latest = latestValue(blocksOf(blocks.get(item.id)));
-      const current = {
-        currentReputation: latest?.value ?? null,
-        currentReputationDate: latest?.date ?? null,
-      };
+      const current = currentReputationOf(blocks.get(item.id));
       const next =
         item.currentReputation === current.currentReputation &&
         item.currentReputationDate === current.currentReputationDate
@@ -318,6 +314,12 @@ function blocksOf(byYear: Map<number, MailboxReputationItem> | undefined): YearB
   const out: YearBlocks = new Map();
   for (const [year, item] of byYear ?? []) out.set(year, item.days);
   return out;
+}
+
+/** A mailbox's current reputation: the latest value of its series. */
+function currentReputationOf(byYear: Map<number, MailboxReputationItem> | undefined) {
+  const latest = latestValue(blocksOf(byYear));
+  return { currentReputation: latest?.value ?? null, currentReputationDate: latest?.date ?? null };
 }
 
 /** Domain items, their yearly rollup blocks, and the domain rows of the list view. */
