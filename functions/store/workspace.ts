@@ -98,8 +98,8 @@ export async function batchGet<T>(
   return items.map((item) => entity.parse(item));
 }
 
-/** The key of the one item of a gsi1 key (an id lookup), or undefined. The index copy may lag a write. */
-async function keyByIndex(index: { gsi1pk: string; gsi1sk: string }): Promise<StoredItem | undefined> {
+/** The index copy of the one item of a gsi1 key (an id lookup), or undefined. It may lag a write. */
+async function indexCopy(index: { gsi1pk: string; gsi1sk: string }): Promise<StoredItem | undefined> {
   const page = await send(
     new QueryCommand({
       TableName: tableName(),
@@ -120,7 +120,7 @@ async function getById<T extends { id: string }>(
   index: { gsi1pk: string; gsi1sk: string },
   id: string,
 ): Promise<T | undefined> {
-  const indexed = await keyByIndex(index);
+  const indexed = await indexCopy(index);
   if (!indexed) return undefined;
   const item = await getItem(entity, entity.pick(indexed, ['pk', 'sk']), true);
   return item?.id === id ? item : undefined;
@@ -202,7 +202,7 @@ export const readUser = (companyId: string, email: string): Promise<UserItem | u
 
 /** The email of the active user with this id, from the id index (users the accounts module wrote are not in it). */
 export async function userEmailById(companyId: string, id: string): Promise<string | undefined> {
-  const indexed = await keyByIndex(userIdIndex(companyId, id));
+  const indexed = await indexCopy(userIdIndex(companyId, id));
   return indexed && userEntity.pick(indexed, ['email']).email;
 }
 

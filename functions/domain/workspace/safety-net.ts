@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../errors';
 import type { SafetyNetSequenceItem } from '../../store/entities/workspace';
-import type { ItemKey } from '../../store/keys';
 import {
   findSafetyNetMailbox,
   findSafetyNetSequence,
@@ -131,9 +130,6 @@ export async function getSafetyNetSequence(companyId: string, id: string) {
   return sequenceBody(sequenceRowOf(await sequenceOf(companyId, id)));
 }
 
-/** The stored item's key. */
-const keyOf = ({ pk, sk }: ItemKey): ItemKey => ({ pk, sk });
-
 /** No permission needed (docs/api.md). */
 export async function patchSafetyNetMailbox(companyId: string, id: string, activated: boolean, now: Date) {
   const item = await safetyNetMailboxOf(companyId, id);
@@ -147,7 +143,7 @@ export async function patchSafetyNetMailbox(companyId: string, id: string, activ
     return {
       result: safetyNetMailboxBody(updated),
       items: [
-        setActivatedWrite(keyOf(item), activated),
+        setActivatedWrite(item, activated),
         ...viewTransactItems(companyId, safetyNetMailboxView, change),
       ],
     };
@@ -191,7 +187,10 @@ export async function patchSafetyNetSequence(
   const updated: SequenceRow = { ...sequenceRowOf(item), activated };
   return commitWithRetry(companyId, now, async () => {
     // every owner row of the sequence, read strongly consistent
-    const rows = await readSafetyNetSequences(companyId, item);
+    const rows = await readSafetyNetSequences(companyId, {
+      service: item.service,
+      crmSequenceId: item.crmSequenceId,
+    });
     const view = await loadView(companyId, sequenceView, () => rebuildSequenceRows(companyId));
     const { pending, upToDate } = sequenceSwitch(rows, allRows(view), updated, activated);
     if (upToDate) return { items: null, result: sequenceBody(updated) };
@@ -199,7 +198,7 @@ export async function patchSafetyNetSequence(
       const batch = pending.splice(0, ownerRowsPerTransaction);
       await commitWithRetry(companyId, now, async () => ({
         result: null,
-        items: batch.map((row) => setActivatedWrite(keyOf(row), activated)),
+        items: batch.map((row) => setActivatedWrite(row, activated)),
       }));
     }
     const change = replaceRows(
@@ -210,7 +209,7 @@ export async function patchSafetyNetSequence(
     return {
       result: sequenceBody(updated),
       items: [
-        ...pending.map((row) => setActivatedWrite(keyOf(row), activated)),
+        ...pending.map((row) => setActivatedWrite(row, activated)),
         ...viewTransactItems(companyId, sequenceView, change),
       ],
     };
