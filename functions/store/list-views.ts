@@ -4,6 +4,7 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { batchWriteAll, queryAll, send, wroteIf } from './dynamodb';
+import { MalformedItemError, type StoredItem } from './entities/declare';
 import { listViewChunkEntity, listViewHeadEntity } from './entities/workspace';
 import { listViewChunkKey, listViewChunkPrefix, listViewHeadKey } from './keys';
 import { batchGet, getItem, type WorkspaceWrite } from './workspace';
@@ -38,10 +39,13 @@ function chunkItem(companyId: string, kind: string, chunk: PackedChunk, version:
   });
 }
 
-/** A chunk item's row count and rows. */
-function parseChunk(item: Record<string, unknown>): { count: number; rows: unknown[][] } {
-  const { count, rows } = listViewChunkEntity.parse(item);
-  return { count, rows: JSON.parse(rows) as unknown[][] };
+/** A chunk item's sort key, row count and rows (a JSON array of arrays, checked as far as that). */
+function parseChunk(item: StoredItem): { sk: string; count: number; rows: unknown[][] } {
+  const { sk, count, rows } = listViewChunkEntity.parse(item);
+  const decoded: unknown = JSON.parse(rows);
+  if (!Array.isArray(decoded) || !decoded.every((row) => Array.isArray(row)))
+    throw new MalformedItemError(listViewChunkEntity.name, item, 'rows is not a JSON array of arrays');
+  return { sk, count, rows: decoded };
 }
 
 /**
@@ -65,9 +69,9 @@ export async function readViewItems(
   const prefix = listViewChunkPrefix(kind);
   const chunks: PackedChunk[] = [];
   for (const item of items) {
-    const sk = String(item.sk);
-    if (!sk.startsWith(prefix)) continue;
-    const index = Number(sk.slice(prefix.length));
+    // the query's prefix also matches the head, and the items of a kind whose name extends this one
+    if (typeof item.sk !== 'string' || !item.sk.startsWith(prefix)) continue;
+    const index = Number(item.sk.slice(prefix.length));
     if (!(index < head.chunks)) continue;
     chunks.push({ index, rows: parseChunk(item).rows });
   }
@@ -77,10 +81,10 @@ export async function readViewItems(
 
 /** The head alone, strongly consistent. */
 export async function readViewHead(companyId: string, kind: string): Promise<ViewHead | undefined> {
-  const stored = await getItem(listViewHeadKey(companyId, kind), true);
+  const stored = await getItem(listViewHeadEntity, listViewHeadKey(companyId, kind), true);
   if (!stored) return undefined;
-  const { version, chunks, counts } = listViewHeadEntity.parse(stored);
-  return { version, chunks, ...(counts ? { counts: counts as Record<string, number[]> } : {}) };
+  const { version, chunks, counts } = stored;
+  return { version, chunks, ...(counts ? { counts } : {}) };
 }
 
 /**
@@ -92,15 +96,15 @@ export async function readViewChunks(
   kind: string,
   indexes: number[],
 ): Promise<{ count: number; rows: unknown[][] }[]> {
-  const items = await batchGet(
+  const chunks = await batchGet(
+    { parse: parseChunk },
     indexes.map((i) => listViewChunkKey(companyId, kind, i)),
-    1,
-    true,
+    { concurrency: 1, consistent: true },
   );
-  const bySk = new Map(items.map((item) => [String(item.sk), item]));
+  const bySk = new Map(chunks.map((chunk) => [chunk.sk, chunk]));
   return indexes.map((i) => {
-    const item = bySk.get(listViewChunkKey(companyId, kind, i).sk);
-    return item ? parseChunk(item) : { count: -1, rows: [] };
+    const chunk = bySk.get(listViewChunkKey(companyId, kind, i).sk);
+    return chunk ? { count: chunk.count, rows: chunk.rows } : { count: -1, rows: [] };
   });
 }
 

@@ -1,7 +1,7 @@
 // The stored workspace items, built from their entities (./entities/workspace.ts): keys and index keys
 // come from the declarations' key builders here, so the import and the API use cases hand over
 // attributes only and never assemble keys themselves.
-import { userEntity } from './entities/accounts';
+import { userEntity, type UserItem } from './entities/accounts';
 import {
   connectedDomainEntity,
   connectedMailboxEntity,
@@ -9,6 +9,12 @@ import {
   mailboxReputationEntity,
   safetyNetMailboxEntity,
   safetyNetSequenceEntity,
+  type ConnectedDomainItem,
+  type ConnectedMailboxItem,
+  type DomainReputationItem,
+  type MailboxReputationItem,
+  type SafetyNetMailboxItem,
+  type SafetyNetSequenceItem,
 } from './entities/workspace';
 import type { StoredItem } from './entities/declare';
 import {
@@ -32,8 +38,26 @@ type FieldsOf<Build extends (input: never) => StoredItem> = Omit<Parameters<Buil
 
 export type ConnectedMailboxFields = FieldsOf<typeof connectedMailboxEntity.item>;
 
+/** A stored item's attributes without its keys, index keys and `type`: what its builder takes back. */
+export function fieldsOf<T extends StoredItem>(item: T): Omit<T, KeyAttributes> {
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _g1p,
+    gsi1sk: _g1s,
+    gsi2pk: _g2p,
+    gsi2sk: _g2s,
+    type: _type,
+    ...fields
+  } = item;
+  return fields;
+}
+
 /** CMBX#<email>, found by id (gsi1) and by owner (gsi2). */
-export const connectedMailboxItem = (companyId: string, fields: ConnectedMailboxFields): StoredItem =>
+export const connectedMailboxItem = (
+  companyId: string,
+  fields: ConnectedMailboxFields,
+): ConnectedMailboxItem =>
   connectedMailboxEntity.item({
     ...connectedMailboxKey(companyId, fields.email),
     ...connectedMailboxIdIndex(companyId, fields.id),
@@ -45,7 +69,7 @@ export const connectedMailboxItem = (companyId: string, fields: ConnectedMailbox
 export const mailboxReputationItem = (
   companyId: string,
   fields: FieldsOf<typeof mailboxReputationEntity.item>,
-): StoredItem =>
+): MailboxReputationItem =>
   mailboxReputationEntity.item({
     ...mailboxReputationKey(companyId, fields.mailboxId, fields.year),
     type: 'mailboxReputation',
@@ -55,7 +79,7 @@ export const mailboxReputationItem = (
 export const connectedDomainItem = (
   companyId: string,
   fields: FieldsOf<typeof connectedDomainEntity.item>,
-): StoredItem =>
+): ConnectedDomainItem =>
   connectedDomainEntity.item({
     ...connectedDomainKey(companyId, fields.domain),
     type: 'connectedDomain',
@@ -65,7 +89,7 @@ export const connectedDomainItem = (
 export const domainReputationItem = (
   companyId: string,
   fields: FieldsOf<typeof domainReputationEntity.item>,
-): StoredItem =>
+): DomainReputationItem =>
   domainReputationEntity.item({
     ...domainReputationKey(companyId, fields.domain, fields.year),
     type: 'domainReputation',
@@ -73,7 +97,7 @@ export const domainReputationItem = (
   });
 
 /** USER#<email>; an active user (one with a userId) is also found by id (gsi1). */
-export const userItem = (companyId: string, fields: FieldsOf<typeof userEntity.item>): StoredItem =>
+export const userItem = (companyId: string, fields: FieldsOf<typeof userEntity.item>): UserItem =>
   userEntity.item({
     ...userKey(companyId, fields.email),
     ...(fields.userId === undefined ? {} : userIdIndex(companyId, fields.userId)),
@@ -84,7 +108,7 @@ export const userItem = (companyId: string, fields: FieldsOf<typeof userEntity.i
 export const safetyNetMailboxItem = (
   companyId: string,
   fields: FieldsOf<typeof safetyNetMailboxEntity.item>,
-): StoredItem =>
+): SafetyNetMailboxItem =>
   safetyNetMailboxEntity.item({
     ...safetyNetMailboxKey(companyId, fields.email),
     ...safetyNetMailboxIdIndex(companyId, fields.id),
@@ -95,7 +119,7 @@ export const safetyNetMailboxItem = (
 export const safetyNetSequenceItem = (
   companyId: string,
   fields: FieldsOf<typeof safetyNetSequenceEntity.item>,
-): StoredItem =>
+): SafetyNetSequenceItem =>
   safetyNetSequenceEntity.item({
     ...safetyNetSequenceKey(companyId, fields.service, fields.crmSequenceId, fields.owner.email),
     ...safetyNetSequenceIdIndex(companyId, fields.id),

@@ -1,6 +1,7 @@
 // Storage of the workspace items (connected mailboxes and domains with their reputation blocks, users
-// and invites, Safety Net mailboxes and sequences; keys in ./keys.ts): prefix queries of a company's
-// partition, id-index lookups, batched reads and writes, the workspace lock, and the one transaction
+// and invites, Safety Net mailboxes and sequences; keys in ./keys.ts, items declared in
+// ./entities/workspace.ts): prefix queries of a company's partition, id-index lookups and batched
+// reads, each item parsed by its entity; batched writes, the workspace lock, and the one transaction
 // every API write commits through. The rules are in functions/domain/workspace/.
 import {
   DeleteCommand,
@@ -11,27 +12,94 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
-import { batchGetAll, batchWriteAll, queryAll, send, wroteIf, type Item } from './dynamodb';
-import { userEntity } from './entities/accounts';
-import { workspaceLockEntity } from './entities/workspace';
-import { companyKey, mailboxesOfOwnerIndex, userKey, workspaceLockKey, type ItemKey } from './keys';
-
-export type { Item };
+import { batchGetAll, batchWriteAll, queryAll, send, wroteIf } from './dynamodb';
+import { userEntity, type UserItem } from './entities/accounts';
+import type { StoredItem } from './entities/declare';
+import {
+  connectedDomainEntity,
+  connectedMailboxEntity,
+  domainReputationEntity,
+  mailboxReputationEntity,
+  parseMailboxReputationBlock,
+  safetyNetMailboxEntity,
+  safetyNetSequenceEntity,
+  workspaceLockEntity,
+  type ConnectedDomainItem,
+  type ConnectedMailboxItem,
+  type DomainReputationItem,
+  type MailboxReputationItem,
+  type SafetyNetMailboxItem,
+  type SafetyNetSequenceItem,
+} from './entities/workspace';
+import {
+  companyKey,
+  connectedDomainKey,
+  connectedDomainPrefix,
+  connectedMailboxIdIndex,
+  connectedMailboxPrefix,
+  domainReputationKey,
+  domainReputationPrefix,
+  mailboxesOfOwnerIndex,
+  mailboxReputationKey,
+  mailboxReputationPrefix,
+  safetyNetMailboxIdIndex,
+  safetyNetMailboxPrefix,
+  safetyNetSequenceIdIndex,
+  safetyNetSequencePrefix,
+  userIdIndex,
+  userKey,
+  userPrefix,
+  workspaceLockKey,
+  type ItemKey,
+} from './keys';
 
 /** One write of a workspace transaction (built here and in ./list-views.ts, ./invite-outbox.ts). */
 export type WorkspaceWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Every item of the company whose sort key starts with the prefix (all pages). */
-export async function queryPrefix(companyId: string, prefix: string, consistent = true): Promise<Item[]> {
-  return queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': companyKey(companyId).pk, ':sk': prefix },
-    ConsistentRead: consistent,
-  });
+/** What the generic reads below need of an entity (every declared entity has it). */
+interface Parses<T> {
+  parse(stored: StoredItem): T;
 }
 
-/** The one item of a gsi1 key (an id lookup), or undefined. The index copy may lag a write. */
-export async function getByIndex(index: { gsi1pk: string; gsi1sk: string }): Promise<Item | undefined> {
+// --- Generic reads, each item parsed by its entity (a malformed one throws MalformedItemError) -----
+
+/** Every item of the company whose sort key starts with the prefix (all pages), strongly consistent. */
+async function queryPrefix<T>(entity: Parses<T>, companyId: string, prefix: string): Promise<T[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': companyKey(companyId).pk, ':sk': prefix },
+    ConsistentRead: true,
+  });
+  return items.map((item) => entity.parse(item));
+}
+
+/** One item by its key (`consistent`: strongly consistent), or undefined. */
+export async function getItem<T>(
+  entity: Parses<T>,
+  key: ItemKey,
+  consistent = false,
+): Promise<T | undefined> {
+  const { Item } = await send(
+    new GetCommand({ TableName: tableName(), Key: { pk: key.pk, sk: key.sk }, ConsistentRead: consistent }),
+  );
+  return Item && entity.parse(Item);
+}
+
+/** BatchGet of any number of keys, 100 per request, several requests at once; unprocessed keys retried. */
+export async function batchGet<T>(
+  entity: Parses<T>,
+  keys: ItemKey[],
+  { concurrency = 8, consistent = false }: { concurrency?: number; consistent?: boolean } = {},
+): Promise<T[]> {
+  const items = await batchGetAll(
+    keys.map((k) => ({ pk: k.pk, sk: k.sk })),
+    { concurrency, consistent },
+  );
+  return items.map((item) => entity.parse(item));
+}
+
+/** The index copy of the one item of a gsi1 key (an id lookup), or undefined. It may lag a write. */
+async function indexCopy(index: { gsi1pk: string; gsi1sk: string }): Promise<StoredItem | undefined> {
   const page = await send(
     new QueryCommand({
       TableName: tableName(),
@@ -43,21 +111,103 @@ export async function getByIndex(index: { gsi1pk: string; gsi1sk: string }): Pro
   return page.Items?.[0];
 }
 
-/** One item by its key (`consistent`: strongly consistent). */
-export async function getItem(key: ItemKey, consistent = false): Promise<Item | undefined> {
-  const { Item } = await send(
-    new GetCommand({ TableName: tableName(), Key: { pk: key.pk, sk: key.sk }, ConsistentRead: consistent }),
-  );
-  return Item;
+/**
+ * The item an id index entry points at, read strongly consistent (the index copy may lag a write), if
+ * it still has that id; other companies' ids never resolve (the index key holds the company).
+ */
+async function getById<T extends { id: string }>(
+  entity: Parses<T> & { pick(stored: StoredItem, attributes: readonly ('pk' | 'sk')[]): ItemKey },
+  index: { gsi1pk: string; gsi1sk: string },
+  id: string,
+): Promise<T | undefined> {
+  const indexed = await indexCopy(index);
+  if (!indexed) return undefined;
+  const item = await getItem(entity, entity.pick(indexed, ['pk', 'sk']), true);
+  return item?.id === id ? item : undefined;
 }
 
+// --- The workspace items, read ---------------------------------------------------------------------
+
+export const readConnectedMailboxes = (companyId: string): Promise<ConnectedMailboxItem[]> =>
+  queryPrefix(connectedMailboxEntity, companyId, connectedMailboxPrefix);
+
+/** Every yearly reputation block of every connected mailbox. */
+export const readMailboxReputations = (companyId: string): Promise<MailboxReputationItem[]> =>
+  queryPrefix(mailboxReputationEntity, companyId, mailboxReputationPrefix);
+
+export const readConnectedDomains = (companyId: string): Promise<ConnectedDomainItem[]> =>
+  queryPrefix(connectedDomainEntity, companyId, connectedDomainPrefix);
+
+/** Every yearly reputation block of every connected domain. */
+export const readDomainReputations = (companyId: string): Promise<DomainReputationItem[]> =>
+  queryPrefix(domainReputationEntity, companyId, domainReputationPrefix);
+
+/** Active users and invites, whichever module wrote them. */
+export const readUsers = (companyId: string): Promise<UserItem[]> =>
+  queryPrefix(userEntity, companyId, userPrefix);
+
+export const readSafetyNetMailboxes = (companyId: string): Promise<SafetyNetMailboxItem[]> =>
+  queryPrefix(safetyNetMailboxEntity, companyId, safetyNetMailboxPrefix);
+
+/** Every sequence row, or the owner rows of one sequence (same service and crmSequenceId). */
+export const readSafetyNetSequences = (
+  companyId: string,
+  sequence?: { service: string; crmSequenceId: string },
+): Promise<SafetyNetSequenceItem[]> =>
+  queryPrefix(
+    safetyNetSequenceEntity,
+    companyId,
+    safetyNetSequencePrefix(sequence?.service, sequence?.crmSequenceId),
+  );
+
+export const findConnectedMailbox = (companyId: string, id: string) =>
+  getById(connectedMailboxEntity, connectedMailboxIdIndex(companyId, id), id);
+
+export const findSafetyNetMailbox = (companyId: string, id: string) =>
+  getById(safetyNetMailboxEntity, safetyNetMailboxIdIndex(companyId, id), id);
+
+export const findSafetyNetSequence = (companyId: string, id: string) =>
+  getById(safetyNetSequenceEntity, safetyNetSequenceIdIndex(companyId, id), id);
+
+export const readConnectedDomain = (companyId: string, domain: string) =>
+  getItem(connectedDomainEntity, connectedDomainKey(companyId, domain));
+
+/**
+ * Yearly reputation blocks of several mailboxes (one BatchGet of mailboxes x years keys), only the
+ * attributes a list page needs, checked by hand: it reads one block per row of the page.
+ */
+export const readMailboxReputationBlocks = (
+  companyId: string,
+  mailboxIds: string[],
+  years: number[],
+): Promise<Pick<MailboxReputationItem, 'mailboxId' | 'year' | 'days'>[]> =>
+  batchGet(
+    { parse: parseMailboxReputationBlock },
+    mailboxIds.flatMap((id) => years.map((year) => mailboxReputationKey(companyId, id, year))),
+  );
+
+export const readDomainReputationBlocks = (
+  companyId: string,
+  domain: string,
+  years: number[],
+): Promise<DomainReputationItem[]> =>
+  batchGet(
+    domainReputationEntity,
+    years.map((year) => domainReputationKey(companyId, domain, year)),
+  );
+
 /** The user item of this email (active user or invite), read strongly consistent. */
-export function getUserItem(companyId: string, email: string): Promise<Item | undefined> {
-  return getItem(userKey(companyId, email), true);
+export const readUser = (companyId: string, email: string): Promise<UserItem | undefined> =>
+  getItem(userEntity, userKey(companyId, email), true);
+
+/** The email of the active user with this id, from the id index (users the accounts module wrote are not in it). */
+export async function userEmailById(companyId: string, id: string): Promise<string | undefined> {
+  const indexed = await indexCopy(userIdIndex(companyId, id));
+  return indexed && userEntity.pick(indexed, ['email']).email;
 }
 
 /** A person's connected mailboxes ({email, id}), from the owner index of the mailbox items. */
-export async function mailboxesOfOwnerItems(
+export async function readMailboxesOfOwner(
   companyId: string,
   ownerEmail: string,
 ): Promise<{ email: string; id: string }[]> {
@@ -67,20 +217,14 @@ export async function mailboxesOfOwnerItems(
     ExpressionAttributeValues: { ':pk': mailboxesOfOwnerIndex(companyId, ownerEmail, '').gsi2pk },
     ProjectionExpression: 'email, id',
   });
-  return items.map((item) => ({ email: String(item.email), id: String(item.id) }));
+  return items.map((item) => connectedMailboxEntity.pick(item, ['email', 'id']));
 }
 
-/** BatchGet of any number of keys, 100 per request, several requests at once; unprocessed keys retried. */
-export function batchGet(keys: ItemKey[], concurrency = 8, consistent = false): Promise<Item[]> {
-  return batchGetAll(
-    keys.map((k) => ({ pk: k.pk, sk: k.sk })),
-    { concurrency, consistent },
-  );
-}
+// --- Batched writes ----------------------------------------------------------------------------------
 
 /** Puts and deletes, 25 per BatchWrite, several requests at once; unprocessed items retried. */
 export function writeItems(
-  { puts, deletes = [] }: { puts: Item[]; deletes?: ItemKey[] },
+  { puts, deletes = [] }: { puts: StoredItem[]; deletes?: ItemKey[] },
   concurrency = 8,
 ): Promise<void> {
   return batchWriteAll(

@@ -2,13 +2,20 @@
 // each item is written by the store code that owns it, read back raw, parsed by its entity and built
 // again by the entity, and must come out identical (no attribute lost, none added, none changed).
 import { recordDuplicates } from '../../functions/store/jobs/duplicates';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, tableName } from '../../functions/clients/dynamodb';
+import { importWorkspace, stableId } from '../../functions/domain/workspace/import';
+import {
+  domainView,
+  mailboxView,
+  safetyNetMailboxView,
+  sequenceView,
+  userView,
+} from '../../functions/domain/workspace/model';
+import { patchSafetyNetMailbox } from '../../functions/domain/workspace/safety-net';
 import { jobLimits } from '../../functions/domain/bulk/limits';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { putNewApiKey } from '../../functions/store/accounts';
-import type { Declared } from '../../functions/store/entities/declare';
-import { apiKeyEntity } from '../../functions/store/entities/accounts';
+import { MalformedItemError, type Declared } from '../../functions/store/entities/declare';
+import { apiKeyEntity, userEntity } from '../../functions/store/entities/accounts';
 import {
   migrationEntity,
   jobCountDayEntity,
@@ -23,27 +30,54 @@ import {
   usageReservationEntity,
   validationRequestEntity,
 } from '../../functions/store/entities/usage';
+import {
+  connectedDomainEntity,
+  connectedMailboxEntity,
+  domainReputationEntity,
+  listViewChunkEntity,
+  listViewHeadEntity,
+  mailboxReputationEntity,
+  safetyNetMailboxEntity,
+  safetyNetSequenceEntity,
+  workspaceLockEntity,
+} from '../../functions/store/entities/workspace';
 import { recordAppliedMigration } from '../../functions/store/migrations';
 import { claimSlot } from '../../functions/store/jobs/slots-and-leases';
 import { markProcessing, putNewJob } from '../../functions/store/jobs/transitions';
 import { recordProbeHandoff, settleProbeBatch } from '../../functions/store/jobs/probe-accounting';
 import {
   apiKeyKey,
+  connectedDomainKey,
+  connectedMailboxKey,
+  domainReputationKey,
   jobCountKey,
   jobKey,
   jobSlotKey,
+  listViewChunkKey,
+  listViewHeadKey,
+  mailboxReputationKey,
   migrationKey,
   planKey,
   probeBatchVerdictsKey,
   rateCounterKey,
+  safetyNetMailboxKey,
+  safetyNetSequenceKey,
   usageKey,
+  userKey,
   usageReservationKey,
   validationRequestKey,
+  workspaceLockKey,
   type ItemKey,
 } from '../../functions/store/keys';
 import { countRequest } from '../../functions/store/rate-counters';
 import { addCreditsToPlan, reserveJobRows } from '../../functions/store/usage';
 import { createPendingRequest, storeCompletedRequest } from '../../functions/store/validation-requests';
+import {
+  putWorkspaceLock,
+  readConnectedMailboxes,
+  readSafetyNetSequences,
+} from '../../functions/store/workspace';
+import { putRawItem, readRawItem } from '../helpers/raw-items';
 import { startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
 
 jest.setTimeout(120_000);
@@ -57,9 +91,9 @@ afterAll(async () => {
 });
 
 async function readRaw(key: ItemKey): Promise<Record<string, unknown>> {
-  const { Item } = await dynamoDb().send(new GetCommand({ TableName: tableName(), Key: key }));
-  if (!Item) throw new Error(`nothing stored at ${key.pk} / ${key.sk}`);
-  return Item;
+  const item = await readRawItem(key);
+  if (!item) throw new Error(`nothing stored at ${key.pk} / ${key.sk}`);
+  return item;
 }
 
 /** The stored item parsed by the entity and built again by it: must be the stored item exactly. */
@@ -163,5 +197,84 @@ describe('usage, rate and request items (store/usage.ts, rate-counters.ts, valid
       createdAt,
     });
     await expectRoundTrip(apiKeyEntity as never, apiKeyKey('f'.repeat(64)));
+  });
+});
+
+describe('the workspace items (domain/workspace/import.ts, store/workspace.ts, store/list-views.ts)', () => {
+  const ws = 'compat-ws';
+  const owner = { email: 'owner@compat.test', firstName: 'Olga', lastName: 'Owner' };
+
+  it('every item an import writes, the list views an API write changes, and the lock', async () => {
+    await importWorkspace({
+      companyId: ws,
+      connectedMailboxes: [
+        {
+          email: 'box@compat.test',
+          provider: 'google',
+          connectionStatus: 'credentials_error',
+          connectedAt: createdAt,
+          owner,
+          reputation: { '2026-03-01': 80, '2026-03-02': 77 },
+        },
+      ],
+      users: [
+        { email: owner.email, name: 'Olga Owner', role: 'admin', status: 'active', createdAt },
+        { email: 'new@compat.test', name: 'New', role: 'member', status: 'invited' },
+      ],
+      safetyNetMailboxes: [
+        { email: 'sn@compat.test', integrations: [{ service: 'outreach', externalId: null }] },
+      ],
+      safetyNetSequences: [
+        { service: 'salesloft', crmSequenceId: '42', name: 'Seq', activated: true, owner },
+      ],
+    });
+    const mailboxId = stableId(ws, 'cmbx', 'box@compat.test');
+    await expectRoundTrip(connectedMailboxEntity as never, connectedMailboxKey(ws, 'box@compat.test'));
+    await expectRoundTrip(mailboxReputationEntity as never, mailboxReputationKey(ws, mailboxId, 2026));
+    await expectRoundTrip(connectedDomainEntity as never, connectedDomainKey(ws, 'compat.test'));
+    await expectRoundTrip(domainReputationEntity as never, domainReputationKey(ws, 'compat.test', 2026));
+    await expectRoundTrip(userEntity as never, userKey(ws, owner.email));
+    await expectRoundTrip(userEntity as never, userKey(ws, 'new@compat.test'));
+    await expectRoundTrip(safetyNetMailboxEntity as never, safetyNetMailboxKey(ws, 'sn@compat.test'));
+    await expectRoundTrip(
+      safetyNetSequenceEntity as never,
+      safetyNetSequenceKey(ws, 'salesloft', '42', owner.email),
+    );
+    for (const view of [mailboxView, domainView, userView, safetyNetMailboxView, sequenceView]) {
+      await expectRoundTrip(listViewHeadEntity as never, listViewHeadKey(ws, view.kind));
+      await expectRoundTrip(listViewChunkEntity as never, listViewChunkKey(ws, view.kind, 0));
+    }
+
+    // An API write: the item's switch and the view's head (an Update expression) and chunk.
+    const snId = stableId(ws, 'snmbx', 'sn@compat.test');
+    expect(await patchSafetyNetMailbox(ws, snId, true, new Date())).toMatchObject({ activated: true });
+    const head = await expectRoundTrip(
+      listViewHeadEntity as never,
+      listViewHeadKey(ws, safetyNetMailboxView.kind),
+    );
+    expect(head.version).toBe(2);
+    await expectRoundTrip(listViewChunkEntity as never, listViewChunkKey(ws, safetyNetMailboxView.kind, 0));
+    await expectRoundTrip(safetyNetMailboxEntity as never, safetyNetMailboxKey(ws, 'sn@compat.test'));
+
+    const now = new Date();
+    expect(await putWorkspaceLock(ws, 'token-1', new Date(now.getTime() + 60_000), now)).toBe(true);
+    await expectRoundTrip(workspaceLockEntity as never, workspaceLockKey(ws));
+  });
+
+  it('refuses a stored item of the wrong shape with the entity, the key and the attribute', async () => {
+    const broken = 'compat-broken';
+    await putRawItem({
+      ...connectedMailboxKey(broken, 'odd@compat.test'),
+      type: 'connectedMailbox',
+      id: 'm-odd',
+      email: 'odd@compat.test',
+      connectionStatus: 'paused',
+    });
+    await expect(readConnectedMailboxes(broken)).rejects.toThrow(MalformedItemError);
+    await expect(readConnectedMailboxes(broken)).rejects.toThrow(
+      /Malformed connectedMailbox item COMPANY#compat-broken \/ CMBX#odd%40compat.test/,
+    );
+    // another company's items are not read at all
+    expect(await readSafetyNetSequences(ws)).toHaveLength(1);
   });
 });

@@ -1,12 +1,10 @@
 // Shared set-up of the workspace integration tests: an in-memory DynamoDB Local with the table, the
 // process pointed at it, the demo accounts, and a caller that runs a route through the real adapter.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDb, resetDynamoDb, tableName } from '../../functions/clients/dynamodb';
+import { resetDynamoDb } from '../../functions/clients/dynamodb';
 import { resetSqs } from '../../functions/clients/sqs';
 import { seedDemoAccounts, type DemoAccounts } from '../../local/demo/accounts';
 import { apiHandler, type Route } from '../../functions/http/api-handler';
 import { resetSettings } from '../../functions/settings';
-import type { ItemKey } from '../../functions/store/keys';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 import { apiEvent, lambdaContext } from '../../local/events';
 
@@ -83,13 +81,6 @@ export async function call(route: Route, input: CallInput = {}): Promise<CallRes
     raw,
     headers: result.headers ?? {},
   };
-}
-
-export async function getItem(key: ItemKey) {
-  const { Item } = await dynamoDb().send(
-    new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
-  );
-  return Item;
 }
 
 /** Every page of a list with the given limit, concatenated. */

@@ -11,7 +11,8 @@ import { usageKey } from '../../functions/store/keys';
 import { createApiKey } from '../../functions/domain/accounts/accounts';
 import { putAccountUser } from '../../functions/domain/accounts/accounts';
 import { addDays, datesBetween } from '../../functions/domain/workspace/dates';
-import { allPages, call, getItem, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
+import { readRawItem } from '../helpers/raw-items';
+import { allPages, call, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
 
 const now = new Date('2026-03-04T15:30:00.000Z'); // a Wednesday
 const clock = () => now;
@@ -362,9 +363,9 @@ describe('connected domains', () => {
 describe('usage', () => {
   it('never counts workspace reads against validation usage', async () => {
     const month = new Date().toISOString().slice(0, 7);
-    const before = await getItem(usageKey(db.accounts.acmeId, month));
+    const before = await readRawItem(usageKey(db.accounts.acmeId, month));
     await call(list, { key: demoKeys.admin });
     await call(listConnectedDomainsRoute(), { key: demoKeys.admin });
-    expect(await getItem(usageKey(db.accounts.acmeId, month))).toEqual(before);
+    expect(await readRawItem(usageKey(db.accounts.acmeId, month))).toEqual(before);
   });
 });

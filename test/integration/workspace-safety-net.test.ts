@@ -21,7 +21,8 @@ import { listSafetyNetSequencesRoute } from '../../functions/handlers/list-safet
 import { listUsersRoute } from '../../functions/handlers/list-users';
 import { patchSafetyNetMailboxRoute } from '../../functions/handlers/patch-safety-net-mailbox';
 import { patchSafetyNetSequenceRoute } from '../../functions/handlers/patch-safety-net-sequence';
-import { allPages, call, getItem, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
+import { readRawItem } from '../helpers/raw-items';
+import { allPages, call, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
 
 const sqsMock = mockClient(SQSClient);
 const now = new Date('2026-03-04T15:30:00.000Z');
@@ -302,9 +303,9 @@ describe('PATCH /v1/safety-net-sequences/{id}', () => {
     }
     // Every owner row item, not only the list view.
     for (const owner of ['ada.admin@acme.example', 'max.member@acme.example', 'sam.sales@acme.example']) {
-      expect(await getItem(safetyNetSequenceKey(db.accounts.acmeId, 'outreach', '101', owner))).toMatchObject(
-        { activated: false },
-      );
+      expect(
+        await readRawItem(safetyNetSequenceKey(db.accounts.acmeId, 'outreach', '101', owner)),
+      ).toMatchObject({ activated: false });
     }
     for (const row of q3)
       expect(
@@ -401,7 +402,7 @@ describe('validation usage', () => {
       );
     }
     const snapshot = async () =>
-      Promise.all([month, realMonth].map((m) => getItem(usageKey(db.accounts.acmeId, m))));
+      Promise.all([month, realMonth].map((m) => readRawItem(usageKey(db.accounts.acmeId, m))));
     const before = await snapshot();
     const key = demoKeys.admin;
     const cmbx = (await call(listConnectedMailboxesRoute(clock), { key })).body.mailboxes[0].id;

@@ -14,7 +14,8 @@ import { listUsersRoute } from '../../functions/handlers/list-users';
 import { sendInvites } from '../../functions/handlers/send-invite';
 import { resetSes } from '../../functions/clients/ses';
 import { resetSettings } from '../../functions/settings';
-import { allPages, call, getItem, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
+import { readRawItem } from '../helpers/raw-items';
+import { allPages, call, startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
 
 const sqsMock = mockClient(SQSClient);
 const sesMock = mockClient(SESv2Client);
@@ -221,7 +222,7 @@ describe('POST /v1/users', () => {
       expect(sends).toHaveLength(1);
       message = JSON.parse(sends[0]!.args[0].input.MessageBody!);
       expect(message.companyId).toBe(db.accounts.acmeId);
-      const record = await getItem(inviteEmailKey(db.accounts.acmeId, message.outboxId));
+      const record = await readRawItem(inviteEmailKey(db.accounts.acmeId, message.outboxId));
       expect(record).toMatchObject({
         to: 'new.person@acme.example',
         status: 'pending',
@@ -231,7 +232,7 @@ describe('POST /v1/users', () => {
       // send-invite emails it through SES from INVITE_FROM and marks it sent, once.
       const event = { Records: [{ messageId: 'm-1', body: JSON.stringify(message) }] } as unknown as SQSEvent;
       expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
-      expect(await getItem(inviteEmailKey(db.accounts.acmeId, message.outboxId))).toMatchObject({
+      expect(await readRawItem(inviteEmailKey(db.accounts.acmeId, message.outboxId))).toMatchObject({
         status: 'sent',
       });
       expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
@@ -260,7 +261,9 @@ describe('POST /v1/users', () => {
     const lines = await withSettingsAndLogs({}, async () => {
       expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [] });
     });
-    expect(await getItem(inviteEmailKey(db.accounts.acmeId, outboxId))).toMatchObject({ status: 'pending' });
+    expect(await readRawItem(inviteEmailKey(db.accounts.acmeId, outboxId))).toMatchObject({
+      status: 'pending',
+    });
     expect(sesMock.commandCalls(SendEmailCommand)).toHaveLength(0);
     expect(lines.some((line) => line.includes('stays pending'))).toBe(true);
 
@@ -275,7 +278,9 @@ describe('POST /v1/users', () => {
     const refused = await withSettingsAndLogs({ INVITE_FROM: 'invites@acme-mail.io' }, async () => {
       expect(await sendInvites(event, clock)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
     });
-    expect(await getItem(inviteEmailKey(db.accounts.acmeId, outboxId))).toMatchObject({ status: 'pending' });
+    expect(await readRawItem(inviteEmailKey(db.accounts.acmeId, outboxId))).toMatchObject({
+      status: 'pending',
+    });
     for (const line of refused) expect(line).not.toMatch(anAddress);
   });
 
@@ -307,7 +312,7 @@ describe('POST /v1/users', () => {
     expect((await post2('g1@globex.example')).statusCode).toBe(201); // seats: gina + g1
     const full = await post2('g2@globex.example');
     expect(full).toMatchObject({ statusCode: 409, body: { error: 'No free seats' } });
-    expect(await getItem(userKey(other, 'g2@globex.example'))).toBeUndefined();
+    expect(await readRawItem(userKey(other, 'g2@globex.example'))).toBeUndefined();
     now = new Date(start.getTime() + 7 * 86_400_000); // g1's invite has just expired
     expect((await post2('g2@globex.example')).statusCode).toBe(201);
     // Re-inviting the expired g1 needs a seat again: none left.

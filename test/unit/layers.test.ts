@@ -2,6 +2,7 @@
 // clients. A file may import its own layer or one below it, never one above.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import * as ts from 'typescript';
 
 const root = path.resolve(__dirname, '../../functions');
 const layers = ['handlers', 'http', 'middlewares', 'domain', 'store', 'clients'] as const;
@@ -19,6 +20,32 @@ function sources(dir: string): string[] {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sources(full);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** The storage modules whose reads must be parsed: all of functions/store/ but its DynamoDB idioms and the declarations. */
+function storeModules(): string[] {
+  return sources(path.join(root, 'store')).filter((file) => {
+    const name = path.relative(root, file).split(path.sep).join('/');
+    return name !== 'store/dynamodb.ts' && !name.startsWith('store/entities/');
+  });
+}
+
+type FunctionLike = ts.FunctionDeclaration | ts.ArrowFunction | ts.FunctionExpression;
+
+/** Each exported function of a module (declared, or a const holding one) with its name. */
+function exportedFunctions(source: ts.SourceFile): [FunctionLike, string][] {
+  const exported = (node: ts.Statement) =>
+    ts.canHaveModifiers(node) &&
+    (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  return source.statements.filter(exported).flatMap((statement): [FunctionLike, string][] => {
+    if (ts.isFunctionDeclaration(statement)) return [[statement, statement.name?.text ?? 'default']];
+    if (!ts.isVariableStatement(statement)) return [];
+    return statement.declarationList.declarations.flatMap((d): [FunctionLike, string][] =>
+      d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))
+        ? [[d.initializer, d.name.getText(source)]]
+        : [],
+    );
   });
 }
 
@@ -89,17 +116,49 @@ describe('the layers of functions/', () => {
   it('parses the items it reads in functions/store/ instead of casting them', () => {
     // entities/ declares the items; dynamodb.ts only narrows the client it sends with
     const casts: string[] = [];
-    for (const file of sources(path.join(root, 'store'))) {
+    // `as` (but `as const`) on a read item or on one of its attributes, whatever it is called ...
+    const castOf = (name: string) =>
+      new RegExp(`\\b${name}\\b(?:\\??\\.\\w+|\\[[^\\]]*\\])*\\??\\s+as\\s+(?!const\\b)`);
+    const readCast = castOf('(?:Item|Items|Attributes|item|items|stored|indexed)');
+    for (const file of storeModules()) {
       const name = path.relative(root, file).split(path.sep).join('/');
-      if (name === 'store/dynamodb.ts' || name.startsWith('store/entities/')) continue;
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .forEach((line, i) => {
-          if (/\bas unknown as\b|\b(?:Item|Items|Attributes)\??\s+as\b/.test(line))
-            casts.push(`${name}:${i + 1}: ${line.trim()}`);
-        });
+      const text = readFileSync(file, 'utf8');
+      // ... or on a name destructured from what an entity parsed
+      const parsedNames = [
+        ...text.matchAll(/const \{([^}]*)\}\s*=\s*(?:await\s+)?[\w.]+\.(?:parse|parsePart|pick)\(/g),
+      ]
+        .flatMap(([, names]) => names!.split(','))
+        .map((part) => /(?:\.\.\.|:\s*)?(\w+)\s*(?:=.*)?$/.exec(part.trim())?.[1])
+        .filter((found): found is string => found !== undefined);
+      const patterns = [/\bas unknown as\b/, readCast, ...parsedNames.map(castOf)];
+      text.split('\n').forEach((line, i) => {
+        const comment = /^\s*(?:\/\/|\/?\*)/.test(line);
+        if (!comment && patterns.some((pattern) => pattern.test(line)))
+          casts.push(`${name}:${i + 1}: ${line.trim()}`);
+      });
     }
     expect(casts).toEqual([]);
+  });
+
+  it('returns parsed items from functions/store/, never the raw Item', () => {
+    // dynamodb.ts holds the raw idioms every store builds on; entities/ parse what they are given
+    const rawType = /\b(?:Item|Items|StoredItem)\b|Record<string,\s*unknown>/;
+    const rawRead =
+      /^(?:await\s+)?(?:queryAll|batchGetAll|queryPages|scanPages)\(|\.(?:Items?|Attributes)\s*$/;
+    const raw: string[] = [];
+    for (const file of storeModules()) {
+      const name = path.relative(root, file).split(path.sep).join('/');
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      for (const [fn, fnName] of exportedFunctions(source)) {
+        const declared = fn.type?.getText(source);
+        const body = fn.body && !ts.isBlock(fn.body) ? fn.body.getText(source) : undefined;
+        if (declared ? rawType.test(declared) : body !== undefined && rawRead.test(body)) {
+          const line = source.getLineAndCharacterOfPosition(fn.getStart(source)).line + 1;
+          raw.push(`${name}:${line}: ${fnName} returns ${declared ?? body}`);
+        }
+      }
+    }
+    expect(raw).toEqual([]);
   });
 
   it('keeps demo data, the local runtime and the tools out of functions/', () => {

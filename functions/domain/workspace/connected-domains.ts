@@ -3,8 +3,7 @@
 // so a domain's history costs one or two reads however many mailboxes it has.
 import { z } from 'zod';
 import { NotFoundError } from '../../errors';
-import { connectedDomainKey, domainReputationKey } from '../../store/keys';
-import { batchGet, getItem } from '../../store/workspace';
+import { readConnectedDomain, readDomainReputationBlocks } from '../../store/workspace';
 import type { DateWindow } from './dates';
 import { domainRowSchema, domainView, historyFields, pageSchema } from './model';
 import { listQuery } from './query';
@@ -39,17 +38,16 @@ export async function getConnectedDomain(
   window: DateWindow,
 ): Promise<z.infer<typeof connectedDomainSchema>> {
   const domain = domainName.trim().toLowerCase();
-  const Item = await getItem(connectedDomainKey(companyId, domain));
-  if (!Item) throw new NotFoundError('Connected domain not found');
-  const keys = yearsOf(window.startDate, window.endDate).map((year) =>
-    domainReputationKey(companyId, domain, year),
-  );
+  const item = await readConnectedDomain(companyId, domain);
+  if (!item) throw new NotFoundError('Connected domain not found');
+  const years = yearsOf(window.startDate, window.endDate);
   const blocks: YearBlocks = new Map();
-  for (const item of await batchGet(keys)) blocks.set(Number(item.year), String(item.days));
+  for (const block of await readDomainReputationBlocks(companyId, domain, years))
+    blocks.set(block.year, block.days);
   return {
     domain,
-    mailboxCount: Number(Item.mailboxCount),
-    currentReputation: (Item.currentReputation as number | null | undefined) ?? null,
+    mailboxCount: item.mailboxCount,
+    currentReputation: item.currentReputation,
     startDate: window.startDate,
     endDate: window.endDate,
     reputation: windowMean(blocks, window.startDate, window.endDate),

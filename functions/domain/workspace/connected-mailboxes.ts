@@ -3,8 +3,7 @@
 // reputation blocks: cost grows with the page and the mailbox count, never with the history's length.
 import { z } from 'zod';
 import { NotFoundError } from '../../errors';
-import { connectedMailboxIdIndex, mailboxReputationKey } from '../../store/keys';
-import { batchGet, getByIndex, getItem, type Item } from '../../store/workspace';
+import { findConnectedMailbox, readMailboxReputationBlocks } from '../../store/workspace';
 import type { DateWindow, ReputationRange } from './dates';
 import { rebuildMailboxRows } from './rebuild';
 import {
@@ -52,10 +51,9 @@ async function reputationBlocks(
   window: DateWindow,
 ): Promise<Map<string, YearBlocks>> {
   const years = yearsOf(window.startDate, window.endDate);
-  const keys = ids.flatMap((id) => years.map((year) => mailboxReputationKey(companyId, id, year)));
-  const items = await batchGet(keys);
   const out = new Map<string, YearBlocks>(ids.map((id) => [id, new Map()]));
-  for (const item of items) out.get(String(item.mailboxId))?.set(Number(item.year), String(item.days));
+  for (const block of await readMailboxReputationBlocks(companyId, ids, years))
+    out.get(block.mailboxId)?.set(block.year, block.days);
   return out;
 }
 
@@ -105,26 +103,17 @@ function mailboxBody(row: MailboxRow) {
   };
 }
 
-/** The mailbox with this id in this company; other companies' ids never resolve (the index key holds the company). */
-async function findConnectedMailbox(companyId: string, id: string): Promise<Item> {
-  const indexed = await getByIndex(connectedMailboxIdIndex(companyId, id));
-  if (!indexed) throw new NotFoundError('Connected mailbox not found');
-  // The index copy may lag a write; the item itself is read strongly consistent.
-  const Item = await getItem({ pk: String(indexed.pk), sk: String(indexed.sk) }, true);
-  if (!Item || Item.id !== id) throw new NotFoundError('Connected mailbox not found');
-  return Item;
-}
-
 export async function getConnectedMailbox(
   companyId: string,
   id: string,
   window: DateWindow,
 ): Promise<z.infer<typeof connectedMailboxSchema>> {
   const item = await findConnectedMailbox(companyId, id);
+  if (!item) throw new NotFoundError('Connected mailbox not found');
   const blocks = (await reputationBlocks(companyId, [id], window)).get(id) ?? new Map();
   return {
     ...mailboxBody(mailboxRowOf(item)),
-    currentReputation: (item.currentReputation as number | null | undefined) ?? null,
+    currentReputation: item.currentReputation,
     startDate: window.startDate,
     endDate: window.endDate,
     reputation: windowMean(blocks, window.startDate, window.endDate),

@@ -29,23 +29,31 @@ import {
   writeSlots,
   type YearBlocks,
 } from './series';
-import { queryPrefix, writeItems, type Item } from '../../store/workspace';
+import type { StoredItem } from '../../store/entities/declare';
+import type {
+  ConnectedDomainItem,
+  DomainReputationItem,
+  MailboxReputationItem,
+} from '../../store/entities/workspace';
+import type { ItemKey } from '../../store/keys';
+import {
+  readConnectedDomains,
+  readConnectedMailboxes,
+  readDomainReputations,
+  readMailboxReputations,
+  readSafetyNetMailboxes,
+  readSafetyNetSequences,
+  readUsers,
+  writeItems,
+} from '../../store/workspace';
 import { mailboxesByOwner, mailboxRowOf, safetyNetMailboxRowOf, sequenceRowOf, userRowOf } from './rows';
 import { writeWholeView } from './views';
-import {
-  connectedDomainPrefix,
-  connectedMailboxPrefix,
-  domainReputationPrefix,
-  mailboxReputationPrefix,
-  safetyNetMailboxPrefix,
-  safetyNetSequenceKey,
-  safetyNetSequencePrefix,
-  userPrefix,
-} from '../../store/keys';
+import { safetyNetSequenceKey } from '../../store/keys';
 import {
   connectedDomainItem,
   connectedMailboxItem,
   domainReputationItem,
+  fieldsOf,
   mailboxReputationItem,
   safetyNetMailboxItem,
   safetyNetSequenceItem,
@@ -75,9 +83,10 @@ const permissionsFor = (role: string) => ({
   toggleSequences: role === 'admin',
 });
 const sequenceGroup = (service: string, crmSequenceId: string) => `${service}\u0000${crmSequenceId}`;
+const keyOf = ({ pk, sk }: ItemKey): ItemKey => ({ pk, sk });
 
 /** Same content, ignoring key order: an unchanged item is not written again. */
-function sameItem(a: Item | undefined, b: Item): boolean {
+function sameItem(a: StoredItem | undefined, b: StoredItem): boolean {
   return a !== undefined && sortedJson(a) === sortedJson(b);
 }
 
@@ -91,54 +100,35 @@ export async function importWorkspace(
   const token = await acquireWorkspaceLock(companyId, clock);
   try {
     const [mailboxItems, blockItems, userItems, snItems, seqItems] = await Promise.all([
-      queryPrefix(companyId, connectedMailboxPrefix),
-      queryPrefix(companyId, mailboxReputationPrefix),
-      queryPrefix(companyId, userPrefix),
-      queryPrefix(companyId, safetyNetMailboxPrefix),
-      queryPrefix(companyId, safetyNetSequencePrefix()),
+      readConnectedMailboxes(companyId),
+      readMailboxReputations(companyId),
+      readUsers(companyId),
+      readSafetyNetMailboxes(companyId),
+      readSafetyNetSequences(companyId),
     ]);
-    const writes: Item[] = [];
-    const deletes: { pk: string; sk: string }[] = [];
-    const put = (before: Item | undefined, after: Item) => {
+    const writes: StoredItem[] = [];
+    const deletes: ItemKey[] = [];
+    const put = (before: StoredItem | undefined, after: StoredItem) => {
       if (!sameItem(before, after)) writes.push(after);
     };
 
     // Connected mailboxes and their yearly reputation blocks.
-    const mailboxes = new Map(mailboxItems.map((item) => [String(item.email), item]));
-    const blocks = new Map<string, Map<number, Item>>(); // mailbox id -> year -> block item
+    const mailboxes = new Map(mailboxItems.map((item) => [item.email, item]));
+    const blocks: MailboxBlocks = new Map(); // mailbox id -> year -> block item
     for (const block of blockItems) {
-      const byYear = blocks.get(String(block.mailboxId)) ?? new Map<number, Item>();
-      byYear.set(Number(block.year), block);
-      blocks.set(String(block.mailboxId), byYear);
+      const byYear = blocks.get(block.mailboxId) ?? new Map<number, MailboxReputationItem>();
+      byYear.set(block.year, block);
+      blocks.set(block.mailboxId, byYear);
     }
     for (const entry of file.connectedMailboxes) {
       const existing = mailboxes.get(entry.email);
-      const id = entry.id ?? (existing?.id as string | undefined) ?? stableId(companyId, 'cmbx', entry.email);
+      const id = entry.id ?? existing?.id ?? stableId(companyId, 'cmbx', entry.email);
       if (existing && existing.id !== id) {
         // A reconnected mailbox gets a new id and starts a new series (docs/api.md).
-        for (const block of blocks.get(String(existing.id))?.values() ?? [])
-          deletes.push({ pk: String(block.pk), sk: String(block.sk) });
-        blocks.delete(String(existing.id));
+        for (const block of blocks.get(existing.id)?.values() ?? []) deletes.push(keyOf(block));
+        blocks.delete(existing.id);
       }
-      const sameStatus = existing?.id === id && existing.connectionStatus === entry.connectionStatus;
-      const kept = existing?.id === id ? existing : undefined;
-      const item = connectedMailboxItem(companyId, {
-        id,
-        email: entry.email,
-        domain: entry.email.slice(entry.email.lastIndexOf('@') + 1),
-        provider: entry.provider,
-        connectionStatus: entry.connectionStatus,
-        connectedAt: entry.connectedAt,
-        statusUpdatedAt:
-          entry.statusUpdatedAt ??
-          (sameStatus ? (existing.statusUpdatedAt as string | undefined) : undefined) ??
-          entry.connectedAt,
-        owner: entry.owner,
-        currentReputation: (kept?.currentReputation as number | null | undefined) ?? null,
-        currentReputationDate: (kept?.currentReputationDate as string | null | undefined) ?? null,
-      });
-      mailboxes.set(entry.email, item);
-      const byYear = blocks.get(id) ?? new Map<number, Item>();
+      const byYear = blocks.get(id) ?? new Map<number, MailboxReputationItem>();
       blocks.set(id, byYear);
       const updatesByYear = new Map<number, [number, number | null][]>();
       for (const [date, value] of Object.entries(entry.reputation ?? {})) {
@@ -151,29 +141,45 @@ export async function importWorkspace(
         const after = mailboxReputationItem(companyId, {
           mailboxId: id,
           year,
-          days: writeSlots(String(before?.days ?? emptyYear), updates),
+          days: writeSlots(before?.days ?? emptyYear, updates),
         });
         byYear.set(year, after);
         put(before, after);
       }
+      const sameStatus = existing?.id === id && existing.connectionStatus === entry.connectionStatus;
+      mailboxes.set(
+        entry.email,
+        connectedMailboxItem(companyId, {
+          id,
+          email: entry.email,
+          domain: entry.email.slice(entry.email.lastIndexOf('@') + 1),
+          provider: entry.provider,
+          connectionStatus: entry.connectionStatus,
+          connectedAt: entry.connectedAt,
+          statusUpdatedAt:
+            entry.statusUpdatedAt ?? (sameStatus ? existing.statusUpdatedAt : undefined) ?? entry.connectedAt,
+          owner: entry.owner,
+          ...currentReputationOf(byYear),
+        }),
+      );
     }
-    // Current reputation follows the series, whoever wrote it.
-    const mailboxesBefore = new Map(mailboxItems.map((item) => [String(item.email), item]));
+    // Current reputation follows the series, whoever wrote it (a mailbox the file left out included).
+    const mailboxesBefore = new Map(mailboxItems.map((item) => [item.email, item]));
     for (const [email, item] of mailboxes) {
-      const latest = latestValue(blocksOf(blocks.get(String(item.id))));
-      const next = {
-        ...item,
-        currentReputation: latest?.value ?? null,
-        currentReputationDate: latest?.date ?? null,
-      };
+      const current = currentReputationOf(blocks.get(item.id));
+      const next =
+        item.currentReputation === current.currentReputation &&
+        item.currentReputationDate === current.currentReputationDate
+          ? item
+          : connectedMailboxItem(companyId, { ...fieldsOf(item), ...current });
       mailboxes.set(email, next);
       put(mailboxesBefore.get(email), next);
     }
     const mailboxRows = [...mailboxes.values()].map(mailboxRowOf);
 
     // Domains: derived from mailboxes; daily value = rounded mean of the domain's mailboxes that day.
-    const existingDomains = await queryPrefix(companyId, connectedDomainPrefix);
-    const existingDomainBlocks = await queryPrefix(companyId, domainReputationPrefix);
+    const existingDomains = await readConnectedDomains(companyId);
+    const existingDomainBlocks = await readDomainReputations(companyId);
     const domainRows = rollUpDomains(
       companyId,
       mailboxRows,
@@ -185,7 +191,7 @@ export async function importWorkspace(
     );
 
     // Users: invites and active users; their mailbox lists come from the mailboxes' owners.
-    const users = new Map(userItems.map((item) => [String(item.email).toLowerCase(), item]));
+    const users = new Map(userItems.map((item) => [item.email.toLowerCase(), item]));
     for (const entry of file.users) {
       const existing = users.get(entry.email);
       const base = {
@@ -194,48 +200,44 @@ export async function importWorkspace(
         name: entry.name,
         role: entry.role,
         status: entry.status,
-        permissions:
-          (existing?.permissions as { inviteUsers: boolean; toggleSequences: boolean } | undefined) ??
-          permissionsFor(entry.role),
+        permissions: existing?.permissions ?? permissionsFor(entry.role),
       };
-      const kept = (name: string) => existing?.[name] as string | undefined;
       const item =
         entry.status === 'active'
           ? userItem(companyId, {
               ...base,
-              userId: entry.id ?? kept('userId') ?? stableId(companyId, 'user', entry.email),
-              createdAt: entry.createdAt ?? kept('createdAt') ?? now.toISOString(),
+              userId: entry.id ?? existing?.userId ?? stableId(companyId, 'user', entry.email),
+              createdAt: entry.createdAt ?? existing?.createdAt ?? now.toISOString(),
             })
           : userItem(companyId, {
               ...base,
               inviteExpiresAt:
                 entry.inviteExpiresAt ??
-                kept('inviteExpiresAt') ??
+                existing?.inviteExpiresAt ??
                 new Date(now.getTime() + inviteLifetimeMs).toISOString(),
-              invitedAt: kept('invitedAt') ?? now.toISOString(),
+              invitedAt: existing?.invitedAt ?? now.toISOString(),
             });
       users.set(entry.email, item);
       put(existing, item);
     }
     const owners = mailboxesByOwner(mailboxRows);
     const userRows = [...users.values()].map((item) =>
-      userRowOf(item, owners.get(String(item.email).toLowerCase()) ?? []),
+      userRowOf(item, owners.get(item.email.toLowerCase()) ?? []),
     );
 
     // Safety Net mailboxes: one per email, integrations merged by service.
-    const snMailboxes = new Map(snItems.map((item) => [String(item.email), item]));
+    const snMailboxes = new Map(snItems.map((item) => [item.email, item]));
     for (const entry of file.safetyNetMailboxes) {
       const existing = snMailboxes.get(entry.email);
       const integrations = new Map<string, Integration>(
-        ((existing?.integrations as Integration[] | undefined) ?? []).map((i) => [i.service, i]),
+        (existing?.integrations ?? []).map((i) => [i.service, i]),
       );
       for (const integration of entry.integrations) integrations.set(integration.service, integration);
-      const id =
-        entry.id ?? (existing?.id as string | undefined) ?? stableId(companyId, 'snmbx', entry.email);
+      const id = entry.id ?? existing?.id ?? stableId(companyId, 'snmbx', entry.email);
       const item = safetyNetMailboxItem(companyId, {
         id,
         email: entry.email,
-        activated: entry.activated ?? (existing?.activated as boolean | undefined) ?? false,
+        activated: entry.activated ?? existing?.activated ?? false,
         integrations: [...integrations.values()].sort((a, b) => (a.service < b.service ? -1 : 1)),
       });
       snMailboxes.set(entry.email, item);
@@ -243,14 +245,11 @@ export async function importWorkspace(
     }
 
     // Sequences: one row per owner; every row of a sequence shares its activation.
-    const sequencesBefore = new Map(seqItems.map((item) => [String(item.sk), item]));
+    const sequencesBefore = new Map(seqItems.map((item) => [item.sk, item]));
     const sequences = new Map(sequencesBefore);
     const activation = new Map<string, boolean>();
     for (const item of seqItems)
-      activation.set(
-        sequenceGroup(String(item.service), String(item.crmSequenceId)),
-        item.activated === true,
-      );
+      activation.set(sequenceGroup(item.service, item.crmSequenceId), item.activated);
     for (const entry of file.safetyNetSequences) {
       if (entry.activated !== undefined)
         activation.set(sequenceGroup(entry.service, entry.crmSequenceId), entry.activated);
@@ -261,7 +260,7 @@ export async function importWorkspace(
       const existing = sequences.get(sk);
       const id =
         entry.id ??
-        (existing?.id as string | undefined) ??
+        existing?.id ??
         stableId(companyId, 'snseq', `${entry.service}|${entry.crmSequenceId}|${entry.owner.email}`);
       const item = safetyNetSequenceItem(companyId, {
         id,
@@ -275,8 +274,12 @@ export async function importWorkspace(
       touchedGroups.add(sequenceGroup(entry.service, entry.crmSequenceId));
     }
     for (const [sk, item] of sequences) {
-      const group = sequenceGroup(String(item.service), String(item.crmSequenceId));
-      const next = touchedGroups.has(group) ? { ...item, activated: activation.get(group) ?? false } : item;
+      const group = sequenceGroup(item.service, item.crmSequenceId);
+      const activated = touchedGroups.has(group) ? (activation.get(group) ?? false) : item.activated;
+      const next =
+        activated === item.activated
+          ? item
+          : safetyNetSequenceItem(companyId, { ...fieldsOf(item), activated });
       sequences.set(sk, next);
       put(sequencesBefore.get(sk), next);
     }
@@ -304,26 +307,35 @@ export async function importWorkspace(
   }
 }
 
-function blocksOf(byYear: Map<number, Item> | undefined): YearBlocks {
+/** Each mailbox's yearly reputation blocks: mailbox id -> year -> block item. */
+type MailboxBlocks = Map<string, Map<number, MailboxReputationItem>>;
+
+function blocksOf(byYear: Map<number, MailboxReputationItem> | undefined): YearBlocks {
   const out: YearBlocks = new Map();
-  for (const [year, item] of byYear ?? []) out.set(year, String(item.days));
+  for (const [year, item] of byYear ?? []) out.set(year, item.days);
   return out;
+}
+
+/** A mailbox's current reputation: the latest value of its series. */
+function currentReputationOf(byYear: Map<number, MailboxReputationItem> | undefined) {
+  const latest = latestValue(blocksOf(byYear));
+  return { currentReputation: latest?.value ?? null, currentReputationDate: latest?.date ?? null };
 }
 
 /** Domain items, their yearly rollup blocks, and the domain rows of the list view. */
 function rollUpDomains(
   companyId: string,
   mailboxRows: MailboxRow[],
-  blocks: Map<string, Map<number, Item>>,
-  existingDomains: Item[],
-  existingBlocks: Item[],
-  put: (before: Item | undefined, after: Item) => void,
-  deletes: { pk: string; sk: string }[],
+  blocks: MailboxBlocks,
+  existingDomains: ConnectedDomainItem[],
+  existingBlocks: DomainReputationItem[],
+  put: (before: StoredItem | undefined, after: StoredItem) => void,
+  deletes: ItemKey[],
 ): DomainRow[] {
   const byDomain = new Map<string, MailboxRow[]>();
   for (const row of mailboxRows) byDomain.set(row.domain, [...(byDomain.get(row.domain) ?? []), row]);
-  const oldDomains = new Map(existingDomains.map((item) => [String(item.domain), item]));
-  const oldBlocks = new Map(existingBlocks.map((item) => [String(item.sk), item]));
+  const oldDomains = new Map(existingDomains.map((item) => [item.domain, item]));
+  const oldBlocks = new Map(existingBlocks.map((item) => [item.sk, item]));
   const keptBlocks = new Set<string>();
   const rows: DomainRow[] = [];
   for (const [domain, members] of byDomain) {
@@ -335,7 +347,7 @@ function rollUpDomains(
           count: new Int32Array(slotsPerYear),
         };
         sums.set(year, acc);
-        const days = String(block.days);
+        const days = block.days;
         for (let i = 0; i < slotsPerYear; i++) {
           const value = readSlot(days, i);
           if (value !== null) {
@@ -353,8 +365,8 @@ function rollUpDomains(
       const days = writeSlots(emptyYear, updates);
       domainBlocks.set(year, days);
       const block = domainReputationItem(companyId, { domain, year, days });
-      keptBlocks.add(String(block.sk));
-      put(oldBlocks.get(String(block.sk)), block);
+      keptBlocks.add(block.sk);
+      put(oldBlocks.get(block.sk), block);
     }
     const latest = latestValue(domainBlocks);
     const item = connectedDomainItem(companyId, {
@@ -367,9 +379,7 @@ function rollUpDomains(
     rows.push({ domain, mailboxCount: members.length, currentReputation: latest?.value ?? null });
   }
   // Domains without mailboxes left, and rollup years no mailbox has any more.
-  for (const item of existingDomains)
-    if (!byDomain.has(String(item.domain))) deletes.push({ pk: String(item.pk), sk: String(item.sk) });
-  for (const item of existingBlocks)
-    if (!keptBlocks.has(String(item.sk))) deletes.push({ pk: String(item.pk), sk: String(item.sk) });
+  for (const item of existingDomains) if (!byDomain.has(item.domain)) deletes.push(keyOf(item));
+  for (const item of existingBlocks) if (!keptBlocks.has(item.sk)) deletes.push(keyOf(item));
   return rows;
 }

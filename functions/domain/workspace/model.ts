@@ -3,10 +3,11 @@
 import { z } from 'zod';
 import { reputationRangeNames } from './dates';
 import { allFacet, type ViewSpec } from './views';
+import { connectionStatuses, sequenceServices } from '../../store/entities/workspace';
 
-export const connectionStatuses = ['connected', 'credentials_error'] as const;
+// The stored items' enumerations (declared with the items) are the API's.
+export { connectionStatuses, sequenceServices };
 export type ConnectionStatus = (typeof connectionStatuses)[number];
-export const sequenceServices = ['outreach', 'salesloft'] as const;
 export type SequenceService = (typeof sequenceServices)[number];
 export const userStatuses = ['active', 'invited'] as const;
 export type UserStatus = (typeof userStatuses)[number];

@@ -1,58 +1,60 @@
-// Conversions between stored workspace items (functions/store/workspace.ts) and the rows the lists
-// and views hold.
-import type { Item } from '../../store/workspace';
-import type { MailboxRow, SafetyNetMailboxRow, SequenceRow, UserRow } from './model';
+// Conversions between stored workspace items (read parsed by functions/store/workspace.ts) and the rows
+// the lists and views hold.
+import type { UserItem } from '../../store/entities/accounts';
+import type {
+  ConnectedMailboxItem,
+  SafetyNetMailboxItem,
+  SafetyNetSequenceItem,
+} from '../../store/entities/workspace';
+import type { MailboxRow, Person, SafetyNetMailboxRow, SequenceRow, UserRow } from './model';
 
-export function mailboxRowOf(item: Item): MailboxRow {
-  const owner = item.owner as MailboxRow['owner'];
+const personOf = ({ email, firstName, lastName }: Person): Person => ({ email, firstName, lastName });
+
+export function mailboxRowOf(item: ConnectedMailboxItem): MailboxRow {
   return {
-    id: String(item.id),
-    email: String(item.email),
-    domain: String(item.domain),
-    provider: String(item.provider),
-    connectionStatus: item.connectionStatus as MailboxRow['connectionStatus'],
-    connectedAt: String(item.connectedAt),
-    statusUpdatedAt: String(item.statusUpdatedAt),
-    owner: { email: owner.email, firstName: owner.firstName, lastName: owner.lastName },
+    id: item.id,
+    email: item.email,
+    domain: item.domain,
+    provider: item.provider,
+    connectionStatus: item.connectionStatus,
+    connectedAt: item.connectedAt,
+    statusUpdatedAt: item.statusUpdatedAt,
+    owner: personOf(item.owner),
   };
 }
 
-/** A user item as a row; accounts-module items carry `userId`, workspace ones too. */
-export function userRowOf(item: Item, mailboxes: UserRow['mailboxes']): UserRow {
-  const active = item.status !== 'invited';
+/** A user item as a row, whichever module wrote it. */
+export function userRowOf(item: UserItem, mailboxes: UserRow['mailboxes']): UserRow {
+  const active = item.status === 'active';
   return {
-    email: String(item.email).toLowerCase(),
-    id: active ? String(item.userId ?? item.id) : null,
-    name: String(item.name ?? ''),
-    role: item.role === 'admin' ? 'admin' : 'member',
-    status: active ? 'active' : 'invited',
-    createdAt: active ? String(item.createdAt) : null,
-    inviteExpiresAt: active ? null : String(item.inviteExpiresAt),
+    email: item.email.toLowerCase(),
+    id: active ? (item.userId ?? null) : null,
+    name: item.name,
+    role: item.role,
+    status: item.status,
+    createdAt: active ? (item.createdAt ?? null) : null,
+    inviteExpiresAt: active ? null : (item.inviteExpiresAt ?? null),
     mailboxes,
   };
 }
 
-export function safetyNetMailboxRowOf(item: Item): SafetyNetMailboxRow {
+export function safetyNetMailboxRowOf(item: SafetyNetMailboxItem): SafetyNetMailboxRow {
   return {
-    id: String(item.id),
-    email: String(item.email),
-    activated: item.activated === true,
-    integrations: (item.integrations as SafetyNetMailboxRow['integrations']).map((i) => ({
-      service: i.service,
-      externalId: i.externalId ?? null,
-    })),
+    id: item.id,
+    email: item.email,
+    activated: item.activated,
+    integrations: item.integrations.map(({ service, externalId }) => ({ service, externalId })),
   };
 }
 
-export function sequenceRowOf(item: Item): SequenceRow {
-  const owner = item.owner as SequenceRow['owner'];
+export function sequenceRowOf(item: SafetyNetSequenceItem): SequenceRow {
   return {
-    id: String(item.id),
-    name: String(item.name),
-    crmSequenceId: String(item.crmSequenceId),
-    service: item.service as SequenceRow['service'],
-    activated: item.activated === true,
-    owner: { email: owner.email, firstName: owner.firstName, lastName: owner.lastName },
+    id: item.id,
+    name: item.name,
+    crmSequenceId: item.crmSequenceId,
+    service: item.service,
+    activated: item.activated,
+    owner: personOf(item.owner),
   };
 }
 

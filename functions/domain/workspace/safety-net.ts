@@ -3,8 +3,13 @@
 // sequence is switched for every owner row at once. Setting the value already held writes nothing.
 import { z } from 'zod';
 import { NotFoundError } from '../../errors';
-import { safetyNetMailboxIdIndex, safetyNetSequenceIdIndex, safetyNetSequencePrefix } from '../../store/keys';
-import { getByIndex, getItem, queryPrefix, setActivatedWrite, type Item } from '../../store/workspace';
+import type { SafetyNetSequenceItem } from '../../store/entities/workspace';
+import {
+  findSafetyNetMailbox,
+  findSafetyNetSequence,
+  readSafetyNetSequences,
+  setActivatedWrite,
+} from '../../store/workspace';
 import type { Permitted } from '../accounts/accounts';
 import {
   facetOf,
@@ -100,40 +105,34 @@ export async function listSafetyNetSequences(
   };
 }
 
-/** The item behind an id index entry, read strongly consistent; other companies' ids never resolve. */
-async function findById(
-  index: { gsi1pk: string; gsi1sk: string },
-  id: string,
-  notFound: string,
-): Promise<Item> {
-  const indexed = await getByIndex(index);
-  if (!indexed) throw new NotFoundError(notFound);
-  const Item = await getItem({ pk: String(indexed.pk), sk: String(indexed.sk) }, true);
-  if (!Item || Item.id !== id) throw new NotFoundError(notFound);
-  return Item;
-}
-
 const mailboxNotFound = 'Safety Net mailbox not found';
 const sequenceNotFound = 'Safety Net sequence not found';
 
+/** The Safety Net mailbox with this id in this company, or NotFoundError. */
+async function safetyNetMailboxOf(companyId: string, id: string) {
+  const item = await findSafetyNetMailbox(companyId, id);
+  if (!item) throw new NotFoundError(mailboxNotFound);
+  return item;
+}
+
+/** The sequence row with this id in this company, or NotFoundError. */
+async function sequenceOf(companyId: string, id: string) {
+  const item = await findSafetyNetSequence(companyId, id);
+  if (!item) throw new NotFoundError(sequenceNotFound);
+  return item;
+}
+
 export async function getSafetyNetMailbox(companyId: string, id: string) {
-  return safetyNetMailboxBody(
-    safetyNetMailboxRowOf(await findById(safetyNetMailboxIdIndex(companyId, id), id, mailboxNotFound)),
-  );
+  return safetyNetMailboxBody(safetyNetMailboxRowOf(await safetyNetMailboxOf(companyId, id)));
 }
 
 export async function getSafetyNetSequence(companyId: string, id: string) {
-  return sequenceBody(
-    sequenceRowOf(await findById(safetyNetSequenceIdIndex(companyId, id), id, sequenceNotFound)),
-  );
+  return sequenceBody(sequenceRowOf(await sequenceOf(companyId, id)));
 }
-
-/** The stored item's key. */
-const keyOf = (item: Item) => ({ pk: String(item.pk), sk: String(item.sk) });
 
 /** No permission needed (docs/api.md). */
 export async function patchSafetyNetMailbox(companyId: string, id: string, activated: boolean, now: Date) {
-  const item = await findById(safetyNetMailboxIdIndex(companyId, id), id, mailboxNotFound);
+  const item = await safetyNetMailboxOf(companyId, id);
   const updated: SafetyNetMailboxRow = { ...safetyNetMailboxRowOf(item), activated };
   if (item.activated === activated) return safetyNetMailboxBody(updated);
   return commitWithRetry(companyId, now, async () => {
@@ -144,16 +143,11 @@ export async function patchSafetyNetMailbox(companyId: string, id: string, activ
     return {
       result: safetyNetMailboxBody(updated),
       items: [
-        setActivatedWrite(keyOf(item), activated),
+        setActivatedWrite(item, activated),
         ...viewTransactItems(companyId, safetyNetMailboxView, change),
       ],
     };
   });
-}
-
-/** Every owner row of the sequence (same service and crmSequenceId), read strongly consistent. */
-async function ownerRows(companyId: string, service: string, crmSequenceId: string): Promise<Item[]> {
-  return queryPrefix(companyId, safetyNetSequencePrefix(service, crmSequenceId));
 }
 
 /**
@@ -161,12 +155,12 @@ async function ownerRows(companyId: string, service: string, crmSequenceId: stri
  * (`pending`), and whether nothing at all is left to write, in the items or in the list view (a switch
  * to the value already held, or one a half-finished earlier call already wrote).
  */
-export function sequenceSwitch(
-  ownerItems: Item[],
+export function sequenceSwitch<Owner extends Pick<SafetyNetSequenceItem, 'activated'>>(
+  ownerItems: Owner[],
   viewRows: SequenceRow[],
   sequence: Pick<SequenceRow, 'service' | 'crmSequenceId'>,
   activated: boolean,
-): { pending: Item[]; upToDate: boolean } {
+): { pending: Owner[]; upToDate: boolean } {
   const pending = ownerItems.filter((row) => row.activated !== activated);
   const stale = viewRows.some(
     (row) =>
@@ -189,10 +183,14 @@ export async function patchSafetyNetSequence(
   now: Date,
 ) {
   const { companyId } = principal;
-  const item = await findById(safetyNetSequenceIdIndex(companyId, id), id, sequenceNotFound);
+  const item = await sequenceOf(companyId, id);
   const updated: SequenceRow = { ...sequenceRowOf(item), activated };
   return commitWithRetry(companyId, now, async () => {
-    const rows = await ownerRows(companyId, String(item.service), String(item.crmSequenceId));
+    // every owner row of the sequence, read strongly consistent
+    const rows = await readSafetyNetSequences(companyId, {
+      service: item.service,
+      crmSequenceId: item.crmSequenceId,
+    });
     const view = await loadView(companyId, sequenceView, () => rebuildSequenceRows(companyId));
     const { pending, upToDate } = sequenceSwitch(rows, allRows(view), updated, activated);
     if (upToDate) return { items: null, result: sequenceBody(updated) };
@@ -200,7 +198,7 @@ export async function patchSafetyNetSequence(
       const batch = pending.splice(0, ownerRowsPerTransaction);
       await commitWithRetry(companyId, now, async () => ({
         result: null,
-        items: batch.map((row) => setActivatedWrite(keyOf(row), activated)),
+        items: batch.map((row) => setActivatedWrite(row, activated)),
       }));
     }
     const change = replaceRows(
@@ -211,7 +209,7 @@ export async function patchSafetyNetSequence(
     return {
       result: sequenceBody(updated),
       items: [
-        ...pending.map((row) => setActivatedWrite(keyOf(row), activated)),
+        ...pending.map((row) => setActivatedWrite(row, activated)),
         ...viewTransactItems(companyId, sequenceView, change),
       ],
     };

@@ -2,8 +2,7 @@
 // list and stop holding a seat the moment they expire, with no sweeper involved.
 import { z } from 'zod';
 import { NotFoundError } from '../../errors';
-import { userIdIndex } from '../../store/keys';
-import { getByIndex, getUserItem, mailboxesOfOwnerItems } from '../../store/workspace';
+import { readMailboxesOfOwner, readUser, userEmailById } from '../../store/workspace';
 import {
   compareText,
   isLiveUser,
@@ -46,8 +45,7 @@ export async function listUsers(
 
 /** An active user by id (invited users have none). The id index holds the company, so other companies' ids miss. */
 export async function getUser(companyId: string, id: string): Promise<z.infer<typeof userBodySchema>> {
-  const indexed = await getByIndex(userIdIndex(companyId, id));
-  let email = indexed?.email as string | undefined;
+  let email = await userEmailById(companyId, id);
   if (email === undefined) {
     // Users written by the accounts module carry no index keys: the users view knows them.
     email = allRows(await loadUsers(companyId)).find(
@@ -55,17 +53,17 @@ export async function getUser(companyId: string, id: string): Promise<z.infer<ty
     )?.email;
   }
   if (email === undefined) throw new NotFoundError('User not found');
-  const [Item, mailboxes] = await Promise.all([
-    getUserItem(companyId, email),
+  const [user, mailboxes] = await Promise.all([
+    readUser(companyId, email),
     mailboxesOfOwner(companyId, email),
   ]);
-  if (!Item || Item.status === 'invited') throw new NotFoundError('User not found');
-  const row = userRowOf(Item, mailboxes);
+  if (!user || user.status === 'invited') throw new NotFoundError('User not found');
+  const row = userRowOf(user, mailboxes);
   if (row.id !== id) throw new NotFoundError('User not found');
   return userBody(row);
 }
 
 /** A person's connected mailboxes, sorted by email, from the owner index of the mailbox items. */
 export async function mailboxesOfOwner(companyId: string, ownerEmail: string): Promise<UserRow['mailboxes']> {
-  return (await mailboxesOfOwnerItems(companyId, ownerEmail)).sort((a, b) => compareText(a.email, b.email));
+  return (await readMailboxesOfOwner(companyId, ownerEmail)).sort((a, b) => compareText(a.email, b.email));
 }

@@ -1,29 +1,19 @@
 // The record of an Idempotency-Key (functions/http/idempotency.ts):
 // COMPANY#<companyId> / IDEMPOTENCY#<scope>#<sha256 of the key>, ttl 24 h.
-import { any, Entity, item, number, string } from 'dynamodb-toolbox';
+import { any, number, string } from 'dynamodb-toolbox';
 import type { ItemKey } from '../keys';
-import { declared } from './declare';
-import { mailvetTable } from './table';
+import { storedEntity } from './declare';
 
-const entity = new Entity({
-  name: 'idempotencyKey',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    entity: string().const('idempotencyKey'),
-    bodyHash: string(),
-    state: string().enum('pending', 'done'),
-    holdUntilMs: number(),
-    expiresAtMs: number(),
-    ttl: number(),
-    /** The first response, as JSON carries it. */
-    response: any().optional(),
-  }),
+const declaration = storedEntity('idempotencyKey', {
+  entity: string().const('idempotencyKey'),
+  bodyHash: string(),
+  state: string().enum('pending', 'done'),
+  holdUntilMs: number(),
+  expiresAtMs: number(),
+  ttl: number(),
+  /** The first response, as JSON carries it. */
+  response: any().optional(),
 });
-const declaration = declared(entity);
 
 export type IdempotencyRecord = ReturnType<typeof declaration.parse>;
 

@@ -1,23 +1,13 @@
 // An address on a known list: LIST#<scope>#<email> / <KIND>, gsi1 LIST#<scope>#<KIND> / <email>
 // (knownAddressKey and knownAddressIndex in ../keys.ts).
-import { Entity, item, string } from 'dynamodb-toolbox';
-import { declared } from './declare';
-import { mailvetTable } from './table';
+import { string } from 'dynamodb-toolbox';
+import { storedEntity } from './declare';
 
-const knownAddress = new Entity({
-  name: 'knownAddress',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    gsi1pk: string(),
-    gsi1sk: string(),
-    email: string(),
-    kind: string().enum('dead', 'complainer'),
-    scope: string(),
-    importedAt: string(),
-  }),
+export const knownAddressEntity = storedEntity('knownAddress', {
+  gsi1pk: string(),
+  gsi1sk: string(),
+  email: string(),
+  kind: string().enum('dead', 'complainer'),
+  scope: string(),
+  importedAt: string(),
 });
-export const knownAddressEntity = declared(knownAddress);

@@ -5,21 +5,11 @@
 // library declares fixed attribute names, so it cannot express them. The entity declares what is fixed
 // (key, entry count `n`, ttl) and store/probe-verdicts.ts reads and writes the entries by hand, behind
 // it: that path runs for every probed address and the library would cost more than the write itself.
-import { Entity, item, number, string } from 'dynamodb-toolbox';
-import { declared } from './declare';
-import { mailvetTable } from './table';
-
-const keys = { pk: string().key(), sk: string().key() };
+import { number, string } from 'dynamodb-toolbox';
+import { storedEntity } from './declare';
 
 /** PROBE#<domain>#<shard> / VERDICTS (entries handled by store/probe-verdicts.ts). */
-const probeVerdictShard = new Entity({
-  name: 'probeVerdictShard',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({ ...keys, n: number(), ttl: number() }),
-});
-export const probeVerdictShardEntity = declared(probeVerdictShard);
+export const probeVerdictShardEntity = storedEntity('probeVerdictShard', { n: number(), ttl: number() });
 
 /** The entry attribute of a local part in its shard: a prefix keeps it apart from `n` and `ttl`. */
 export const verdictEntryAttribute = (local: string): string => `@${local}`;
@@ -38,21 +28,11 @@ export function parseVerdictEntry(value: unknown): VerdictEntry | undefined {
 }
 
 /** MXHOST#<host> / SESSION#<n>: one of N session slots at a host. */
-const mxSessionLease = new Entity({
-  name: 'mxSessionLease',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({ ...keys, owner: string(), holdUntil: number(), ttl: number() }),
+export const mxSessionLeaseEntity = storedEntity('mxSessionLease', {
+  owner: string(),
+  holdUntil: number(),
+  ttl: number(),
 });
-export const mxSessionLeaseEntity = declared(mxSessionLease);
 
 /** MXHOST#<host> / RCPTPACE: the host's next free RCPT slot (ms). */
-const mxRcptSchedule = new Entity({
-  name: 'mxRcptSchedule',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({ ...keys, next: number(), ttl: number() }),
-});
-export const mxRcptScheduleEntity = declared(mxRcptSchedule);
+export const mxRcptScheduleEntity = storedEntity('mxRcptSchedule', { next: number(), ttl: number() });

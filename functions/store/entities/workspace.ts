@@ -1,11 +1,14 @@
 // The workspace items (design in docs/workspace.md): connected mailboxes and domains with their yearly
 // reputation blocks, Safety Net mailboxes and sequences, the packed list views, the import lock and
 // the invite emails' outbox. Keys: the workspace block of ../keys.ts.
-import { any, anyOf, boolean, Entity, item, list, map, nul, number, string } from 'dynamodb-toolbox';
-import { declared } from './declare';
-import { mailvetTable } from './table';
+import { anyOf, boolean, list, map, nul, number, record, string } from 'dynamodb-toolbox';
+import { MalformedItemError, storedEntity, type ItemOf, type StoredItem } from './declare';
 
-const keys = { pk: string().key(), sk: string().key() };
+/** A connected mailbox's connection states (the API's enum is this list). */
+export const connectionStatuses = ['connected', 'credentials_error'] as const;
+/** The CRMs a Safety Net sequence or integration comes from (the API's enum is this list). */
+export const sequenceServices = ['outreach', 'salesloft'] as const;
+
 const person = map({ email: string(), firstName: string(), lastName: string() });
 const reputation = {
   currentReputation: anyOf(number(), nul()),
@@ -13,182 +16,135 @@ const reputation = {
 };
 
 /** CMBX#<email>, gsi1 by id, gsi2 by owner. */
-const connectedMailbox = new Entity({
-  name: 'connectedMailbox',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    gsi1pk: string(),
-    gsi1sk: string(),
-    gsi2pk: string(),
-    gsi2sk: string(),
-    type: string().const('connectedMailbox'),
-    id: string(),
-    email: string(),
-    domain: string(),
-    provider: string(),
-    connectionStatus: string(),
-    connectedAt: string(),
-    statusUpdatedAt: string(),
-    owner: person,
-    ...reputation,
-  }),
+export const connectedMailboxEntity = storedEntity('connectedMailbox', {
+  gsi1pk: string(),
+  gsi1sk: string(),
+  gsi2pk: string(),
+  gsi2sk: string(),
+  type: string().const('connectedMailbox'),
+  id: string(),
+  email: string(),
+  domain: string(),
+  provider: string(),
+  connectionStatus: string().enum(...connectionStatuses),
+  connectedAt: string(),
+  statusUpdatedAt: string(),
+  owner: person,
+  ...reputation,
 });
-export const connectedMailboxEntity = declared(connectedMailbox);
 
 /** CMBXREP#<mailboxId>#<YYYY>: one packed year of daily values. */
-const mailboxReputation = new Entity({
-  name: 'mailboxReputation',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    type: string().const('mailboxReputation'),
-    mailboxId: string(),
-    year: number(),
-    days: string(),
-  }),
+export const mailboxReputationEntity = storedEntity('mailboxReputation', {
+  type: string().const('mailboxReputation'),
+  mailboxId: string(),
+  year: number(),
+  days: string(),
 });
-export const mailboxReputationEntity = declared(mailboxReputation);
+
+/**
+ * The three attributes of a mailbox reputation block a list page needs, checked by hand rather than
+ * by the library: a page of 1,000 mailboxes reads 1,000 blocks, where the library's parse costs more
+ * than the rest of the page (docs/entities.md).
+ */
+export function parseMailboxReputationBlock(
+  stored: StoredItem,
+): Pick<MailboxReputationItem, 'mailboxId' | 'year' | 'days'> {
+  const { mailboxId, year, days } = stored;
+  if (typeof mailboxId !== 'string' || typeof year !== 'number' || typeof days !== 'string')
+    throw new MalformedItemError('mailboxReputation', stored, 'mailboxId, year or days missing or mistyped');
+  return { mailboxId, year, days };
+}
 
 /** CDOM#<domain>: derived from its mailboxes. */
-const connectedDomain = new Entity({
-  name: 'connectedDomain',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    type: string().const('connectedDomain'),
-    domain: string(),
-    mailboxCount: number(),
-    ...reputation,
-  }),
+export const connectedDomainEntity = storedEntity('connectedDomain', {
+  type: string().const('connectedDomain'),
+  domain: string(),
+  mailboxCount: number(),
+  ...reputation,
 });
-export const connectedDomainEntity = declared(connectedDomain);
 
 /** CDOMREP#<domain>#<YYYY>: the rounded daily mean of its mailboxes. */
-const domainReputation = new Entity({
-  name: 'domainReputation',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    type: string().const('domainReputation'),
-    domain: string(),
-    year: number(),
-    days: string(),
-  }),
+export const domainReputationEntity = storedEntity('domainReputation', {
+  type: string().const('domainReputation'),
+  domain: string(),
+  year: number(),
+  days: string(),
 });
-export const domainReputationEntity = declared(domainReputation);
 
 /** SNMBX#<email>, gsi1 by id. */
-const safetyNetMailbox = new Entity({
-  name: 'safetyNetMailbox',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    gsi1pk: string(),
-    gsi1sk: string(),
-    type: string().const('safetyNetMailbox'),
-    id: string(),
-    email: string(),
-    activated: boolean(),
-    integrations: list(map({ service: string(), externalId: anyOf(string(), nul()) })),
-  }),
+export const safetyNetMailboxEntity = storedEntity('safetyNetMailbox', {
+  gsi1pk: string(),
+  gsi1sk: string(),
+  type: string().const('safetyNetMailbox'),
+  id: string(),
+  email: string(),
+  activated: boolean(),
+  integrations: list(
+    map({ service: string().enum(...sequenceServices), externalId: anyOf(string(), nul()) }),
+  ),
 });
-export const safetyNetMailboxEntity = declared(safetyNetMailbox);
 
 /** SNSEQ#<service>#<crmId>#<ownerEmail>, gsi1 by id: one row per owner of a sequence. */
-const safetyNetSequence = new Entity({
-  name: 'safetyNetSequence',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    gsi1pk: string(),
-    gsi1sk: string(),
-    type: string().const('safetyNetSequence'),
-    id: string(),
-    service: string(),
-    crmSequenceId: string(),
-    name: string(),
-    activated: boolean(),
-    owner: person,
-  }),
+export const safetyNetSequenceEntity = storedEntity('safetyNetSequence', {
+  gsi1pk: string(),
+  gsi1sk: string(),
+  type: string().const('safetyNetSequence'),
+  id: string(),
+  service: string().enum(...sequenceServices),
+  crmSequenceId: string(),
+  name: string(),
+  activated: boolean(),
+  owner: person,
 });
-export const safetyNetSequenceEntity = declared(safetyNetSequence);
 
 /** WSLOCK: the lease an import holds. */
-const workspaceLock = new Entity({
-  name: 'workspaceLock',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({ ...keys, type: string().const('workspaceLock'), token: string(), until: string() }),
+export const workspaceLockEntity = storedEntity('workspaceLock', {
+  type: string().const('workspaceLock'),
+  token: string(),
+  until: string(),
 });
-export const workspaceLockEntity = declared(workspaceLock);
 
 /** VIEW#<kind>: the version of a packed list, its chunk count and row counts per facet. */
-const listViewHead = new Entity({
-  name: 'listViewHead',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    type: string().const('listViewHead'),
-    version: number(),
-    chunks: number(),
-    rows: number().optional(),
-    counts: any().optional(),
-  }),
+export const listViewHeadEntity = storedEntity('listViewHead', {
+  type: string().const('listViewHead'),
+  version: number(),
+  chunks: number(),
+  rows: number().optional(),
+  /** For each facet, its row count in every chunk. */
+  counts: record(string(), list(number())).optional(),
 });
-export const listViewHeadEntity = declared(listViewHead);
 
 /** VIEW#<kind>#<nnnn>: sorted rows of one list as a JSON array of arrays. */
-const listViewChunk = new Entity({
-  name: 'listViewChunk',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    type: string().const('listViewChunk'),
-    version: number(),
-    count: number(),
-    rows: string(),
-  }),
+export const listViewChunkEntity = storedEntity('listViewChunk', {
+  type: string().const('listViewChunk'),
+  version: number(),
+  count: number(),
+  rows: string(),
 });
-export const listViewChunkEntity = declared(listViewChunk);
 
 /** INVITEMAIL#<outboxId>: an invite email to send, pending until delivered (ttl 30 days). */
-const inviteEmail = new Entity({
-  name: 'inviteEmail',
-  table: mailvetTable,
-  entityAttribute: false,
-  timestamps: false,
-  schema: item({
-    ...keys,
-    type: string().const('inviteEmail'),
-    outboxId: string(),
-    companyId: string(),
-    to: string(),
-    name: string(),
-    role: string(),
-    invitedBy: string(),
-    inviteExpiresAt: string(),
-    status: string().enum('pending', 'sent'),
-    createdAt: string(),
-    sentAt: string().optional(),
-    ttl: number(),
-  }),
+export const inviteEmailEntity = storedEntity('inviteEmail', {
+  type: string().const('inviteEmail'),
+  outboxId: string(),
+  companyId: string(),
+  to: string(),
+  name: string(),
+  role: string(),
+  invitedBy: string(),
+  inviteExpiresAt: string(),
+  status: string().enum('pending', 'sent'),
+  createdAt: string(),
+  sentAt: string().optional(),
+  ttl: number(),
 });
-export const inviteEmailEntity = declared(inviteEmail);
+
+export type ConnectedMailboxItem = ItemOf<typeof connectedMailboxEntity>;
+export type MailboxReputationItem = ItemOf<typeof mailboxReputationEntity>;
+export type ConnectedDomainItem = ItemOf<typeof connectedDomainEntity>;
+export type DomainReputationItem = ItemOf<typeof domainReputationEntity>;
+export type SafetyNetMailboxItem = ItemOf<typeof safetyNetMailboxEntity>;
+export type SafetyNetSequenceItem = ItemOf<typeof safetyNetSequenceEntity>;
+export type WorkspaceLockItem = ItemOf<typeof workspaceLockEntity>;
+export type ListViewHeadItem = ItemOf<typeof listViewHeadEntity>;
+export type ListViewChunkItem = ItemOf<typeof listViewChunkEntity>;
+export type InviteEmailItem = ItemOf<typeof inviteEmailEntity>;

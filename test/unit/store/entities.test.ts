@@ -1,17 +1,25 @@
 // The declared entities: each builds its stored item from its key builder and attributes exactly as
 // the stores wrote them before, reads one back with its types checked, and refuses a malformed item
 // (or an attribute its declaration lacks) with an error that names the entity and the item.
+import { number, string } from 'dynamodb-toolbox';
 import { companyEntity, userEntity } from '../../../functions/store/entities/accounts';
-import { MalformedItemError } from '../../../functions/store/entities/declare';
+import { MalformedItemError, storedEntity } from '../../../functions/store/entities/declare';
 import { jobEntity } from '../../../functions/store/entities/jobs';
 import { parseVerdictEntry, probeVerdictShardEntity } from '../../../functions/store/entities/probes';
-import { connectedMailboxEntity } from '../../../functions/store/entities/workspace';
+import {
+  connectedMailboxEntity,
+  listViewHeadEntity,
+  mailboxReputationEntity,
+  parseMailboxReputationBlock,
+} from '../../../functions/store/entities/workspace';
 import {
   companyKey,
   connectedMailboxIdIndex,
   connectedMailboxKey,
   jobKey,
   jobsOfCompanyIndex,
+  listViewHeadKey,
+  mailboxReputationKey,
   mailboxesOfOwnerIndex,
   probeVerdictShardKey,
   userIdIndex,
@@ -106,7 +114,7 @@ describe('the keys the entities are stored under', () => {
       email: 'box@x.test',
       domain: 'x.test',
       provider: 'google',
-      connectionStatus: 'connected',
+      connectionStatus: 'connected' as const,
       connectedAt: '2026-01-01',
       statusUpdatedAt: '2026-01-01',
       owner: { email: 'owner@x.test', firstName: 'O', lastName: 'W' },
@@ -192,6 +200,54 @@ describe('a projected read', () => {
     expect(jobEntity.parsePart(trail, ['webhookAttempts', 'webhookStatus'])).toEqual(trail);
     expect(() => jobEntity.parsePart({ webhookStatus: 'lost' }, ['webhookStatus'])).toThrow(
       /Malformed job item .*'webhookStatus'/,
+    );
+  });
+});
+
+describe('declaring an entity with storedEntity', () => {
+  const widgetEntity = storedEntity('widget', {
+    type: string().const('widget'),
+    name: string(),
+    size: number().optional(),
+  });
+  const widget = { pk: 'COMPANY#acme', sk: 'WIDGET#w-1', type: 'widget' as const, name: 'Gear' };
+
+  it('gives the item pk and sk and no library attribute', () => {
+    expect(widgetEntity.name).toBe('widget');
+    expect(widgetEntity.item(widget)).toEqual(widget);
+    expect(widgetEntity.parse({ ...widget, size: 3 })).toEqual({ ...widget, size: 3 });
+    expect(() => widgetEntity.parse({ ...widget, pk: undefined })).toThrow(/Malformed widget item .*'pk'/);
+  });
+
+  it('picks only the attributes asked for, a required one refused when missing', () => {
+    expect(widgetEntity.pick({ ...widget, size: 'big' }, ['name'])).toEqual({ name: 'Gear' });
+    expect(() => widgetEntity.pick({ pk: 'p', sk: 's' }, ['name'])).toThrow(
+      /Malformed widget item p \/ s: .*'name'/,
+    );
+  });
+});
+
+describe('the workspace items a hot path reads', () => {
+  it("checks a mailbox reputation block's page attributes by hand, as strictly as its entity", () => {
+    const block = mailboxReputationEntity.item({
+      ...mailboxReputationKey('acme', 'm-1', 2026),
+      type: 'mailboxReputation',
+      mailboxId: 'm-1',
+      year: 2026,
+      days: '--'.repeat(366),
+    });
+    expect(parseMailboxReputationBlock(block)).toEqual({ mailboxId: 'm-1', year: 2026, days: block.days });
+    expect(() => parseMailboxReputationBlock({ ...block, year: '2026' })).toThrow(MalformedItemError);
+    expect(() => parseMailboxReputationBlock({ ...block, days: undefined })).toThrow(
+      /Malformed mailboxReputation item COMPANY#acme \/ CMBXREP#m-1#2026/,
+    );
+  });
+
+  it("reads a list view head's counts as a number list per facet", () => {
+    const head = { ...listViewHeadKey('acme', 'cmbx'), type: 'listViewHead' as const, version: 2, chunks: 2 };
+    expect(listViewHeadEntity.parse({ ...head, counts: { '*': [3, 1] } }).counts).toEqual({ '*': [3, 1] });
+    expect(() => listViewHeadEntity.parse({ ...head, counts: { '*': ['3'] } })).toThrow(
+      /Malformed listViewHead item .*counts/,
     );
   });
 });
