@@ -1,6 +1,6 @@
 // DynamoDB Local supervised: a JVM that dies is replaced on the same port with the same data, and after
 // too many deaths the supervisor gives up with a message; the API answers 503 while it is down.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -39,6 +39,10 @@ describe('the DynamoDB Local supervisor', () => {
     });
     try {
       const first = dynamo.process.pid!;
+      // the compiled launcher class, not its .java source (source-file mode runs javac at every start)
+      const args = readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0');
+      expect(args).toContain('LoopbackLauncher');
+      expect(args.filter((arg) => arg.endsWith('.java'))).toEqual([]);
       const killedAt = Date.now();
       process.kill(first, 'SIGKILL');
       await exited(first);
