@@ -91,9 +91,12 @@ function compiledLauncher(): string | undefined {
   });
   if (compiled.status !== 0) {
     rmSync(temporary, { recursive: true, force: true });
-    logger.warn('no javac: DynamoDB Local listens on every interface and may outlive a killed runtime', {
-      error: compiled.error?.message ?? compiled.stderr?.slice(0, 500),
-    });
+    logger.warn(
+      'no javac: DynamoDB Local listens on every interface, may outlive a killed runtime and keeps fsyncing with LOCAL_FSYNC=false',
+      {
+        error: compiled.error?.message ?? compiled.stderr?.slice(0, 500),
+      },
+    );
     return (launcherClasses = undefined);
   }
   try {
