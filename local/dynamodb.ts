@@ -39,6 +39,11 @@ export interface DynamoDbLocal {
 export interface DynamoDbLocalOptions {
   /** Keeps the data across restarts; without it the data lives in memory. */
   dataDir?: string;
+  /**
+   * SQLite fsyncs each write to dataDir (default true). False: written to the OS before the answer, so it
+   * survives a crash of the JVM or the runtime, not of the machine (LOCAL_FSYNC=false); needs javac.
+   */
+  fsync?: boolean;
   port?: number;
   /** Restart the JVM when it exits unexpectedly (default true). */
   supervise?: boolean;
@@ -60,6 +65,7 @@ function jarDirectory(): string {
 const javaAdvice = 'It needs Java 17 or newer on the PATH (apt-get install openjdk-17-jre-headless).';
 
 const launcherSource = path.join(__dirname, 'dynamodb', 'LoopbackLauncher.java');
+const launcherClass = 'LoopbackLauncher';
 
 /**
  * The directory holding LoopbackLauncher.class, compiled once per source version with the JDK's javac
@@ -78,15 +84,19 @@ function compiledLauncher(): string | undefined {
   if (existsSync(path.join(dir, 'LoopbackLauncher.class'))) return (launcherClasses = dir);
   // Compiled into a temporary directory renamed into place: two runtimes starting at once never see half.
   const temporary = `${dir}.${process.pid}.tmp`;
-  const compiled = spawnSync('javac', ['-d', temporary, launcherSource], {
+  const sqlite4java = path.join(jarDirectory(), 'DynamoDBLocal_lib', 'sqlite4java.jar');
+  const compiled = spawnSync('javac', ['-cp', sqlite4java, '-d', temporary, launcherSource], {
     encoding: 'utf8',
     timeout: 60_000,
   });
   if (compiled.status !== 0) {
     rmSync(temporary, { recursive: true, force: true });
-    logger.warn('no javac: DynamoDB Local listens on every interface and may outlive a killed runtime', {
-      error: compiled.error?.message ?? compiled.stderr?.slice(0, 500),
-    });
+    logger.warn(
+      'no javac: DynamoDB Local listens on every interface, may outlive a killed runtime and keeps fsyncing with LOCAL_FSYNC=false',
+      {
+        error: compiled.error?.message ?? compiled.stderr?.slice(0, 500),
+      },
+    );
     return (launcherClasses = undefined);
   }
   try {
@@ -102,7 +112,7 @@ function repositoryRootOf(): string {
   return path.resolve(__dirname, '..');
 }
 
-function spawnJvm(port: number, dataDir: string | undefined): ChildProcess {
+function spawnJvm(port: number, dataDir: string | undefined, fsync: boolean): ChildProcess {
   const dir = jarDirectory();
   const launcher = compiledLauncher();
   const args = [
@@ -112,12 +122,12 @@ function spawnJvm(port: number, dataDir: string | undefined): ChildProcess {
     '-XX:+UseSerialGC',
     '-XX:TieredStopAtLevel=1',
     `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
+    // read by LoopbackLauncher: PRAGMA synchronous=OFF on the shared database's connection
+    ...(fsync ? [] : ['-Dmailvet.sqliteSync=off']),
+    // The compiled class, not the .java file: java's source-file mode would run javac again at every
+    // start (about 0.6 s of CPU each, and the tests start many runtimes).
     ...(launcher
-      ? [
-          '-cp',
-          path.join(dir, 'DynamoDBLocal.jar'),
-          path.join(__dirname, 'dynamodb', 'LoopbackLauncher.java'),
-        ]
+      ? ['-cp', [path.join(dir, 'DynamoDBLocal.jar'), launcher].join(path.delimiter), launcherClass]
       : ['-jar', path.join(dir, 'DynamoDBLocal.jar')]),
     '-port',
     String(port),
@@ -170,7 +180,11 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   let listeners: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawnJvm(port, options.dataDir);
+    const child = spawnJvm(port, options.dataDir, options.fsync ?? true);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const line = /mailvet: SQLite fsync stays on.*/.exec(chunk.toString());
+      if (line) logger.warn('LOCAL_FSYNC=false does not reach DynamoDB Local', { detail: line[0] });
+    });
     if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
     try {
       await untilReady(child, endpoint);

@@ -57,7 +57,8 @@ export interface LocalRuntimeOptions {
   /** Start the API and the queue pollers (default true); `npm run invoke` needs only the services. */
   serve?: boolean;
   /**
-   * fdatasync the emulators' journals and objects before answering (default: LOCAL_FSYNC, else true).
+   * fdatasync the emulators' journals and objects, and DynamoDB Local's SQLite file, before answering
+   * (default: LOCAL_FSYNC, else true).
    * Without it acknowledged writes survive a crash of the runtime, not of the machine.
    */
   fsync?: boolean;
@@ -166,13 +167,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       recordAwsCalls((call) => awsCalls.push(call));
       stoppers.push(async () => recordAwsCalls(undefined));
     }
+    const fsync = options.fsync ?? process.env.LOCAL_FSYNC !== 'false';
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({
       dataDir: dynamoDir,
+      fsync,
       ...(options.dynamoDbPort === undefined ? {} : { port: options.dynamoDbPort }),
       onFatal: (error) => options.onFatal?.(error),
     });
     stoppers.push(() => dynamo.stop());
-    const fsync = options.fsync ?? process.env.LOCAL_FSYNC !== 'false';
     // The pollers live in this process: whatever a previous process had received, nobody holds now.
     const sqsServer: SqsServer = await startSqsServer({
       host: localHost,

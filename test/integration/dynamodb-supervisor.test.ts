@@ -1,11 +1,11 @@
 // DynamoDB Local supervised: a JVM that dies is replaced on the same port with the same data, and after
 // too many deaths the supervisor gives up with a message; the API answers 503 while it is down.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { startApiGateway, type DependencyHealth } from '../../local/api-gateway';
-import { startDynamoDbLocal } from '../../local/dynamodb';
+import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb';
 
 jest.setTimeout(180_000);
 
@@ -39,6 +39,10 @@ describe('the DynamoDB Local supervisor', () => {
     });
     try {
       const first = dynamo.process.pid!;
+      // the compiled launcher class, not its .java source (source-file mode runs javac at every start)
+      const args = readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0');
+      expect(args).toContain('LoopbackLauncher');
+      expect(args.filter((arg) => arg.endsWith('.java'))).toEqual([]);
       const killedAt = Date.now();
       process.kill(first, 'SIGKILL');
       await exited(first);
@@ -56,6 +60,38 @@ describe('the DynamoDB Local supervisor', () => {
       await expect(dynamo.whenAvailable(1000)).rejects.toThrow(/exited 2 times/);
       expect(fatal).toHaveLength(1);
       expect(fatal[0]!.message).toMatch(/the local runtime stops/);
+    } finally {
+      client.destroy();
+      await dynamo.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('DynamoDB Local with fsync off (LOCAL_FSYNC=false)', () => {
+  it('asks the launcher for synchronous=OFF and keeps an acknowledged write across a killed JVM', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-nofsync-'));
+    const dynamo = await startDynamoDbLocal({ dataDir, fsync: false });
+    const client = new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      const first = dynamo.process.pid!;
+      expect(readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0')).toContain(
+        '-Dmailvet.sqliteSync=off',
+      );
+      await ensureTable(dynamo.endpoint, 'nofsync');
+      const key = { pk: { S: 'COMPANY#c1' }, sk: { S: 'WRITTEN' } };
+      await client.send(new PutItemCommand({ TableName: 'nofsync', Item: { ...key, n: { N: '1' } } }));
+      // The write is in the file before the answer: the JVM's death does not lose it.
+      process.kill(first, 'SIGKILL');
+      await exited(first);
+      await dynamo.whenAvailable(90_000);
+      expect(dynamo.process.pid).not.toBe(first);
+      const { Item } = await client.send(new GetItemCommand({ TableName: 'nofsync', Key: key }));
+      expect(Item?.n).toEqual({ N: '1' });
     } finally {
       client.destroy();
       await dynamo.stop();
