@@ -37,7 +37,8 @@ import {
   readJobAndBatch,
   type BatchState,
   type ChunkProbeState,
-  type JobProbeState,
+  type Job,
+  type ProbeJobView,
 } from '../../store/jobs/probe-state';
 
 export interface ProbeStageDeps {
@@ -197,7 +198,13 @@ export async function processProbeMessage(
   const startedAt = systemStopwatch();
   const lease = await deps.politeness.acquireSession(message.host);
   if (!lease) {
-    await showExpectedFinish(job, deps.rcptPerSecondPerHost, cutoffMs, deps.clock().getTime());
+    await showExpectedFinish(
+      message.chunk,
+      job,
+      deps.rcptPerSecondPerHost,
+      cutoffMs,
+      deps.clock().getTime(),
+    );
     return handBack(
       read,
       message,
@@ -291,7 +298,8 @@ function busyHostDelay(
  * probe at M RCPT a second (as if they all shared one host: an upper bound), never past the cutoff.
  */
 async function showExpectedFinish(
-  job: JobItem & JobProbeState,
+  keys: Job,
+  job: ProbeJobView,
   rcptPerSecond: number,
   cutoffMs: number,
   nowMs: number,
@@ -301,12 +309,12 @@ async function showExpectedFinish(
   const expected = Math.min(cutoffMs, nowMs + (Math.max(0, left) / rcptPerSecond) * 1000);
   const shown = job.probeFinishExpectedAtMs;
   if (shown !== undefined && Math.abs(shown - expected) <= finishEstimateSlackMs) return;
-  await recordProbeFinishExpected(job, Math.round(expected));
+  await recordProbeFinishExpected(keys, Math.round(expected));
 }
 
 /** What a probe message read at its start: its job and its batch's item (readJobAndBatch). */
 interface MessageRead {
-  job: JobItem & JobProbeState;
+  job: ProbeJobView;
   batch: BatchState;
 }
 
