@@ -313,8 +313,12 @@ describe('processProbeMessage', () => {
     const memory = new MemoryProbeVerdictCache(86400_000);
     await memory.put(new Map([['joy@x.test', 'accepted']] as const));
     const puts: string[][] = [];
+    const gets: string[][] = [];
     const cache: ProbeVerdictCache = {
-      get: (emails) => memory.get(emails),
+      get: (emails) => {
+        gets.push([...emails].sort());
+        return memory.get(emails);
+      },
       put: async (verdicts) => {
         puts.push([...verdicts.keys()].sort());
         await memory.put(verdicts);
@@ -329,6 +333,8 @@ describe('processProbeMessage', () => {
     expect(back.cached).toEqual(['joy@x.test']);
     await processProbeMessage(back, deps([], { cache }), plenty, log);
     expect(puts).toEqual([['grey5@x.test', 'kim@x.test']]);
+    // looked up once, in the first round: the round handed back does not ask the cache again
+    expect(gets).toEqual([['grey5@x.test', 'joy@x.test', 'kim@x.test']]);
   });
 });
 

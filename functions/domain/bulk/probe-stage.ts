@@ -176,7 +176,9 @@ export async function processProbeMessage(
   const done = { ...message.done };
   const cached = new Set(message.cached ?? []);
   let todo = message.todo.filter((e) => done[e] === undefined);
-  if (todo.length > 0) {
+  // a batch handed back looked its addresses up in its first round: what it has left was not cached
+  // then (a verdict another job stored meanwhile costs one probe more, never a wrong one)
+  if (todo.length > 0 && message.handBacks === 0) {
     for (const [email, probe] of await deps.cache.get(todo)) {
       done[email] = probe;
       cached.add(email);
