@@ -378,7 +378,7 @@ async function settle(
     blocked: outcomes.filter((p) => p === 'blocked').length,
   };
   const job = message.chunk;
-  const after = await settleProbeBatch(
+  const settled = await settleProbeBatch(
     job,
     job.index,
     message.batch,
@@ -386,11 +386,15 @@ async function settle(
     done,
     jobRetentionSeconds,
     counts,
-    { batch: read.batch, batches: message.batches },
+    { batch: read.batch, batches: message.batches, legacySettled: read.job.settledProbes !== undefined },
   );
-  if (after) log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
+  if (settled) {
+    log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
+    if (settled.lastOfChunk) await sendChunkOn(message, deps);
+    return;
+  }
   // settled before (a redelivery) or meanwhile: the chunk may still be owed its next step
-  const current = after ?? (await readChunkProbeState(job, job.index));
+  const current = await readChunkProbeState(job, job.index);
   if (current) await continueChunk(current, message, deps);
 }
 
@@ -405,6 +409,11 @@ async function continueChunk(
 ): Promise<void> {
   if (job.status !== 'processing' || job.doneChunks?.has(message.chunk.index)) return;
   if (!chunkProbesSettled(job, message.chunk.index, message.batches, message.batch)) return;
+  await sendChunkOn(message, deps);
+}
+
+/** The chunk message again, probed: it writes its part with the verdicts of its batches. */
+async function sendChunkOn(message: ProbeMessage, deps: Pick<ProbeStageDeps, 'send'>): Promise<void> {
   await deps.send('chunks', sortedJson({ ...message.chunk, probed: true }));
 }
 
