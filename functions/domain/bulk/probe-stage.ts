@@ -200,13 +200,7 @@ export async function processProbeMessage(
   const startedAt = systemStopwatch();
   const lease = await deps.politeness.acquireSession(message.host);
   if (!lease) {
-    await showExpectedFinish(
-      message.chunk,
-      job,
-      deps.rcptPerSecondPerHost,
-      cutoffMs,
-      deps.clock().getTime(),
-    );
+    await showExpectedFinish(message.chunk, job, deps.rcptPerSecondPerHost, cutoffMs, deps.clock().getTime());
     return handBack(
       read,
       message,
