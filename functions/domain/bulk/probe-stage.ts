@@ -394,7 +394,8 @@ async function settle(
 
 /**
  * Once every batch of the chunk is settled, the chunk message goes again to write its part: sent by the
- * batch whose settle was counted last (and again by its redelivery; recordChunk counts the chunk once).
+ * batch whose settle was counted last (and again by its redelivery; recordChunk counts the chunk once,
+ * and a chunk already counted is dropped: a message's own read of the job leaves doneChunks out).
  */
 async function continueChunk(
   job: ChunkProbeState,

@@ -56,8 +56,12 @@ function batchState(item: StoredItem | undefined): BatchState {
   return { settled: batch?.settledAt !== undefined, progress: batch?.progress };
 }
 
-/** What a probe message needs of its job item: no more is read (a job item grows with its chunks). */
-export type ProbeJobView = Pick<JobItem, 'status' | 'deadlineAtMs' | 'doneChunks'> &
+/**
+ * What a probe message needs of its job item: no more is read (a job item grows with its chunks).
+ * Not `doneChunks`, a set as large as the job's chunks and the costliest attribute to parse: a batch
+ * delivered again after it settled may send its chunk on once more, which the chunk drops as counted.
+ */
+export type ProbeJobView = Pick<JobItem, 'status' | 'deadlineAtMs'> &
   Pick<
     JobProbeState,
     | 'probeEmails'
@@ -73,7 +77,6 @@ export type ProbeJobView = Pick<JobItem, 'status' | 'deadlineAtMs' | 'doneChunks
 const probeJobAttributes = [
   'status',
   'deadlineAtMs',
-  'doneChunks',
   'probeEmails',
   'probedEmails',
   'probeSettled',
@@ -85,7 +88,7 @@ const probeJobAttributes = [
 
 /** One projection for both items of readJobAndBatch (an attribute an item lacks is left out). */
 const jobAndBatchProjection = [
-  '#pk, #sk, #entity, #status, deadlineAtMs, doneChunks, probeEmails, probedEmails',
+  '#pk, #sk, #entity, #status, deadlineAtMs, probeEmails, probedEmails',
   'probeSettled.#c, probeLastSettled.#c, settledProbes, probeProgress, probeFinishExpectedAtMs',
   'settledAt, progress',
 ].join(', ');
