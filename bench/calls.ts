@@ -134,6 +134,17 @@ function report(label: string, calls: AwsCall[], rows: number): void {
       `SQS ${((sqsSent.length / rows) * 1000).toFixed(3)} sends (${messages} messages; an event source ` +
       'adds about one receive and one delete request per batch it takes)',
   );
+  const probeCalls = billable.filter((c) => c.function === 'probeMailboxes' && c.service === 'dynamodb');
+  if (probeCalls.length > 0) {
+    console.log('  probeMailboxes DynamoDB requests by item kind  calls  per 1,000 rows');
+    const byKind = new Map<string, number>();
+    for (const c of probeCalls) {
+      const key = `${c.operation} ${itemKinds(c)}`;
+      byKind.set(key, (byKind.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of [...byKind].sort((a, b) => b[1] - a[1]))
+      console.log(`    ${key}  ${n}  ${((n / rows) * 1000).toFixed(2)}`);
+  }
   for (const fn of ['validateChunk', 'probeMailboxes', 'startProcessing']) {
     const spans = new Map<number, { first: number; last: number; calls: number }>();
     for (const c of calls.filter((x) => x.function === fn && x.invocation !== undefined)) {
@@ -151,6 +162,18 @@ function report(label: string, calls: AwsCall[], rows: number): void {
         `max ${ms[ms.length - 1]!.toFixed(0)} ms, sum ${(total / 1000).toFixed(1)} s`,
     );
   }
+}
+
+/** The kinds of item a DynamoDB call names, from their keys: `PROBE# VERDICTS`, `COMPANY# JOB#+...`. */
+function itemKinds(call: AwsCall): string {
+  const prefix = (value = '') => /^[A-Z]+#?/.exec(value)?.[0] ?? value;
+  const kinds = new Set(
+    (call.target.items ?? []).map((item) => {
+      const [pk, sk] = item.split(' ');
+      return `${prefix(pk)} ${prefix(sk)}`;
+    }),
+  );
+  return [...kinds].sort().join(' + ');
 }
 
 async function bulk(): Promise<void> {

@@ -8,6 +8,7 @@
 //   npm run bench:probe -- --addresses 20000 --domains 200   a smaller run on a loaded machine
 //   add --no-cache to run with PROBE_CACHE_DAYS=0 (what the verdict cache's writes cost)
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dynamoDb } from '../functions/clients/dynamodb';
 import { sqs } from '../functions/clients/sqs';
 import { startTestRuntime } from '../test/helpers/local-runtime';
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
       })
     ).json()) as { jobId: string; uploadUrl: string };
     t0 = performance.now();
+    const cpuBefore = cpuSeconds();
     const put = await fetch(created.uploadUrl, {
       method: 'PUT',
       headers: { 'content-type': 'text/csv' },
@@ -158,6 +160,7 @@ async function main(): Promise<void> {
     }
     clearInterval(ticker);
     const seconds = (performance.now() - t0) / 1000;
+    const cpuAfter = cpuSeconds();
     if (job.status !== 'completed') throw new Error(`job ended: ${JSON.stringify(job)}`);
     const download = (await (
       await fetch(`${runtime.baseUrl}/v1/email/validate-file/${created.jobId}/download`, { headers })
@@ -180,6 +183,11 @@ async function main(): Promise<void> {
       `end to end (PUT -> completed): ${seconds.toFixed(1)} s, ${(ADDRESSES / seconds).toFixed(0)} addresses/s`,
     );
     console.log(`probe stage (first to last RCPT): ${stageSeconds.toFixed(1)} s, ${probeRcpts} RCPT`);
+    const perAddressUs = (cpu: number) => ((cpu * 1e6) / ADDRESSES).toFixed(0);
+    console.log(
+      `CPU (PUT -> completed) per address: ${perAddressUs(cpuAfter.node - cpuBefore.node)} µs in this process ` +
+        `(handlers, fixture servers), ${perAddressUs(cpuAfter.children - cpuBefore.children)} µs in DynamoDB Local`,
+    );
     console.log(`service calls (count, mean ms) during the run, per probe RCPT:`);
     for (const [name, c] of [...calls].sort((a, b) => b[1].n - a[1].n))
       console.log(
@@ -200,6 +208,32 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((s) => s.close()));
     await dns.close();
   }
+}
+
+/**
+ * CPU seconds so far of this process (the handlers run in it, and the fixture servers) and of its live
+ * child processes (DynamoDB Local's JVM), read from /proc; children are 0 where there is no /proc.
+ */
+function cpuSeconds(): { node: number; children: number } {
+  const own = process.cpuUsage();
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // exited meanwhile
+      }
+      // after the command's name (in parentheses): state, ppid, ..., utime (14th field), stime (15th)
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === process.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    // no /proc: children unknown
+  }
+  // USER_HZ is 100 on Linux
+  return { node: (own.user + own.system) / 1e6, children: ticks / 100 };
 }
 
 /** The most of `times` (ms) that fall in one calendar second: what SMTP_RCPT_PER_SECOND_PER_HOST bounds. */

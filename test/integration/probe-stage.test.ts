@@ -313,8 +313,12 @@ describe('processProbeMessage', () => {
     const memory = new MemoryProbeVerdictCache(86400_000);
     await memory.put(new Map([['joy@x.test', 'accepted']] as const));
     const puts: string[][] = [];
+    const gets: string[][] = [];
     const cache: ProbeVerdictCache = {
-      get: (emails) => memory.get(emails),
+      get: (emails) => {
+        gets.push([...emails].sort());
+        return memory.get(emails);
+      },
       put: async (verdicts) => {
         puts.push([...verdicts.keys()].sort());
         await memory.put(verdicts);
@@ -329,6 +333,8 @@ describe('processProbeMessage', () => {
     expect(back.cached).toEqual(['joy@x.test']);
     await processProbeMessage(back, deps([], { cache }), plenty, log);
     expect(puts).toEqual([['grey5@x.test', 'kim@x.test']]);
+    // looked up once, in the first round: the round handed back does not ask the cache again
+    expect(gets).toEqual([['grey5@x.test', 'joy@x.test', 'kim@x.test']]);
   });
 });
 
@@ -408,6 +414,53 @@ describe('progress of a probed job', () => {
     expect(percents).toEqual([50, 87, 87, 99, 99]);
     expect((await jobState('j-grey-progress')).probeProgress).toEqual({});
     expect((await jobState('j-grey-progress')).probedEmails).toBe(4);
+  });
+});
+
+describe('settleProbeBatch', () => {
+  it('tells the last batch of a chunk without reading the job again, and counts each batch once', async () => {
+    await processingJob('j-last');
+    const job = { companyId, jobId: 'j-last' };
+    await recordProbeHandoff(job, 0, 3, 3);
+    const known = { batches: 3, legacySettled: false };
+    const sends = jest.spyOn(dynamoDb(), 'send');
+    const settle = (batch: number) =>
+      settleProbeBatch(job, 0, batch, 1, { [`u${batch}@x.test`]: 'accepted' }, 3600, undefined, known);
+    try {
+      expect(await settle(2)).toEqual({ lastOfChunk: false });
+      expect(await settle(0)).toEqual({ lastOfChunk: false });
+      // a redelivered batch counts nothing and is not the one to send the chunk on
+      expect(await settle(0)).toBeUndefined();
+      // the last: its first try fails for the others' count alone, the second counts it
+      expect(await settle(1)).toEqual({ lastOfChunk: true });
+      const commands = sends.mock.calls.map(([command]) => command.constructor.name);
+      // reads only to find that the redelivered batch was settled (its item, not the job)
+      expect(commands.filter((name) => name === 'GetCommand')).toHaveLength(1);
+    } finally {
+      sends.mockRestore();
+    }
+    const state = await jobState('j-last');
+    expect(state.probedEmails).toBe(3);
+    expect(state.probeSettled).toEqual({ '0': 3 });
+    expect(state.probeLastSettled).toEqual({ '0': 1 });
+  });
+
+  it('counts nothing for a job no longer processing, whatever it knows of the chunk', async () => {
+    await processingJob('j-moved-on');
+    const job = { companyId, jobId: 'j-moved-on' };
+    await recordProbeHandoff(job, 0, 2, 2);
+    await dynamoDb().send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: jobKey(companyId, 'j-moved-on'),
+        UpdateExpression: 'SET #status = :cancelled',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':cancelled': 'cancelled' },
+      }),
+    );
+    const known = { batches: 2, legacySettled: false };
+    expect(await settleProbeBatch(job, 0, 0, 1, {}, 3600, undefined, known)).toBeUndefined();
+    expect((await jobState('j-moved-on')).probedEmails).toBeUndefined();
   });
 });
 

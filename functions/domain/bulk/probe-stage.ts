@@ -37,7 +37,8 @@ import {
   readJobAndBatch,
   type BatchState,
   type ChunkProbeState,
-  type JobProbeState,
+  type Job,
+  type ProbeJobView,
 } from '../../store/jobs/probe-state';
 
 export interface ProbeStageDeps {
@@ -175,7 +176,9 @@ export async function processProbeMessage(
   const done = { ...message.done };
   const cached = new Set(message.cached ?? []);
   let todo = message.todo.filter((e) => done[e] === undefined);
-  if (todo.length > 0) {
+  // a batch handed back looked its addresses up in its first round: what it has left was not cached
+  // then (a verdict another job stored meanwhile costs one probe more, never a wrong one)
+  if (todo.length > 0 && message.handBacks === 0) {
     for (const [email, probe] of await deps.cache.get(todo)) {
       done[email] = probe;
       cached.add(email);
@@ -197,7 +200,7 @@ export async function processProbeMessage(
   const startedAt = systemStopwatch();
   const lease = await deps.politeness.acquireSession(message.host);
   if (!lease) {
-    await showExpectedFinish(job, deps.rcptPerSecondPerHost, cutoffMs, deps.clock().getTime());
+    await showExpectedFinish(message.chunk, job, deps.rcptPerSecondPerHost, cutoffMs, deps.clock().getTime());
     return handBack(
       read,
       message,
@@ -291,7 +294,8 @@ function busyHostDelay(
  * probe at M RCPT a second (as if they all shared one host: an upper bound), never past the cutoff.
  */
 async function showExpectedFinish(
-  job: JobItem & JobProbeState,
+  keys: Job,
+  job: ProbeJobView,
   rcptPerSecond: number,
   cutoffMs: number,
   nowMs: number,
@@ -301,12 +305,12 @@ async function showExpectedFinish(
   const expected = Math.min(cutoffMs, nowMs + (Math.max(0, left) / rcptPerSecond) * 1000);
   const shown = job.probeFinishExpectedAtMs;
   if (shown !== undefined && Math.abs(shown - expected) <= finishEstimateSlackMs) return;
-  await recordProbeFinishExpected(job, Math.round(expected));
+  await recordProbeFinishExpected(keys, Math.round(expected));
 }
 
 /** What a probe message read at its start: its job and its batch's item (readJobAndBatch). */
 interface MessageRead {
-  job: JobItem & JobProbeState;
+  job: ProbeJobView;
   batch: BatchState;
 }
 
@@ -368,7 +372,7 @@ async function settle(
     blocked: outcomes.filter((p) => p === 'blocked').length,
   };
   const job = message.chunk;
-  const after = await settleProbeBatch(
+  const settled = await settleProbeBatch(
     job,
     job.index,
     message.batch,
@@ -376,17 +380,22 @@ async function settle(
     done,
     jobRetentionSeconds,
     counts,
-    { batch: read.batch, batches: message.batches },
+    { batch: read.batch, batches: message.batches, legacySettled: read.job.settledProbes !== undefined },
   );
-  if (after) log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
+  if (settled) {
+    log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
+    if (settled.lastOfChunk) await sendChunkOn(message, deps);
+    return;
+  }
   // settled before (a redelivery) or meanwhile: the chunk may still be owed its next step
-  const current = after ?? (await readChunkProbeState(job, job.index));
+  const current = await readChunkProbeState(job, job.index);
   if (current) await continueChunk(current, message, deps);
 }
 
 /**
  * Once every batch of the chunk is settled, the chunk message goes again to write its part: sent by the
- * batch whose settle was counted last (and again by its redelivery; recordChunk counts the chunk once).
+ * batch whose settle was counted last (and again by its redelivery; recordChunk counts the chunk once,
+ * and a chunk already counted is dropped: a message's own read of the job leaves doneChunks out).
  */
 async function continueChunk(
   job: ChunkProbeState,
@@ -395,6 +404,11 @@ async function continueChunk(
 ): Promise<void> {
   if (job.status !== 'processing' || job.doneChunks?.has(message.chunk.index)) return;
   if (!chunkProbesSettled(job, message.chunk.index, message.batches, message.batch)) return;
+  await sendChunkOn(message, deps);
+}
+
+/** The chunk message again, probed: it writes its part with the verdicts of its batches. */
+async function sendChunkOn(message: ProbeMessage, deps: Pick<ProbeStageDeps, 'send'>): Promise<void> {
   await deps.send('chunks', sortedJson({ ...message.chunk, probed: true }));
 }
 

@@ -20,6 +20,7 @@
 import { systemClock, type Clock } from '../../clock';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
+import { isTransactionConditionFailure } from '../conditions';
 import { ifConditionHolds, send } from '../dynamodb';
 import { jobKey, probeBatchVerdictsKey } from '../keys';
 import { epochSeconds, ttlAttribute } from '../table';
@@ -28,8 +29,8 @@ import {
   legacyProgress,
   readBatch,
   readChunkProbeState,
+  chunkProbesSettled,
   type BatchState,
-  type ChunkProbeState,
   type Job,
   type JobProbeState,
 } from './probe-state';
@@ -143,14 +144,33 @@ const unchangedBatch = (progress: number | undefined) =>
     ? 'attribute_not_exists(settledAt) AND attribute_not_exists(progress)'
     : 'attribute_not_exists(settledAt) AND progress = :was';
 
+/** What a settle that counted says: whether this batch was its chunk's last, the one to send it on. */
+export interface SettledBatch {
+  lastOfChunk: boolean;
+}
+
+/** Which items of a cancelled transaction failed their condition (by position), or null: not that. */
+function failedConditions(error: unknown): boolean[] | null {
+  if (!isTransactionConditionFailure(error)) return null;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((r) => r.Code === 'ConditionalCheckFailed');
+}
+
 /**
  * Settles one batch, at most once: its item (verdicts, kept `keptSeconds`: domain/bulk/limits.ts
  * jobRetentionSeconds) and the job's counters (probedEmails, the chunk's credit and settled count, the
  * chunk's last settled batch) in one transaction, conditioned on the batch not being settled and the
  * job processing.
- * @param known what the message read of the batch, and how many batches its chunk has
- * @returns what the chunk's state is after this settle, or undefined when the batch was settled
- *   already (or the job moved on)
+ *
+ * Whether it was the chunk's last comes without reading the job again when the chunk's batch count is
+ * known (and the job has no legacy settled-id set): the first try also requires that some other batch
+ * of the chunk is still unsettled, so holding says "not the last"; failing for that alone says every
+ * other batch is settled, and the try without it makes this one the last. Otherwise the job's chunk
+ * counters are read after the settle.
+ * @param known what the message read of the batch, how many batches its chunk has, and whether the
+ *   job keeps the legacy settled-id set
+ * @returns whether the batch was its chunk's last (never when `known` has no batch count), or
+ *   undefined when the batch was settled already (or the job moved on)
  */
 export async function settleProbeBatch(
   job: Job,
@@ -160,17 +180,24 @@ export async function settleProbeBatch(
   verdicts: Record<string, string>,
   keptSeconds: number,
   counts: SettledCounts = { unprobed: 0, blocked: 0 },
-  known: { batch?: BatchState; batches?: number } = {},
+  known: { batch?: BatchState; batches?: number; legacySettled?: boolean } = {},
   clock: Clock = systemClock,
-): Promise<ChunkProbeState | undefined> {
+): Promise<SettledBatch | undefined> {
   const chunk = String(chunkIndex);
+  const batches = known.batches;
   // the batch as the message read it; without that, most batches are never handed back: first try as
   // one with no progress, read only when that fails
   const settledAt = clock();
   let before: BatchState = known.batch ?? { settled: false, progress: undefined };
+  // the count of a legacy job's chunk includes its settled-id set, which no condition can count
+  const withoutRead = batches !== undefined && batches > 1 && known.legacySettled === false;
+  let othersUnsettled = withoutRead;
   for (let attempt = 1; ; attempt++) {
     const was = before.progress ?? 0;
     const batchValues: Record<string, unknown> = before.progress === undefined ? {} : { ':was': was };
+    const jobCondition =
+      '#status = :processing AND NOT contains(settledProbes, :id)' +
+      (othersUnsettled ? ' AND (attribute_not_exists(probeSettled.#c) OR probeSettled.#c < :others)' : '');
     const settle = () =>
       send(
         new TransactWriteCommand({
@@ -198,7 +225,7 @@ export async function settleProbeBatch(
                   'SET probeUnits.#c = if_not_exists(probeUnits.#c, :zero) + :units, ' +
                   'probeSettled.#c = if_not_exists(probeSettled.#c, :zero) + :one, probeLastSettled.#c = :batch ' +
                   'REMOVE probeProgress.#b ADD probedEmails :n, unprobedEmails :unprobed, blockedEmails :blocked',
-                ConditionExpression: '#status = :processing AND NOT contains(settledProbes, :id)',
+                ConditionExpression: jobCondition,
                 ExpressionAttributeNames: {
                   '#status': 'status',
                   '#c': chunk,
@@ -214,6 +241,7 @@ export async function settleProbeBatch(
                   ':batch': batch,
                   ':id': legacyBatchId(chunkIndex, batch),
                   ':processing': 'processing',
+                  ...(othersUnsettled ? { ':others': batches! - 1 } : {}),
                 },
               },
             },
@@ -221,13 +249,37 @@ export async function settleProbeBatch(
         }),
         transactionAttempts,
       );
-    const settled = await ifConditionHolds(withProbeMaps(job, settle).then(() => true));
-    // the only batch of its chunk: settling it settled the chunk, and this settle was the last
-    if (settled && known.batches === 1)
-      return { status: 'processing', probeSettled: { [chunk]: 1 }, probeLastSettled: { [chunk]: batch } };
-    if (settled) return readChunkProbeState(job, chunkIndex);
-    // a condition failed: the batch settled meanwhile, its progress rose meanwhile (try again with
-    // the new figure), or the job moved on
+    let failed: boolean[] | null = null;
+    try {
+      await withProbeMaps(job, settle);
+    } catch (error) {
+      failed = failedConditions(error);
+      if (!failed) throw error;
+    }
+    if (!failed) {
+      // the only batch of its chunk: settling it settled the chunk, and this settle was the last
+      if (batches === 1) return { lastOfChunk: true };
+      // not holding on an earlier try, the others' count had reached batches - 1 (counts only grow)
+      if (withoutRead) return { lastOfChunk: !othersUnsettled };
+      const after = await readChunkProbeState(job, chunkIndex);
+      return {
+        lastOfChunk:
+          batches !== undefined &&
+          after !== undefined &&
+          after.status === 'processing' &&
+          chunkProbesSettled(after, chunkIndex, batches, batch),
+      };
+    }
+    // reasons that do not say which item failed are taken as the batch's (read again below)
+    const batchFailed = failed[0] ?? true;
+    if (!batchFailed && othersUnsettled) {
+      // the job's condition alone: every other batch is settled (or the job moved on: the next try says)
+      othersUnsettled = false;
+      continue;
+    }
+    if (!batchFailed) return undefined;
+    // the batch's condition: it settled meanwhile, or its progress rose meanwhile (try again with the
+    // new figure)
     const now = await readBatch(job, chunkIndex, batch);
     if (now.settled || now.progress === before.progress || attempt >= batchWriteAttempts) return undefined;
     before = now;

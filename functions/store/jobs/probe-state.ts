@@ -4,9 +4,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { batchGetAll, queryAll, send } from '../dynamodb';
 import { jobKey, probeBatchVerdictsKey, probeBatchVerdictsPrefix } from '../keys';
+import { tableKeys } from '../table';
 import { MalformedItemError, type StoredItem } from '../entities/declare';
 import { jobEntity, probeBatchEntity } from '../entities/jobs';
-import { parseJob, type JobItem, type StoredJob } from './item';
+import type { JobItem } from './item';
 
 /** The probe attributes of a job item. */
 export interface JobProbeState {
@@ -56,22 +57,76 @@ function batchState(item: StoredItem | undefined): BatchState {
 }
 
 /**
- * A probe message's one read: the job item and its batch's item, in one consistent BatchGetItem.
- * The batch counts as settled when its item says so or the job's legacy set has it.
+ * What a probe message needs of its job item: no more is read (a job item grows with its chunks).
+ * Not `doneChunks`, a set as large as the job's chunks and the costliest attribute to parse: a batch
+ * delivered again after it settled may send its chunk on once more, which the chunk drops as counted.
+ */
+export type ProbeJobView = Pick<JobItem, 'status' | 'deadlineAtMs'> &
+  Pick<
+    JobProbeState,
+    | 'probeEmails'
+    | 'probedEmails'
+    | 'probeSettled'
+    | 'probeLastSettled'
+    | 'settledProbes'
+    | 'probeProgress'
+    | 'probeFinishExpectedAtMs'
+  >;
+
+/** The attributes of ProbeJobView; the per-chunk maps are read for the message's chunk only. */
+const probeJobAttributes = [
+  'status',
+  'deadlineAtMs',
+  'probeEmails',
+  'probedEmails',
+  'probeSettled',
+  'probeLastSettled',
+  'settledProbes',
+  'probeProgress',
+  'probeFinishExpectedAtMs',
+];
+
+/** One projection for both items of readJobAndBatch (an attribute an item lacks is left out). */
+const jobAndBatchProjection = [
+  '#pk, #sk, #entity, #status, deadlineAtMs, probeEmails, probedEmails',
+  'probeSettled.#c, probeLastSettled.#c, settledProbes, probeProgress, probeFinishExpectedAtMs',
+  'settledAt, progress',
+].join(', ');
+
+/**
+ * A probe message's one read: the job item and its batch's item, in one consistent BatchGetItem,
+ * projected on what the message uses (parsing a whole job item costs more than the rest of a message's
+ * CPU). The batch counts as settled when its item says so or the job's legacy set has it.
  */
 export async function readJobAndBatch(
   job: Job,
   chunkIndex: number,
   batch: number,
-): Promise<{ job: StoredJob | undefined; batch: BatchState }> {
+): Promise<{ job: ProbeJobView | undefined; batch: BatchState }> {
   const jobItemKey = jobKey(job.companyId, job.jobId);
   const batchKey = probeBatchVerdictsKey(job.companyId, job.jobId, chunkIndex, batch);
-  const items = await batchGetAll([{ ...jobItemKey }, { ...batchKey }], { consistent: true });
+  const items = await batchGetAll([{ ...jobItemKey }, { ...batchKey }], {
+    consistent: true,
+    projection: jobAndBatchProjection,
+    names: {
+      '#pk': tableKeys.partition,
+      '#sk': tableKeys.sort,
+      '#entity': 'entity',
+      '#status': 'status',
+      '#c': String(chunkIndex),
+    },
+  });
   const stored = items.find((item) => item.sk === jobItemKey.sk && item.entity === 'job');
-  const jobItem = stored && parseJob(stored);
+  const jobItem = stored && probeJobView(stored);
   const state = batchState(items.find((item) => item.sk === batchKey.sk));
   if (jobItem?.settledProbes?.has(legacyBatchId(chunkIndex, batch))) state.settled = true;
   return { job: jobItem, batch: state };
+}
+
+function probeJobView(stored: StoredItem): ProbeJobView {
+  const view = jobEntity.parsePart(stored, probeJobAttributes);
+  if (view.status === undefined) throw new MalformedItemError(jobEntity.name, stored, 'no status');
+  return { ...view, status: view.status };
 }
 
 /** The batch item alone, read again after a write of it failed its condition. */
