@@ -12,7 +12,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import { setSingleEngine, type Validator } from '../../functions/domain/single-validation/engine';
 import type { ValidationResult } from '../../functions/domain/validation';
 import { budgetMs, handler as validateEmail } from '../../functions/handlers/validate-email';
@@ -22,7 +21,7 @@ import { resetSecretClients } from '../../functions/clients/secrets';
 import { resetSecretSettings } from '../../functions/middlewares/secret-settings';
 import { resetSettings, settings } from '../../functions/settings';
 import { apiEvent, lambdaContext } from '../../local/events';
-import { storedApiKey } from '../helpers/items';
+import { mockApiKeyRead } from '../helpers/mocked-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -73,9 +72,7 @@ beforeEach(() => {
   sqs.reset();
   calls.length = 0;
   ddb.on(GetCommand).resolves({});
-  ddb.on(GetCommand, { Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } }).resolves({
-    Item: storedApiKey(hashApiKey(key), { companyId, userId: 'u1', userEmail: 'a@acme.test', keyId: 'k1' }),
-  });
+  mockApiKeyRead(ddb, key, { companyId, userId: 'u1', userEmail: 'a@acme.test', keyId: 'k1' });
   ddb.on(UpdateCommand).resolves({});
   ddb.on(PutCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
