@@ -6,18 +6,16 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as wiring from '../../functions/wiring';
 import { anyCloudFrontOrigin, contextOrigin } from '../../lib/mailvet';
-import { synthMailvet } from './synth';
+import { synthMailvet, type MailvetTemplates } from './synth';
 
 type Json = Record<string, unknown>;
 
-const synth = synthMailvet;
-
-let plain: ReturnType<typeof synth>;
-let configured: ReturnType<typeof synth>;
+let plain: MailvetTemplates;
+let configured: MailvetTemplates;
 
 beforeAll(() => {
-  plain = synth();
-  configured = synth({
+  plain = synthMailvet();
+  configured = synthMailvet({
     prefix: 'hard',
     consoleOrigin: contextOrigin('consoleOrigin', 'https://d111111abcdef8.cloudfront.net'),
     apiCorsOrigins: ['https://app.example.com'],

@@ -3,18 +3,16 @@
 // defaults every function gets.
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { contextCount, contextList } from '../../lib/mailvet';
-import { synthMailvet } from './synth';
+import { synthMailvet, type MailvetTemplates } from './synth';
 
 type Json = Record<string, unknown>;
 
-const synth = synthMailvet;
-
-let plain: ReturnType<typeof synth>;
-let configured: ReturnType<typeof synth>;
+let plain: MailvetTemplates;
+let configured: MailvetTemplates;
 
 beforeAll(() => {
-  plain = synth();
-  configured = synth({
+  plain = synthMailvet();
+  configured = synthMailvet({
     prefix: 'ops',
     alarmEmail: 'ops@example.com',
     apiCorsOrigins: contextList('https://app.example.com, https://admin.example.com'),
