@@ -68,10 +68,7 @@ export interface FakeTable {
 }
 
 /** Points the mocked DynamoDB client at an in-memory company and job item. */
-export function fakeTable(
-  ddb: AwsClientStub<DynamoDBDocumentClient>,
-  initial: Partial<FakeTable> = {},
-): FakeTable {
+function fakeTable(ddb: AwsClientStub<DynamoDBDocumentClient>, initial: Partial<FakeTable> = {}): FakeTable {
   const table: FakeTable = { attempts: [], jobExists: true, companyExists: true, ...initial };
   ddb.on(GetCommand, { Key: companyKey(companyId) }).callsFake(async () => ({
     Item: table.companyExists ? storedCompany(companyId, secret) : undefined,
