@@ -21,7 +21,7 @@ import { resetSecretClients } from '../../functions/clients/secrets';
 import { resetSecretSettings } from '../../functions/middlewares/secret-settings';
 import { resetSettings, settings } from '../../functions/settings';
 import { apiEvent, lambdaContext } from '../../local/events';
-import { mockApiKeyRead } from '../helpers/mocked-store';
+import { mockApiKeyRead, mockStoredValidationRequest } from '../helpers/mocked-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -330,17 +330,7 @@ describe('quota', () => {
 describe('GET /v1/email/validate/{requestId}', () => {
   const storedKey = { pk: `COMPANY#${companyId}`, sk: `VALIDATION#${requestId}` };
   const stored = (item: Record<string, unknown>) =>
-    ddb.on(GetCommand, { Key: storedKey }).resolves({
-      Item: {
-        ...storedKey,
-        type: 'validation_request',
-        companyId,
-        requestId,
-        createdAt: new Date().toISOString(),
-        ttl: 1,
-        ...item,
-      },
-    });
+    mockStoredValidationRequest(ddb, { companyId, requestId }, item);
 
   it("answers 200 with the stored result and the metadata, read consistently under the key's company", async () => {
     stored({

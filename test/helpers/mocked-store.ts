@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { hashApiKey } from '../../functions/domain/accounts/secrets';
-import { apiKeyKey } from '../../functions/store/keys';
+import { apiKeyKey, validationRequestKey } from '../../functions/store/keys';
 import { storedApiKey } from './items';
 
 type DocumentClientMock = AwsClientStub<DynamoDBDocumentClient>;
@@ -55,4 +55,23 @@ export function mockItemStore(
     });
   ddb.on(DeleteCommand).resolves({});
   return items;
+}
+
+/** Answers the read of a company's stored single-email validation request: a fresh one, `item` on top. */
+export function mockStoredValidationRequest(
+  ddb: DocumentClientMock,
+  ids: { companyId: string; requestId: string },
+  item: Record<string, unknown>,
+): void {
+  const key = validationRequestKey(ids.companyId, ids.requestId);
+  ddb.on(GetCommand, { Key: key }).resolves({
+    Item: {
+      ...key,
+      type: 'validation_request',
+      ...ids,
+      createdAt: new Date().toISOString(),
+      ttl: 1,
+      ...item,
+    },
+  });
 }
