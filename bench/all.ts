@@ -41,6 +41,22 @@ function parse(text: string): Output {
 const div = (a: number | undefined, b: number | undefined) =>
   a === undefined || b === undefined || b === 0 ? undefined : a / b;
 
+/** A row with no baseline: `now` over the goal's number. */
+const againstGoal = (
+  figure: string,
+  goal: string,
+  now: number | undefined,
+  unit: string,
+  target: number,
+): Row => ({
+  figure,
+  goal,
+  now,
+  unit,
+  ratio: div(now, target),
+  ratioOf: 'the goal',
+});
+
 /** A number printed in a line that matches `pattern` (its first group), e.g. the bulk bench's seconds. */
 function numberIn(text: string, pattern: RegExp): number | undefined {
   const match = pattern.exec(text);
@@ -82,22 +98,8 @@ const benches: Bench[] = [
         ratio: div(values.requests_per_second, values.baseline_requests_per_second),
         ratioOf: 'a bare node:http server answering the same body to the same load, in this run',
       },
-      {
-        figure: 'sync: p50 ms, 10 connections',
-        goal: '< 40',
-        now: values.p50_ms,
-        unit: 'ms',
-        ratio: div(values.p50_ms, 40),
-        ratioOf: 'the goal',
-      },
-      {
-        figure: 'sync: sequential DynamoDB rounds per request (max)',
-        goal: '≤ 3',
-        now: values.rounds_max,
-        unit: '',
-        ratio: div(values.rounds_max, 3),
-        ratioOf: 'the goal',
-      },
+      againstGoal('sync: p50 ms, 10 connections', '< 40', values.p50_ms, 'ms', 40),
+      againstGoal('sync: sequential DynamoDB rounds per request (max)', '≤ 3', values.rounds_max, '', 3),
       {
         figure: 'sync: usage counted exactly (1 = yes)',
         goal: '1',
@@ -135,14 +137,7 @@ const benches: Bench[] = [
     args: [],
     quickArgs: ['--addresses', '5000', '--domains', '50'],
     rows: ({ values }) => [
-      {
-        figure: 'probe: probed addresses/s',
-        goal: '≥ 1,000',
-        now: values.probe_addresses_per_second,
-        unit: '/s',
-        ratio: div(values.probe_addresses_per_second, 1000),
-        ratioOf: 'the goal',
-      },
+      againstGoal('probe: probed addresses/s', '≥ 1,000', values.probe_addresses_per_second, '/s', 1000),
     ],
   },
   {
@@ -151,14 +146,7 @@ const benches: Bench[] = [
     args: [],
     quickArgs: [],
     rows: ({ values }) => [
-      {
-        figure: 'workspace: list page p95 ms, limit 50',
-        goal: '≤ 50',
-        now: values.p95_ms_limit50,
-        unit: 'ms',
-        ratio: div(values.p95_ms_limit50, 50),
-        ratioOf: 'the goal',
-      },
+      againstGoal('workspace: list page p95 ms, limit 50', '≤ 50', values.p95_ms_limit50, 'ms', 50),
       {
         figure: 'workspace: list page p95 ms, limit 1000',
         goal: '≤ 20 × limit 50',

@@ -11,7 +11,6 @@ import { reputationRangeNames } from '../functions/domain/workspace/dates';
 import { generateWorkspace } from '../functions/domain/workspace/generate';
 import { importWorkspace } from '../functions/domain/workspace/import';
 import { apiHandler, type Route } from '../functions/http/api-handler';
-import { resetSettings } from '../functions/settings';
 import { queueUrlEnvNames } from '../functions/wiring';
 import { getConnectedDomainRoute } from '../functions/handlers/get-connected-domain';
 import { getConnectedMailboxRoute } from '../functions/handlers/get-connected-mailbox';
@@ -23,7 +22,7 @@ import { listConnectedMailboxesRoute } from '../functions/handlers/list-connecte
 import { listSafetyNetMailboxesRoute } from '../functions/handlers/list-safety-net-mailboxes';
 import { listSafetyNetSequencesRoute } from '../functions/handlers/list-safety-net-sequences';
 import { listUsersRoute } from '../functions/handlers/list-users';
-import { ensureTable, startDynamoDbLocal } from '../local/dynamodb';
+import { startProcessTable } from '../test/helpers/process-table';
 import { apiEvent, lambdaContext } from '../local/events';
 
 const size = {
@@ -121,12 +120,7 @@ async function firstRow(route: Route, key: string, envelope: string): Promise<Re
 }
 
 async function main(): Promise<void> {
-  const dynamo = await startDynamoDbLocal();
-  const table = 'mailvet-bench';
-  await ensureTable(dynamo.endpoint, table);
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    TABLE_NAME: table,
+  const dynamo = await startProcessTable('mailvet-bench', {
     AWS_ACCESS_KEY_ID: 'bench',
     AWS_SECRET_ACCESS_KEY: 'bench',
     BUCKET_NAME: 'unused',
@@ -135,8 +129,6 @@ async function main(): Promise<void> {
     // One client sending requests back to back: the per-company limit is not what is measured.
     RATE_LIMIT_PER_SECOND: '1000000',
   });
-  resetSettings();
-  resetDynamoDb();
   try {
     const big = 'b0b0b0b0-0000-4000-8000-00000000b001';
     await company(big, 'bench-key', size.users + 100);

@@ -50,19 +50,27 @@ export function contentTypeOf(file: string): string {
   return contentTypes[path.extname(file)] ?? 'application/octet-stream';
 }
 
+/** What the console's and the widget's bundles share: minified for these browsers, kept in memory. */
+const browserBundle = {
+  bundle: true,
+  target: ['chrome109', 'firefox115', 'safari16'],
+  platform: 'browser',
+  minify: true,
+  logLevel: 'silent',
+  write: false,
+} satisfies BuildOptions;
+
 /**
  * The console's esbuild options (exported for the test that checks what the bundle holds). Source maps
  * only for builds on this machine: a deployed console ships none (they would publish the source).
  */
 export function consoleBuildOptions(outdir: string, sourceMaps = true): BuildOptions {
   return {
+    // Everything (fonts included: the system font stack) is in the bundle: no request leaves the origin.
+    ...browserBundle,
     entryPoints: { app: path.join(consoleRoot, 'src/main.ts') },
-    bundle: true,
     outdir,
     format: 'esm',
-    target: ['chrome109', 'firefox115', 'safari16'],
-    platform: 'browser',
-    minify: true,
     sourcemap: sourceMaps ? 'linked' : false,
     // The bulk page reads CSV samples with the service's own dialect detection, which works on Buffers.
     inject: [path.join(consoleRoot, 'src/buffer-shim.ts')],
@@ -72,9 +80,6 @@ export function consoleBuildOptions(outdir: string, sourceMaps = true): BuildOpt
       'node:buffer': path.join(consoleRoot, 'src/node-buffer-shim.ts'),
       'iconv-lite': path.join(consoleRoot, 'src/iconv-shim.ts'),
     },
-    // Everything (fonts included: the system font stack) is in the bundle: no request leaves the origin.
-    logLevel: 'silent',
-    write: false,
     legalComments: 'linked',
   };
 }
@@ -85,15 +90,10 @@ export function consoleBuildOptions(outdir: string, sourceMaps = true): BuildOpt
  */
 export function widgetBuildOptions(outdir: string): BuildOptions {
   return {
+    ...browserBundle,
     entryPoints: { widget: path.join(consoleRoot, 'src/widget/widget.ts') },
-    bundle: true,
     outdir,
     format: 'iife',
-    target: ['chrome109', 'firefox115', 'safari16'],
-    platform: 'browser',
-    minify: true,
-    logLevel: 'silent',
-    write: false,
   };
 }
 

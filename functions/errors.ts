@@ -31,30 +31,25 @@ export const invalidJsonMessage = 'Invalid JSON body';
 export const maxJsonDepth = 64;
 export const tooDeepJsonMessage = `JSON body must not be nested more than ${maxJsonDepth} levels deep`;
 
-export class MissingKeyError extends AppError {
-  readonly statusCode = 401;
-  constructor() {
-    super(missingKeyMessage);
-  }
+/** The base of an error whose status and text never change: `new MissingKeyError()` takes no argument. */
+function fixedError(statusCode: number, message: string) {
+  return class extends AppError {
+    readonly statusCode = statusCode;
+    constructor() {
+      super(message);
+    }
+  };
 }
 
+export class MissingKeyError extends fixedError(401, missingKeyMessage) {}
+
 /** 403: unknown or revoked API key. */
-export class InvalidKeyError extends AppError {
-  readonly statusCode = 403;
-  constructor() {
-    super(invalidKeyMessage);
-  }
-}
+export class InvalidKeyError extends fixedError(403, invalidKeyMessage) {}
 
 /** 402: the company has neither monthly quota nor credits left (a fixed text, docs/api.md). */
 export const quotaExceededMessage = 'Validation quota exceeded';
 
-export class QuotaExceededError extends AppError {
-  readonly statusCode = 402;
-  constructor() {
-    super(quotaExceededMessage);
-  }
-}
+export class QuotaExceededError extends fixedError(402, quotaExceededMessage) {}
 
 /** 403: the key's creator lacks the permission a write needs. */
 export class ForbiddenError extends AppError {

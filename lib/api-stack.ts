@@ -235,33 +235,18 @@ export class ApiStack extends Stack {
         'Callers authenticate with an x-api-key checked inside every function (hashed key lookup in the ' +
         'table, 401/403 texts from docs/api.md); API Gateway has no authorizer for such company keys.',
     });
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
-      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
-    });
-    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
-      httpApi: this.api,
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: props.throttle ?? { rateLimit: 200, burstLimit: 400 },
-      accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(accessLogs),
-        format: accessLogFormat,
-      },
-    });
+    this.stage = this.loggedStage(
+      this.api,
+      { stage: 'DefaultStage', logs: 'ApiAccessLogs' },
+      props.throttle ?? { rateLimit: 200, burstLimit: 400 },
+      props,
+    );
 
     const widget = this.createWidgetApi(fn, props);
     this.widgetApi = widget.api;
     this.widgetStage = widget.stage;
 
-    const integrations = new Map<string, HttpLambdaIntegration>();
-    for (const r of wiring.routes) {
-      let integration = integrations.get(r.function);
-      if (!integration) {
-        integration = new HttpLambdaIntegration(`${r.function}Integration`, fn(r.function));
-        integrations.set(r.function, integration);
-      }
-      this.api.addRoutes({ path: r.path, methods: [apigwv2.HttpMethod[r.method]], integration });
-    }
+    addLambdaRoutes(this.api, wiring.routes, fn, (name) => `${name}Integration`);
 
     this.console.deploy(this.stage.url);
     new Operations(this, 'Operations', {
@@ -338,34 +323,41 @@ export class ApiStack extends Stack {
         'Callers authenticate with a publishable x-api-key checked inside the function, with its origin ' +
         'lock and per-IP limits; API Gateway has no authorizer for such keys.',
     });
-    const accessLogs = new logs.LogGroup(this, 'WidgetApiAccessLogs', {
-      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
-    });
-    const stage = new apigwv2.HttpStage(this, 'WidgetStage', {
-      httpApi: api,
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: { rateLimit: 50, burstLimit: 100 },
-      accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(accessLogs),
-        format: accessLogFormat,
-      },
-    });
+    const stage = this.loggedStage(
+      api,
+      { stage: 'WidgetStage', logs: 'WidgetApiAccessLogs' },
+      { rateLimit: 50, burstLimit: 100 },
+      props,
+    );
     const preflightPaths = new Set(wiring.preflightRoutes.map((r) => r.path));
     const widgetRoutes = [
       ...wiring.routes.filter((r) => preflightPaths.has(r.path)),
       ...wiring.preflightRoutes,
     ];
-    const integrations = new Map<string, HttpLambdaIntegration>();
-    for (const r of widgetRoutes) {
-      let integration = integrations.get(r.function);
-      if (!integration) {
-        integration = new HttpLambdaIntegration(`Widget${pascal(r.function)}Integration`, fn(r.function));
-        integrations.set(r.function, integration);
-      }
-      api.addRoutes({ path: r.path, methods: [apigwv2.HttpMethod[r.method]], integration });
-    }
+    addLambdaRoutes(api, widgetRoutes, fn, (name) => `Widget${pascal(name)}Integration`);
     return { api, stage };
+  }
+
+  /** `api`'s `$default` stage: deployed on every change, throttled, its access logs kept `logRetention`. */
+  private loggedStage(
+    api: apigwv2.HttpApi,
+    ids: { stage: string; logs: string },
+    throttle: apigwv2.ThrottleSettings,
+    props: ApiStackProps,
+  ): apigwv2.HttpStage {
+    const accessLogs = new logs.LogGroup(this, ids.logs, {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+    });
+    return new apigwv2.HttpStage(this, ids.stage, {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: accessLogFormat,
+      },
+    });
   }
 
   /** Exactly what the wiring's `access` says; nothing is granted anywhere else. */
@@ -474,5 +466,23 @@ export class ApiStack extends Stack {
         "CDK's BucketNotificationsHandler custom resource runs only during deploys; its role is built by " +
         'aws-cdk-lib and cannot be replaced, and the managed policy gives it nothing beyond writing logs.',
     });
+  }
+}
+
+/** Adds `routes` to `api` with one Lambda integration per function, named `integrationId(function)`. */
+function addLambdaRoutes(
+  api: apigwv2.HttpApi,
+  routes: readonly wiring.RouteSpec[],
+  fn: (name: string) => MailvetFunction,
+  integrationId: (name: string) => string,
+): void {
+  const integrations = new Map<string, HttpLambdaIntegration>();
+  for (const r of routes) {
+    let integration = integrations.get(r.function);
+    if (!integration) {
+      integration = new HttpLambdaIntegration(integrationId(r.function), fn(r.function));
+      integrations.set(r.function, integration);
+    }
+    api.addRoutes({ path: r.path, methods: [apigwv2.HttpMethod[r.method]], integration });
   }
 }

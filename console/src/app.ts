@@ -1,6 +1,7 @@
 // The shell: sign-in until a key is accepted, then the navigation and the page the hash names.
 import { useMemo, useState } from 'preact/hooks';
-import { createApi } from './api';
+import type { ComponentType } from 'preact';
+import { createApi, type Api } from './api';
 import { html } from './html';
 import { BulkPage } from './pages/bulk';
 import { DomainsPage } from './pages/domains';
@@ -25,6 +26,23 @@ const pages = [
   { page: 'usage', label: 'Usage' },
 ];
 
+/** The page of each route; an unknown route shows the Validate page. */
+const listPages = new Map<string, ComponentType<{ api: Api }>>([
+  ['validate', ValidatePage],
+  ['bulk', BulkPage],
+  ['jobs', JobsPage],
+  ['usage', UsagePage],
+  ['mailboxes', MailboxesPage],
+  ['domains', DomainsPage],
+  ['users', UsersPage],
+  ['safety-net', SafetyNetPage],
+]);
+/** Routes that show one job or mailbox, named by the route's parameter. */
+const itemPages = new Map<string, ComponentType<{ api: Api; id: string }>>([
+  ['job', JobPage],
+  ['mailbox', MailboxPage],
+]);
+
 export function App({ apiUrl }: { apiUrl: string }) {
   const [apiKey, setApiKey] = useState(savedKey);
   const route = useRoute();
@@ -37,38 +55,11 @@ export function App({ apiUrl }: { apiUrl: string }) {
     setApiKey(undefined);
   };
   const current = route.page === 'mailbox' ? 'mailboxes' : route.page === 'job' ? 'jobs' : route.page;
-  let page;
-  switch (route.page) {
-    case 'bulk':
-      page = html`<${BulkPage} api=${api} />`;
-      break;
-    case 'jobs':
-      page = html`<${JobsPage} api=${api} />`;
-      break;
-    case 'job':
-      page = html`<${JobPage} api=${api} id=${route.param ?? ''} key=${route.param} />`;
-      break;
-    case 'usage':
-      page = html`<${UsagePage} api=${api} />`;
-      break;
-    case 'mailboxes':
-      page = html`<${MailboxesPage} api=${api} />`;
-      break;
-    case 'mailbox':
-      page = html`<${MailboxPage} api=${api} id=${route.param ?? ''} key=${route.param} />`;
-      break;
-    case 'domains':
-      page = html`<${DomainsPage} api=${api} />`;
-      break;
-    case 'users':
-      page = html`<${UsersPage} api=${api} />`;
-      break;
-    case 'safety-net':
-      page = html`<${SafetyNetPage} api=${api} />`;
-      break;
-    default:
-      page = html`<${ValidatePage} api=${api} />`;
-  }
+  const Item = itemPages.get(route.page);
+  const Page = listPages.get(route.page) ?? ValidatePage;
+  const page = Item
+    ? html`<${Item} api=${api} id=${route.param ?? ''} key=${route.param} />`
+    : html`<${Page} api=${api} />`;
   return html`
     <a
       class="skip"

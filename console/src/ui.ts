@@ -1,4 +1,5 @@
-// Small shared pieces: loading and error states, a data-loading hook, page headings that take focus.
+// Small shared pieces: loading and error states, a data-loading hook, page headings that take focus,
+// form fields' change handlers.
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
@@ -75,6 +76,12 @@ export function Pager({
     <button type="button" disabled=${last >= total} onClick=${() => onChange(offset + limit)}>Next</button>
   </nav>`;
 }
+
+/** An input's or select's event handler that hands its new value to `set`. */
+export const valueTo =
+  <T extends string = string>(set: (value: T) => void) =>
+  (e: Event) =>
+    set((e.target as HTMLInputElement | HTMLSelectElement).value as T);
 
 export const formatDate = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '—');
 export const formatNumber = (n: number) => n.toLocaleString('en');

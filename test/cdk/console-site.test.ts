@@ -1,22 +1,20 @@
 // The web console in the API stack: a private bucket readable only by its CloudFront distribution
 // (origin access control), config.json written at deploy time with the API's URL, and the API's CORS
 // rule admitting exactly the console's origin. Bundling is skipped here (bundling.test.ts bundles).
-import { App, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { Stack, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildConsoleSyncTo } from '../../console/build';
-import { createMailvet, featureFlags, type MailvetStacks } from '../../lib/mailvet';
+import { createMailvet, type MailvetStacks } from '../../lib/mailvet';
+import { privateBucketProperties, synthMailvet, synthWithNag } from './synth';
 
 let stacks: MailvetStacks;
 let api: Template;
 
 beforeAll(() => {
-  const app = new App({ context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
-  stacks = createMailvet(app);
-  api = Template.fromStack(stacks.api);
+  ({ stacks, api } = synthMailvet());
 });
 
 const idOf = (construct: { node: { defaultChild?: unknown } }) =>
@@ -26,15 +24,7 @@ const consoleDomain = () => ({ 'Fn::GetAtt': [idOf(stacks.api.console.distributi
 describe('console bucket', () => {
   test('is private: public access blocked, TLS only, encrypted, no ACLs', () => {
     api.hasResourceProperties('AWS::S3::Bucket', {
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
+      ...privateBucketProperties,
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
     });
     expect(api.findResources('AWS::S3::Bucket')).toHaveProperty([idOf(stacks.api.console.bucket)]);
@@ -164,19 +154,9 @@ describe('deployment', () => {
 
 describe('cdk-nag', () => {
   test('leaves no finding in a stack with a concrete account and region (as `cdk deploy` synthesizes it)', () => {
-    const app = new App({
-      context: {
-        ...featureFlags,
-        'aws:cdk:bundling-stacks': [],
-        '@aws-cdk/core:failSynthOnValidationErrors': false,
-      },
+    const { report } = synthWithNag((app) => {
+      createMailvet(app, { env: { account: '123456789012', region: 'eu-west-1' } });
     });
-    createMailvet(app, { env: { account: '123456789012', region: 'eu-west-1' } });
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    const assembly = app.synth();
-    const report = JSON.parse(
-      readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
-    ) as { pluginReports: { violations: { ruleName: string }[] }[] };
     expect(report.pluginReports.flatMap((r) => r.violations.map((v) => v.ruleName))).toEqual([]);
   });
 });

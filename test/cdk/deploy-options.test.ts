@@ -4,21 +4,15 @@
 // cdk-nag's AwsSolutions pack on the configured one.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import * as wiring from '../../functions/wiring';
 import { apiFunctionNames, defaultApiReservedConcurrency } from '../../lib/concurrency';
 import { inviteIdentityOf } from '../../lib/invites';
-import {
-  contextFlag,
-  createMailvet,
-  featureFlags,
-  type MailvetOptions,
-  type MailvetStacks,
-} from '../../lib/mailvet';
+import { contextFlag, createMailvet, type MailvetOptions, type MailvetStacks } from '../../lib/mailvet';
 import { repoRoot } from '../../lib/mailvet-function';
 import { probingFunctions, socksSecretOf } from '../../lib/probing';
+import { bareApp, nagErrorsOf, synthWithNag } from './synth';
 
 type Json = Record<string, unknown>;
 interface Synthesized {
@@ -29,34 +23,18 @@ interface Synthesized {
 }
 
 function synth(options: MailvetOptions, extend?: (stacks: MailvetStacks) => void): Synthesized {
-  const app = new App({
-    context: {
-      ...featureFlags,
-      'aws:cdk:bundling-stacks': [],
-      '@aws-cdk/core:failSynthOnValidationErrors': false,
-    },
+  let stacks!: MailvetStacks;
+  const { report } = synthWithNag((app) => {
+    stacks = createMailvet(app, options);
+    extend?.(stacks);
   });
-  const stacks = createMailvet(app, options);
-  extend?.(stacks);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  const assembly = app.synth();
-  const report = JSON.parse(
-    fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
-  ) as {
-    pluginReports: { violations: { ruleName: string; severity: string }[] }[];
-  };
   return {
     stacks,
     api: Template.fromStack(stacks.api),
     data: Template.fromStack(stacks.stateful),
-    nagErrors: report.pluginReports.flatMap((r) =>
-      r.violations.filter((v) => v.severity === 'error' || v.severity === 'fatal').map((v) => v.ruleName),
-    ),
+    nagErrors: nagErrorsOf(report),
   };
 }
-
-/** An app that never bundles, for the checks that stop before (or need no) synth. */
-const bareApp = () => new App({ context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
 
 const probing = {
   enabled: true,

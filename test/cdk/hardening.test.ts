@@ -2,33 +2,20 @@
 // any), queues are kept with a retained stack, startProcessing's on-failure function has a dead-letter
 // queue, and every function of the API stack, CDK's deploy-time ones included, logs to a group that
 // expires.
-import { App } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as wiring from '../../functions/wiring';
-import {
-  anyCloudFrontOrigin,
-  contextOrigin,
-  createMailvet,
-  featureFlags,
-  type MailvetOptions,
-  type MailvetStacks,
-} from '../../lib/mailvet';
+import { anyCloudFrontOrigin, contextOrigin } from '../../lib/mailvet';
+import { synthMailvet, type MailvetTemplates } from './synth';
 
 type Json = Record<string, unknown>;
 
-function synth(options: MailvetOptions = {}): { stacks: MailvetStacks; api: Template; data: Template } {
-  const app = new App({ context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
-  const stacks = createMailvet(app, options);
-  return { stacks, api: Template.fromStack(stacks.api), data: Template.fromStack(stacks.stateful) };
-}
-
-let plain: ReturnType<typeof synth>;
-let configured: ReturnType<typeof synth>;
+let plain: MailvetTemplates;
+let configured: MailvetTemplates;
 
 beforeAll(() => {
-  plain = synth();
-  configured = synth({
+  plain = synthMailvet();
+  configured = synthMailvet({
     prefix: 'hard',
     consoleOrigin: contextOrigin('consoleOrigin', 'https://d111111abcdef8.cloudfront.net'),
     apiCorsOrigins: ['https://app.example.com'],

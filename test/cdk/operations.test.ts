@@ -1,34 +1,18 @@
 // The operations items of the stacks: the alarm topic (and its optional email), every alarm notifying
 // it, startProcessing's on-failure destination, API CORS from context, the dashboard and the plan
 // defaults every function gets.
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import {
-  contextCount,
-  contextList,
-  createMailvet,
-  featureFlags,
-  type MailvetOptions,
-} from '../../lib/mailvet';
+import { contextCount, contextList } from '../../lib/mailvet';
+import { synthMailvet, type MailvetTemplates } from './synth';
 
 type Json = Record<string, unknown>;
 
-function synth(options: MailvetOptions = {}): { api: Template; data: Template; apiStack: string } {
-  const app = new App({ context: { ...featureFlags, 'aws:cdk:bundling-stacks': [] } });
-  const stacks = createMailvet(app, options);
-  return {
-    api: Template.fromStack(stacks.api),
-    data: Template.fromStack(stacks.stateful),
-    apiStack: stacks.api.stackName,
-  };
-}
-
-let plain: ReturnType<typeof synth>;
-let configured: ReturnType<typeof synth>;
+let plain: MailvetTemplates;
+let configured: MailvetTemplates;
 
 beforeAll(() => {
-  plain = synth();
-  configured = synth({
+  plain = synthMailvet();
+  configured = synthMailvet({
     prefix: 'ops',
     alarmEmail: 'ops@example.com',
     apiCorsOrigins: contextList('https://app.example.com, https://admin.example.com'),

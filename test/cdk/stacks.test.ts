@@ -1,18 +1,16 @@
 // Synthesizes both stacks once, with bundling skipped and cdk-nag's AwsSolutions pack registered, and
 // checks the templates against functions/wiring.ts: routes, grants, queues, triggers, storage, nag.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { App, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { globalIndexes, tableKeys, ttlAttribute } from '../../functions/store/table';
 import * as wiring from '../../functions/wiring';
 import { tableActions } from '../../lib/api-stack';
-import { createMailvet, featureFlags, type MailvetStacks } from '../../lib/mailvet';
+import { createMailvet, type MailvetStacks } from '../../lib/mailvet';
 import { repoRoot } from '../../lib/mailvet-function';
 import { checkWiring, type Wiring } from '../../lib/wiring-checks';
+import { privateBucketProperties, synthWithNag, type NagReport } from './synth';
 
 type Json = Record<string, unknown>;
 interface Statement {
@@ -20,41 +18,14 @@ interface Statement {
   Action: string | string[];
   Resource: unknown;
 }
-interface ValidationReport {
-  pluginReports: {
-    pluginName: string;
-    conclusion: string;
-    violations: { ruleName: string; severity: string }[];
-  }[];
-}
-
-/** Never bundles in this file: `aws:cdk:bundling-stacks: []` stages a placeholder (bundling.test.ts bundles). */
-function synthesize(build: (app: App) => void): { app: App; report: ValidationReport } {
-  const app = new App({
-    context: {
-      ...featureFlags,
-      'aws:cdk:bundling-stacks': [],
-      // Keep synthesizing on nag errors so the report, not an exception, tells the test what failed.
-      '@aws-cdk/core:failSynthOnValidationErrors': false,
-    },
-  });
-  build(app);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  const assembly = app.synth();
-  const report = JSON.parse(
-    fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
-  ) as ValidationReport;
-  return { app, report };
-}
-
 let stacks: MailvetStacks;
-let report: ValidationReport;
+let report: NagReport;
 let app: App;
 let api: Template;
 let data: Template;
 
 beforeAll(() => {
-  ({ app, report } = synthesize((a) => {
+  ({ app, report } = synthWithNag((a) => {
     stacks = createMailvet(a);
   }));
   api = Template.fromStack(stacks.api);
@@ -503,15 +474,7 @@ describe('storage', () => {
 
   test('the bucket blocks public access, is encrypted, versioned and logs access elsewhere', () => {
     expect(bucket()).toMatchObject({
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
+      ...privateBucketProperties,
       VersioningConfiguration: { Status: 'Enabled' },
       LoggingConfiguration: { DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) } },
     });
@@ -593,7 +556,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   test('would report a finding here, so the empty report above is not vacuous', () => {
-    const { report: probe } = synthesize((a) => new s3.Bucket(new Stack(a, 'Probe'), 'Unlogged'));
+    const { report: probe } = synthWithNag((a) => new s3.Bucket(new Stack(a, 'Probe'), 'Unlogged'));
     expect(probe.pluginReports.flatMap((r) => r.violations.map((v) => v.ruleName))).toContain(
       'AwsSolutions-S1',
     );

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { demoKeys } from '../../local/demo/accounts';
 import { BulkClient, type JobBody } from '../e2e/bulk-client';
-import { fixtureDnsSettings } from '../helpers/local-runtime';
+import { fixtureProbeSettings } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { mailboxRule, startBatchSmtp, type BatchSmtp } from '../unit/validation/fixtures/batch-smtp';
 import { RuntimeProcess } from './harness';
@@ -40,13 +40,8 @@ afterAll(async () => {
 
 function settings(): Record<string, string> {
   return {
-    ...fixtureDnsSettings(dns, 3000),
-    RATE_LIMIT_PER_SECOND: '1000',
-    SMTP_PROBE: 'true',
-    SMTP_PORT: String(smtp.port),
-    SMTP_TIMEOUT_MS: '5000',
+    ...fixtureProbeSettings(dns, smtp, 5000),
     SMTP_RCPT_PER_SECOND_PER_HOST: String(rcptPerSecond),
-    PROBE_CACHE_DAYS: '0',
     // several chunks, so batches of more than one chunk are in flight at the kill
     CHUNK_SIZE_BYTES: '16384',
   };

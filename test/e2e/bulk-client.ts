@@ -122,6 +122,15 @@ export class BulkClient {
   }
 }
 
+/** Every status at 0: the counts a reference results file starts from. */
+export const zeroStatistics = (): Record<string, number> => ({
+  block_bounce_risk: 0,
+  dead_email: 0,
+  do_not_mail_abuse: 0,
+  safe: 0,
+  some_risk: 0,
+});
+
 /** DNS for the engine: ok.test receives mail (MX on 127.0.0.1), slow.test fails, anything else does not exist. */
 export function startBulkDns(): Promise<FixtureDns> {
   return startFixtureDns({
@@ -177,13 +186,7 @@ export function buildCsv(m: CsvModel): {
   statistics: Record<string, number>;
 } {
   const eol = m.eol ?? '\n';
-  const statistics: Record<string, number> = {
-    block_bounce_risk: 0,
-    dead_email: 0,
-    do_not_mail_abuse: 0,
-    safe: 0,
-    some_risk: 0,
-  };
+  const statistics = zeroStatistics();
   let input = m.bom ? '\ufeff' : '';
   let expected = input;
   m.rows.forEach((fields, n) => {

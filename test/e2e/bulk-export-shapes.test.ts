@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import { BulkClient, startBulkDns, type JobBody } from './bulk-client';
+import { BulkClient, startBulkDns, zeroStatistics, type JobBody } from './bulk-client';
 
 jest.setTimeout(300_000);
 
@@ -53,13 +53,7 @@ function build(shape: Shape) {
   const bom = shape.bom ? encode('\ufeff') : Buffer.alloc(0);
   const inputs: Buffer[] = [bom];
   const outputs: Buffer[] = [bom];
-  const statistics: Record<string, number> = {
-    block_bounce_risk: 0,
-    dead_email: 0,
-    do_not_mail_abuse: 0,
-    safe: 0,
-    some_risk: 0,
-  };
+  const statistics = zeroStatistics();
   shape.lines.forEach(([text, status], n) => {
     const end = n < shape.lines.length - 1 || shape.finalEol !== false ? eol : '';
     inputs.push(encode(text + end));

@@ -3,7 +3,7 @@
 // stage used to wait for a session slot (50 hand-backs, 2 s apart) before it settled silently on DNS
 // verdicts. Every address must get its RCPT, no second may see more than M at the host, and every
 // verdict must be right, with nothing left unprobed and the expected finish time shown meanwhile.
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureProbeSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { mailboxRule, startBatchSmtp, type BatchSmtp } from '../unit/validation/fixtures/batch-smtp';
 import { BulkClient, type JobBody } from './bulk-client';
@@ -35,14 +35,9 @@ beforeAll(async () => {
     },
   });
   runtime = await startTestRuntime({
-    ...fixtureDnsSettings(dns, 3000),
-    RATE_LIMIT_PER_SECOND: '1000',
-    SMTP_PROBE: 'true',
-    SMTP_PORT: String(smtp.port),
-    SMTP_TIMEOUT_MS: '5000',
+    ...fixtureProbeSettings(dns, smtp, 5000),
     SMTP_MAX_SESSIONS_PER_HOST: String(maxSessions),
     SMTP_RCPT_PER_SECOND_PER_HOST: String(rcptPerSecond),
-    PROBE_CACHE_DAYS: '0',
   });
   client = new BulkClient(runtime.baseUrl, runtime.keys.admin);
 });

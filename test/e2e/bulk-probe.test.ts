@@ -2,7 +2,7 @@
 // fixture MX server on 127.0.0.1 (5.1.1 rejections, greylisting, full mailboxes, catch-all, a
 // stalling mailbox, an accept-all provider); every row of the results file carries the status the
 // single endpoint gives the same address, and progress moves while the probe stage works.
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureProbeSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { mailboxRule, replies, startBatchSmtp, type BatchSmtp } from '../unit/validation/fixtures/batch-smtp';
 import { BulkClient } from './bulk-client';
@@ -40,14 +40,8 @@ beforeAll(async () => {
     },
   });
   runtime = await startTestRuntime({
-    // generous timeouts: a loaded machine must not turn a slow answer into a timeout verdict
-    ...fixtureDnsSettings(dns, 3000),
-    RATE_LIMIT_PER_SECOND: '1000',
-    SMTP_PROBE: 'true',
-    SMTP_PORT: String(smtp.port),
-    SMTP_TIMEOUT_MS: '2500',
-    // no cache: bulk and single each really probe, so their equality is not the cache's doing
-    PROBE_CACHE_DAYS: '0',
+    // no probe cache: bulk and single each really probe, so their equality is not the cache's doing
+    ...fixtureProbeSettings(dns, smtp),
     PROBE_BATCH_SIZE: '3',
     PROBE_GREYLIST_RETRIES: '2',
     PROBE_GREYLIST_DELAY_SECONDS: '1',

@@ -2,6 +2,7 @@
 // chunks, and a client with the demo admin key, started before a file's tests and stopped after them.
 import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { expectDocumented } from '../helpers/openapi-check';
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { BulkClient, startBulkDns } from './bulk-client';
 
@@ -58,4 +59,38 @@ export function useBulkRuntime(options: BulkRuntimeOptions = {}): BulkRuntime {
     await bulk.dns?.close();
   });
   return bulk;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface CallOptions {
+  /** The demo admin's key unless given. */
+  key?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A plain fetch of any route of `bulk`'s runtime, for tests that set their own keys and headers: the
+ * answer is checked against docs/openapi.json and its body parsed (undefined when empty).
+ */
+export function documentedCall(
+  bulk: BulkRuntime,
+): (method: string, path: string, options?: CallOptions) => Promise<{ status: number; body: Json }> {
+  return async (method, path, options = {}) => {
+    const response = await fetch(`${bulk.runtime.baseUrl}${path}`, {
+      method,
+      headers: {
+        'x-api-key': options.key ?? bulk.runtime.keys.admin,
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    await expectDocumented(method, path, response);
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+  };
 }

@@ -1,8 +1,7 @@
 // Estimate jobs through the public API: "estimate": true validates a sample and completes with the
 // projection and no results file; POST .../run validates the whole upload as a new job. Every answer is
 // checked against docs/openapi.json.
-import { expectDocumented } from '../helpers/openapi-check';
-import { useBulkRuntime } from './bulk-runtime';
+import { documentedCall, useBulkRuntime, type Json } from './bulk-runtime';
 
 jest.setTimeout(240_000);
 
@@ -12,27 +11,7 @@ const bulk = useBulkRuntime({
   env: { RATE_LIMIT_PER_SECOND: '100000', CHUNK_SIZE_BYTES: String(64 * 1024), ESTIMATE_SAMPLE_SEED: '1' },
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-async function call(
-  method: string,
-  path: string,
-  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${bulk.runtime.baseUrl}${path}`, {
-    method,
-    headers: {
-      'x-api-key': options.key ?? bulk.runtime.keys.admin,
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...options.headers,
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  await expectDocumented(method, path, response);
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+const call = documentedCall(bulk);
 
 /** Creates a job, uploads `file`, waits for it to end; the last status body. */
 async function runJob(file: string, body: Record<string, unknown>): Promise<Json> {

@@ -3,7 +3,7 @@
 // a probe message (its batch's own item comes in the same request). Every read of a busy job is paid
 // per chunk and per probe batch, and the probe stage's batches all read the same item.
 import type { AwsCall } from '../../functions/clients/call-recording';
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureProbeSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { mailboxRule, startBatchSmtp, type BatchSmtp } from '../unit/validation/fixtures/batch-smtp';
 import { BulkClient } from './bulk-client';
@@ -21,12 +21,7 @@ beforeAll(async () => {
   });
   smtp = await startBatchSmtp({ rcpt: mailboxRule() });
   runtime = await startTestRuntime({
-    ...fixtureDnsSettings(dns, 3000),
-    RATE_LIMIT_PER_SECOND: '1000',
-    SMTP_PROBE: 'true',
-    SMTP_PORT: String(smtp.port),
-    SMTP_TIMEOUT_MS: '2500',
-    PROBE_CACHE_DAYS: '0',
+    ...fixtureProbeSettings(dns, smtp),
     PROBE_BATCH_SIZE: '2',
     PROBE_GREYLIST_RETRIES: '1',
     PROBE_GREYLIST_DELAY_SECONDS: '1',

@@ -3,8 +3,7 @@
 // log, with the other company's 404s. Every response is checked against docs/openapi.json.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expectDocumented } from '../helpers/openapi-check';
-import { useBulkRuntime } from './bulk-runtime';
+import { documentedCall, useBulkRuntime, type Json } from './bulk-runtime';
 import { until } from '../helpers/until';
 
 jest.setTimeout(180_000);
@@ -13,27 +12,7 @@ const bulk = useBulkRuntime({
   env: { RATE_LIMIT_PER_SECOND: '100000', WEBHOOK_RETRY_BASE_SECONDS: '1' },
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-async function call(
-  method: string,
-  path: string,
-  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${bulk.runtime.baseUrl}${path}`, {
-    method,
-    headers: {
-      'x-api-key': options.key ?? bulk.runtime.keys.admin,
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...options.headers,
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  await expectDocumented(method, path, response);
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-}
+const call = documentedCall(bulk);
 
 const csv = [
   'name,email',

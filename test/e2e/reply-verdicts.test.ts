@@ -2,7 +2,7 @@
 // server on loopback sends replies from test/fixtures/smtp-replies.ts (at RCPT, at MAIL FROM and at
 // the greeting, multi-line as sent), and both POST /v1/email/validate and a probed bulk job give the
 // verdicts they mean, the bulk job's mailvet_reason column included.
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { fixtureProbeSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
 import { SMTP_REPLIES } from '../fixtures/smtp-replies';
 import { startFixtureDns, type FixtureDns, type Zones } from '../unit/validation/fixtures/dns-server';
 import { startScriptedSmtp, type ScriptedSmtp } from '../unit/validation/fixtures/scripted-smtp';
@@ -65,12 +65,7 @@ beforeAll(async () => {
     },
   });
   runtime = await startTestRuntime({
-    ...fixtureDnsSettings(dns, 3000),
-    RATE_LIMIT_PER_SECOND: '1000',
-    SMTP_PROBE: 'true',
-    SMTP_PORT: String(smtp.port),
-    SMTP_TIMEOUT_MS: '2500',
-    PROBE_CACHE_DAYS: '0',
+    ...fixtureProbeSettings(dns, smtp),
     // a temporary answer settles at once in bulk (the retry rounds are tested in bulk-probe.test.ts)
     PROBE_GREYLIST_RETRIES: '0',
     PROBE_GREYLIST_DELAY_SECONDS: '1',

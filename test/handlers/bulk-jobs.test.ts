@@ -1,62 +1,24 @@
-import {
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import type { JobItem } from '../../functions/store/jobs/item';
 import { handler as createJob } from '../../functions/handlers/create-job';
 import { handler as downloadJob } from '../../functions/handlers/download-job';
 import { handler as getJob } from '../../functions/handlers/get-job';
 import { jobKey } from '../../functions/store/keys';
 import { apiEvent, lambdaContext } from '../../local/events';
-import { storedApiKey } from '../helpers/items';
+import { itemId as id, mockItemStore } from '../helpers/mocked-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const s3 = mockClient(S3Client);
 const key = 'mv_live_bulk';
 const principal = { companyId: 'c1', userId: 'u1', userEmail: 'a@x.test', keyId: 'k1' };
 
-/**
- * Items by pk|sk: a store, not a DynamoDB. Conditions are DynamoDB's to evaluate, so the slot races
- * run against DynamoDB Local (test/integration/bulk-slots.test.ts), not here.
- */
+/** Items by pk|sk, written by the handlers (job creation: the job's put and its day count in one transaction). */
 let items: Map<string, Record<string, unknown>>;
-const id = (k: { pk: string; sk: string }) => `${k.pk}|${k.sk}`;
 
 beforeEach(() => {
-  items = new Map();
-  ddb.reset();
-  ddb.on(GetCommand).callsFake(async (input: { Key: { pk: string; sk: string } }) => {
-    if (input.Key.pk === `APIKEY#${hashApiKey(key)}`)
-      return { Item: storedApiKey(hashApiKey(key), principal) };
-    return { Item: items.get(id(input.Key)) };
-  });
-  // Rate limit counter and job updates.
-  ddb.on(UpdateCommand).resolves({});
-  ddb
-    .on(PutCommand)
-    .callsFake(async (input: { Item: Record<string, unknown> & { pk: string; sk: string } }) => {
-      items.set(id(input.Item), input.Item);
-      return {};
-    });
-  // Job creation: the job's put and its day count in one transaction.
-  ddb
-    .on(TransactWriteCommand)
-    .callsFake(
-      async (input: {
-        TransactItems: { Put?: { Item: Record<string, unknown> & { pk: string; sk: string } } }[];
-      }) => {
-        for (const item of input.TransactItems) if (item.Put) items.set(id(item.Put.Item), item.Put.Item);
-        return {};
-      },
-    );
-  ddb.on(DeleteCommand).resolves({});
+  items = mockItemStore(ddb, key, principal);
   s3.reset();
   // Every object asked about exists: the listing of its key finds the key itself.
   s3.on(ListObjectsV2Command).callsFake(async (input: { Prefix: string }) => ({

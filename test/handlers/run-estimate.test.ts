@@ -1,23 +1,14 @@
 // The estimate routes as handlers over mocked AWS clients: POST .../run copies the estimate's upload to a
 // new job with the estimate's options; an estimate's view carries its projection and its download is 409.
-import {
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
 import { CopyObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import { handler as downloadJob } from '../../functions/handlers/download-job';
 import { handler as getJob } from '../../functions/handlers/get-job';
 import { handler as runEstimate } from '../../functions/handlers/run-estimate';
 import { jobKey } from '../../functions/store/keys';
 import { apiEvent, lambdaContext } from '../../local/events';
-import { storedApiKey } from '../helpers/items';
+import { itemId as id, mockItemStore } from '../helpers/mocked-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const s3 = mockClient(S3Client);
@@ -27,7 +18,6 @@ const jobId = '5f0c1a9e-2b7d-4c1e-9f3a-0d6b8e7c4a21';
 const statistics = { safe: 600, block_bounce_risk: 300, some_risk: 50, dead_email: 0, do_not_mail_abuse: 50 };
 
 let items: Map<string, Record<string, unknown>>;
-const id = (k: { pk: string; sk: string }) => `${k.pk}|${k.sk}`;
 let uploadExists: boolean;
 
 function store(extra: Record<string, unknown>): void {
@@ -57,33 +47,9 @@ function store(extra: Record<string, unknown>): void {
 }
 
 beforeEach(() => {
-  items = new Map();
-  uploadExists = true;
-  ddb.reset();
-  ddb.on(GetCommand).callsFake(async (input: { Key: { pk: string; sk: string } }) => {
-    if (input.Key.pk === `APIKEY#${hashApiKey(key)}`)
-      return { Item: storedApiKey(hashApiKey(key), principal) };
-    return { Item: items.get(id(input.Key)) };
-  });
-  ddb.on(UpdateCommand).resolves({});
+  items = mockItemStore(ddb, key, principal);
   ddb.on(QueryCommand).resolves({ Items: [] });
-  ddb
-    .on(PutCommand)
-    .callsFake(async (input: { Item: Record<string, unknown> & { pk: string; sk: string } }) => {
-      items.set(id(input.Item), input.Item);
-      return {};
-    });
-  ddb
-    .on(TransactWriteCommand)
-    .callsFake(
-      async (input: {
-        TransactItems: { Put?: { Item: Record<string, unknown> & { pk: string; sk: string } } }[];
-      }) => {
-        for (const item of input.TransactItems) if (item.Put) items.set(id(item.Put.Item), item.Put.Item);
-        return {};
-      },
-    );
-  ddb.on(DeleteCommand).resolves({});
+  uploadExists = true;
   s3.reset();
   s3.on(ListObjectsV2Command).callsFake(async (input: { Prefix: string }) => ({
     Contents: uploadExists ? [{ Key: input.Prefix }] : [],

@@ -8,9 +8,9 @@ import { companyKey, jobKey } from '../../functions/store/keys';
 import { lambdaContext } from '../../local/events';
 import {
   companyId,
-  fakeTable,
   jobId,
   sqsEvent,
+  resetWebhookMocks,
   sqsRecord,
   webhookMessage,
   type FakeTable,
@@ -37,10 +37,7 @@ let table: FakeTable;
 beforeEach(() => {
   resetSettings();
   post.mockReset();
-  ddb.reset();
-  sqs.reset();
-  sqs.on(ChangeMessageVisibilityCommand).resolves({});
-  table = fakeTable(ddb);
+  table = resetWebhookMocks(ddb, sqs);
 });
 
 describe('sendWebhook handler', () => {

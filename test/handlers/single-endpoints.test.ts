@@ -12,7 +12,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { hashApiKey } from '../../functions/domain/accounts/secrets';
 import { setSingleEngine, type Validator } from '../../functions/domain/single-validation/engine';
 import type { ValidationResult } from '../../functions/domain/validation';
 import { budgetMs, handler as validateEmail } from '../../functions/handlers/validate-email';
@@ -22,7 +21,7 @@ import { resetSecretClients } from '../../functions/clients/secrets';
 import { resetSecretSettings } from '../../functions/middlewares/secret-settings';
 import { resetSettings, settings } from '../../functions/settings';
 import { apiEvent, lambdaContext } from '../../local/events';
-import { storedApiKey } from '../helpers/items';
+import { mockApiKeyRead, mockStoredValidationRequest } from '../helpers/mocked-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -73,9 +72,7 @@ beforeEach(() => {
   sqs.reset();
   calls.length = 0;
   ddb.on(GetCommand).resolves({});
-  ddb.on(GetCommand, { Key: { pk: `APIKEY#${hashApiKey(key)}`, sk: 'APIKEY' } }).resolves({
-    Item: storedApiKey(hashApiKey(key), { companyId, userId: 'u1', userEmail: 'a@acme.test', keyId: 'k1' }),
-  });
+  mockApiKeyRead(ddb, key, { companyId, userId: 'u1', userEmail: 'a@acme.test', keyId: 'k1' });
   ddb.on(UpdateCommand).resolves({});
   ddb.on(PutCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
@@ -333,17 +330,7 @@ describe('quota', () => {
 describe('GET /v1/email/validate/{requestId}', () => {
   const storedKey = { pk: `COMPANY#${companyId}`, sk: `VALIDATION#${requestId}` };
   const stored = (item: Record<string, unknown>) =>
-    ddb.on(GetCommand, { Key: storedKey }).resolves({
-      Item: {
-        ...storedKey,
-        type: 'validation_request',
-        companyId,
-        requestId,
-        createdAt: new Date().toISOString(),
-        ttl: 1,
-        ...item,
-      },
-    });
+    mockStoredValidationRequest(ddb, { companyId, requestId }, item);
 
   it("answers 200 with the stored result and the metadata, read consistently under the key's company", async () => {
     stored({

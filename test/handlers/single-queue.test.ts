@@ -13,6 +13,7 @@ import { setSingleEngine, type Validator } from '../../functions/domain/single-v
 import type { ValidationResult } from '../../functions/domain/validation';
 import { failValidation } from '../../functions/handlers/fail-validation';
 import { runValidation } from '../../functions/handlers/run-validation';
+import { mockStoredValidationRequest } from '../helpers/mocked-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const companyId = 'c-acme';
@@ -53,17 +54,7 @@ function event(...bodies: string[]): SQSEvent {
 const message = (requestId: string) => JSON.stringify({ companyId, requestId });
 
 function stored(requestId: string, item: Record<string, unknown>) {
-  ddb.on(GetCommand, { Key: keyOf(requestId) }).resolves({
-    Item: {
-      ...keyOf(requestId),
-      type: 'validation_request',
-      companyId,
-      requestId,
-      createdAt: new Date().toISOString(),
-      ttl: 1,
-      ...item,
-    },
-  });
+  mockStoredValidationRequest(ddb, { companyId, requestId }, item);
 }
 
 beforeEach(() => {

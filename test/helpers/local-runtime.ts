@@ -6,7 +6,7 @@ import path from 'node:path';
 import { demoKeys, demoIds } from '../../local/demo/accounts';
 import { localWorkers, startLocalRuntime, type LocalRuntime } from '../../local/runtime';
 import { checkRecordedCalls } from './iam-check';
-import { fixtureCanaryDomain } from '../unit/validation/fixtures/dns-server';
+import { fixtureCanaryDomain, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 
 export interface TestRuntime {
   baseUrl: string;
@@ -69,4 +69,50 @@ export function fixtureDnsSettings(dns: { servers: string[] }, timeoutMs = 500):
     ALLOW_PRIVATE_MX: 'true',
     DNS_CANARY_DOMAINS: fixtureCanaryDomain,
   };
+}
+
+/**
+ * Settings that probe mailboxes at a fixture SMTP server on 127.0.0.1 (`smtpTimeoutMs` per command),
+ * found through a fixture DNS server: timeouts generous enough that a loaded machine does not turn a slow
+ * answer into a timeout verdict, no probe cache (every run really probes), and a rate limit tests do not meet.
+ */
+export function fixtureProbeSettings(
+  dns: { servers: string[] },
+  smtp: { port: number },
+  smtpTimeoutMs = 2500,
+): Record<string, string> {
+  return {
+    ...fixtureDnsSettings(dns, 3000),
+    RATE_LIMIT_PER_SECOND: '1000',
+    SMTP_PROBE: 'true',
+    SMTP_PORT: String(smtp.port),
+    SMTP_TIMEOUT_MS: String(smtpTimeoutMs),
+    PROBE_CACHE_DAYS: '0',
+  };
+}
+
+export interface RuntimeWithDns {
+  dns: FixtureDns;
+  local: TestRuntime;
+}
+
+/**
+ * Registers the file's beforeAll/afterAll: a fixture DNS server from `startDns`, then a local runtime
+ * with `settings(dns)`, both stopped after the file. Returns the object they fill: read its fields inside
+ * tests, not at module scope.
+ */
+export function useRuntimeWithDns(
+  startDns: () => Promise<FixtureDns>,
+  settings: (dns: FixtureDns) => Record<string, string>,
+): RuntimeWithDns {
+  const world = {} as RuntimeWithDns;
+  beforeAll(async () => {
+    world.dns = await startDns();
+    world.local = await startTestRuntime(settings(world.dns));
+  });
+  afterAll(async () => {
+    await world.local?.stop();
+    await world.dns?.close();
+  });
+  return world;
 }

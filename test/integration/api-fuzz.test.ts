@@ -3,29 +3,21 @@
 // refusal is a JSON {"error": ...}. Also the specific inputs issue 10 found answering 500.
 import fc from 'fast-check';
 import { routes, type RouteSpec } from '../../functions/wiring';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { useRuntimeWithDns } from '../helpers/local-runtime';
+import { startFixtureDns } from '../unit/validation/fixtures/dns-server';
 
 jest.setTimeout(240_000);
 
-let dns: FixtureDns;
-let local: TestRuntime;
-
-beforeAll(async () => {
-  // No zones: every domain is NXDOMAIN, so validations finish at once and never leave the machine.
-  dns = await startFixtureDns({});
-  local = await startTestRuntime({
+// No zones: every domain is NXDOMAIN, so validations finish at once and never leave the machine.
+const world = useRuntimeWithDns(
+  () => startFixtureDns({}),
+  (dns) => ({
     DNS_SERVERS: dns.servers.join(','),
     DNS_TIMEOUT_MS: '300',
     RATE_LIMIT_PER_SECOND: '100000',
     LOG_LEVEL: 'silent',
-  });
-});
-
-afterAll(async () => {
-  await local?.stop();
-  await dns?.close();
-});
+  }),
+);
 
 interface Outcome {
   status: number;
@@ -33,9 +25,9 @@ interface Outcome {
 }
 
 async function send(method: string, path: string, body?: string): Promise<Outcome> {
-  const response = await fetch(`${local.baseUrl}${path}`, {
+  const response = await fetch(`${world.local.baseUrl}${path}`, {
     method,
-    headers: { 'x-api-key': local.keys.admin, 'content-type': 'application/json' },
+    headers: { 'x-api-key': world.local.keys.admin, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body }),
   });
   return { status: response.status, text: await response.text() };
@@ -189,8 +181,8 @@ describe('the API under generated bad input', () => {
     const large = await send('POST', '/v1/email/validate', 'x'.repeat(11 * 1024 * 1024));
     expect(large.status).toBe(413);
     expect(JSON.parse(large.text)).toEqual({ error: 'Request body too large' });
-    const response = await fetch(`${local.baseUrl}/v1/users`, {
-      headers: { 'x-api-key': local.keys.admin, 'x-padding': 'p'.repeat(20_000) },
+    const response = await fetch(`${world.local.baseUrl}/v1/users`, {
+      headers: { 'x-api-key': world.local.keys.admin, 'x-padding': 'p'.repeat(20_000) },
     });
     expect(response.status).toBe(431);
     expect(await response.json()).toEqual({ error: 'Request headers too large' });

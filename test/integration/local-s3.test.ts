@@ -78,6 +78,10 @@ const csvUploadUrl = (key: string, expiresIn = 300) =>
 
 const csv = () => Buffer.concat([Buffer.from('email\nzoë@example.com\n'), randomBytes(256)]);
 
+/** A text/csv upload through a presigned URL, as the console sends it. */
+const putCsv = async (key: string, body: Buffer = csv()) =>
+  fetch(await csvUploadUrl(key), { method: 'PUT', headers: { 'content-type': 'text/csv' }, body });
+
 async function readObject(key: string): Promise<Buffer> {
   const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
   return Buffer.from(await object.Body!.transformToByteArray());
@@ -180,11 +184,7 @@ describe('presigned PUT', () => {
   it('agrees with the SDK signer on keys with spaces, unicode and reserved characters', async () => {
     const key = "uploads/zoë's list (1) + [final]!*~.csv";
     const body = csv();
-    const response = await fetch(await csvUploadUrl(key), {
-      method: 'PUT',
-      headers: { 'content-type': 'text/csv' },
-      body,
-    });
+    const response = await putCsv(key, body);
     expect(response.status).toBe(200);
     expect((await readObject(key)).equals(body)).toBe(true);
   });
@@ -285,11 +285,7 @@ describe('ObjectCreated events', () => {
   it('reach the subscriber once per object, key URL-encoded as S3 does', async () => {
     const key = 'uploads/my file+1.csv';
     const body = csv();
-    const response = await fetch(await csvUploadUrl(key), {
-      method: 'PUT',
-      headers: { 'content-type': 'text/csv' },
-      body,
-    });
+    const response = await putCsv(key, body);
     expect(response.status).toBe(200);
     await local.drain();
 
@@ -340,18 +336,10 @@ describe('ObjectCreated events', () => {
   });
 
   it('survive a subscriber that throws: the server keeps serving and delivering', async () => {
-    const first = await fetch(await csvUploadUrl('uploads/boom.csv'), {
-      method: 'PUT',
-      headers: { 'content-type': 'text/csv' },
-      body: csv(),
-    });
+    const first = await putCsv('uploads/boom.csv');
     expect(first.status).toBe(200);
     await local.drain();
-    const second = await fetch(await csvUploadUrl('uploads/after-boom.csv'), {
-      method: 'PUT',
-      headers: { 'content-type': 'text/csv' },
-      body: csv(),
-    });
+    const second = await putCsv('uploads/after-boom.csv');
     expect(second.status).toBe(200);
     await local.drain();
     expect(events.map((e) => e.Records[0]!.s3.object.key)).toEqual([
@@ -410,11 +398,7 @@ describe('a restart', () => {
     s3 = client(local.url);
     expect((await readObject('results/durable.csv')).equals(body)).toBe(true);
     // Presigned uploads work against the restarted server too.
-    const response = await fetch(await csvUploadUrl('uploads/after-restart.csv'), {
-      method: 'PUT',
-      headers: { 'content-type': 'text/csv' },
-      body,
-    });
+    const response = await putCsv('uploads/after-restart.csv', body);
     expect(response.status).toBe(200);
   });
 });

@@ -2,8 +2,8 @@
 // then the validations queue (SQS emulator and runValidation) finishes the request and polling gets 200.
 import { resetSettings } from '../../functions/settings';
 import { monthlyUsage } from '../../functions/domain/usage';
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { fixtureDnsSettings, useRuntimeWithDns } from '../helpers/local-runtime';
+import { startFixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';
 
 // Response bodies are read as loosely typed JSON: the assertions are what check their shape.
@@ -11,23 +11,15 @@ import { ZONES } from '../unit/validation/fixtures/world';
 type Body = any;
 const bodyOf = (response: Response): Promise<Body> => response.json();
 
-let dns: FixtureDns;
-let local: TestRuntime;
-
-beforeAll(async () => {
-  dns = await startFixtureDns(ZONES);
-  local = await startTestRuntime({
+const world = useRuntimeWithDns(
+  () => startFixtureDns(ZONES),
+  (dns) => ({
     // slow.test never answers: each lookup waits the whole timeout, far past the 250 ms budget
     ...fixtureDnsSettings(dns, 4000),
     RATE_LIMIT_PER_SECOND: '1000',
     SYNC_BUDGET_MS: '250',
-  });
-});
-
-afterAll(async () => {
-  await local?.stop();
-  await dns?.close();
-});
+  }),
+);
 
 afterEach(() => {
   process.env.SYNC_BUDGET_MS = '250';
@@ -35,13 +27,13 @@ afterEach(() => {
 });
 
 const validate = (body: unknown) =>
-  fetch(`${local.baseUrl}/v1/email/validate`, {
+  fetch(`${world.local.baseUrl}/v1/email/validate`, {
     method: 'POST',
-    headers: { 'x-api-key': local.keys.admin, 'content-type': 'application/json' },
+    headers: { 'x-api-key': world.local.keys.admin, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
 const get = (path: string) =>
-  fetch(`${local.baseUrl}${path}`, { headers: { 'x-api-key': local.keys.admin } });
+  fetch(`${world.local.baseUrl}${path}`, { headers: { 'x-api-key': world.local.keys.admin } });
 
 async function pollUntilSettled(pollUrl: string, timeoutMs = 30_000) {
   const seen: number[] = [];
@@ -92,7 +84,7 @@ describe('POST /v1/email/validate past its budget', () => {
   it('defers every request when SYNC_BUDGET_MS is 0, and counts each once when the queue finishes it', async () => {
     process.env.SYNC_BUDGET_MS = '0';
     resetSettings();
-    const before = await monthlyUsage(local.ids.acme);
+    const before = await monthlyUsage(world.local.ids.acme);
     const response = await validate({ email: 'alice@example-corp.test' });
     expect(response.status).toBe(202);
     const { pollUrl } = await bodyOf(response);
@@ -102,6 +94,6 @@ describe('POST /v1/email/validate past its budget', () => {
       email: 'alice@example-corp.test',
       result: { status: 'safe' },
     });
-    expect(await monthlyUsage(local.ids.acme)).toBe(before + 1);
+    expect(await monthlyUsage(world.local.ids.acme)).toBe(before + 1);
   });
 });

@@ -4,8 +4,8 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createPendingRequest } from '../../functions/store/validation-requests';
 import { monthlyUsage } from '../../functions/domain/usage';
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { fixtureDnsSettings, useRuntimeWithDns } from '../helpers/local-runtime';
+import { startFixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';
 
 // Response bodies are read as loosely typed JSON: the assertions are what check their shape.
@@ -13,33 +13,25 @@ import { ZONES } from '../unit/validation/fixtures/world';
 type Body = any;
 const bodyOf = (response: Response): Promise<Body> => response.json();
 
-let dns: FixtureDns;
-let local: TestRuntime;
-
-beforeAll(async () => {
-  dns = await startFixtureDns(ZONES);
-  local = await startTestRuntime({
+const world = useRuntimeWithDns(
+  () => startFixtureDns(ZONES),
+  (dns) => ({
     ...fixtureDnsSettings(dns),
     RATE_LIMIT_PER_SECOND: '1000',
-  });
-});
+  }),
+);
 
-afterAll(async () => {
-  await local?.stop();
-  await dns?.close();
-});
-
-const post = (path: string, body: unknown, key: string = local.keys.admin) =>
-  fetch(`${local.baseUrl}${path}`, {
+const post = (path: string, body: unknown, key: string = world.local.keys.admin) =>
+  fetch(`${world.local.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-const get = (path: string, key: string = local.keys.admin) =>
-  fetch(`${local.baseUrl}${path}`, { headers: { 'x-api-key': key } });
+const get = (path: string, key: string = world.local.keys.admin) =>
+  fetch(`${world.local.baseUrl}${path}`, { headers: { 'x-api-key': key } });
 
 /** Polls the URL until it stops answering 202; returns the last response and every status seen. */
-async function pollUntilSettled(pollUrl: string, key: string = local.keys.admin, timeoutMs = 20_000) {
+async function pollUntilSettled(pollUrl: string, key: string = world.local.keys.admin, timeoutMs = 20_000) {
   const seen: number[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -109,9 +101,9 @@ describe('POST /v1/email/validate', () => {
       expect(response.status).toBe(400);
       expect(await response.text()).toBe('{"error":"email is required"}');
     }
-    const empty = await fetch(`${local.baseUrl}/v1/email/validate`, {
+    const empty = await fetch(`${world.local.baseUrl}/v1/email/validate`, {
       method: 'POST',
-      headers: { 'x-api-key': local.keys.admin },
+      headers: { 'x-api-key': world.local.keys.admin },
     });
     expect(await empty.text()).toBe('{"error":"email is required"}');
     for (const metadata of [[1], 'x', 7, true]) {
@@ -162,17 +154,17 @@ describe('GET /v1/email/validate/{requestId}', () => {
 
   it("answers 404 to another company polling a company's requestId", async () => {
     const mine = await bodyOf(await post('/v1/email/validate', { email: 'carol@example-corp.test' }));
-    const theirs = await get(`/v1/email/validate/${mine.requestId}`, local.keys.other);
+    const theirs = await get(`/v1/email/validate/${mine.requestId}`, world.local.keys.other);
     expect(theirs.status).toBe(404);
     expect(await theirs.text()).toBe('{"error":"Validation request not found"}');
     // The same company's other key sees it.
-    expect((await get(`/v1/email/validate/${mine.requestId}`, local.keys.member)).status).toBe(200);
+    expect((await get(`/v1/email/validate/${mine.requestId}`, world.local.keys.member)).status).toBe(200);
   });
 
   it("answers 500 once the request's message reached the DLQ and failValidation failed it", async () => {
     const requestId = '5e1f0000-0000-4000-8000-00000000d1e0';
     await createPendingRequest({
-      companyId: local.ids.acme,
+      companyId: world.local.ids.acme,
       requestId,
       status: 'pending',
       input: 'dave@example-corp.test',
@@ -180,11 +172,11 @@ describe('GET /v1/email/validate/{requestId}', () => {
     });
     expect((await get(`/v1/email/validate/${requestId}`)).status).toBe(202);
 
-    const sqs = new SQSClient({ endpoint: local.runtime.endpoints.sqs, region: 'us-east-1' });
+    const sqs = new SQSClient({ endpoint: world.local.runtime.endpoints.sqs, region: 'us-east-1' });
     await sqs.send(
       new SendMessageCommand({
-        QueueUrl: local.runtime.env.VALIDATIONS_DLQ_URL,
-        MessageBody: JSON.stringify({ companyId: local.ids.acme, requestId }),
+        QueueUrl: world.local.runtime.env.VALIDATIONS_DLQ_URL,
+        MessageBody: JSON.stringify({ companyId: world.local.ids.acme, requestId }),
       }),
     );
     sqs.destroy();
@@ -194,14 +186,17 @@ describe('GET /v1/email/validate/{requestId}', () => {
     expect(await response.text()).toBe('{"error":"Validation failed; submit the address again"}');
 
     // A late redelivery on the main queue does not revive it.
-    await local.runtime.invoke('runValidation', sqsEvent({ companyId: local.ids.acme, requestId }));
+    await world.local.runtime.invoke(
+      'runValidation',
+      sqsEvent({ companyId: world.local.ids.acme, requestId }),
+    );
     expect((await get(`/v1/email/validate/${requestId}`)).status).toBe(500);
   });
 
   it('answers 500 for a request pending far beyond every retry window', async () => {
     const requestId = '5e1f0000-0000-4000-8000-0000000001d0';
     await createPendingRequest({
-      companyId: local.ids.acme,
+      companyId: world.local.ids.acme,
       requestId,
       status: 'pending',
       input: 'erin@example-corp.test',
@@ -231,27 +226,27 @@ function sqsEvent(message: unknown) {
 
 describe('usage metering', () => {
   it('counts each validated address once, also when its message is delivered twice', async () => {
-    const before = await monthlyUsage(local.ids.acme);
+    const before = await monthlyUsage(world.local.ids.acme);
     await post('/v1/email/validate', { email: 'first.last@example-corp.test' });
     const requestId = '5e1f0000-0000-4000-8000-0000000002d0';
     await createPendingRequest({
-      companyId: local.ids.acme,
+      companyId: world.local.ids.acme,
       requestId,
       status: 'pending',
       input: 'mary.major@example-corp.test',
       createdAt: new Date().toISOString(),
     });
-    const event = sqsEvent({ companyId: local.ids.acme, requestId });
-    await local.runtime.invoke('runValidation', event);
-    await local.runtime.invoke('runValidation', event);
+    const event = sqsEvent({ companyId: world.local.ids.acme, requestId });
+    await world.local.runtime.invoke('runValidation', event);
+    await world.local.runtime.invoke('runValidation', event);
     expect((await get(`/v1/email/validate/${requestId}`)).status).toBe(200);
-    expect(await monthlyUsage(local.ids.acme)).toBe(before + 2);
+    expect(await monthlyUsage(world.local.ids.acme)).toBe(before + 2);
   });
 
   it('does not count 400s, polls or workspace endpoints', async () => {
     const done = await bodyOf(await post('/v1/email/validate', { email: 'x@example-corp.test' }));
-    const before = await monthlyUsage(local.ids.acme);
-    const globexBefore = await monthlyUsage(local.ids.globex);
+    const before = await monthlyUsage(world.local.ids.acme);
+    const globexBefore = await monthlyUsage(world.local.ids.globex);
     await post('/v1/email/validate', {});
     await get(`/v1/email/validate/${done.requestId}`);
     for (const path of [
@@ -262,7 +257,7 @@ describe('usage metering', () => {
     ]) {
       expect((await get(path)).status).toBe(200);
     }
-    expect(await monthlyUsage(local.ids.acme)).toBe(before);
-    expect(await monthlyUsage(local.ids.globex)).toBe(globexBefore);
+    expect(await monthlyUsage(world.local.ids.acme)).toBe(before);
+    expect(await monthlyUsage(world.local.ids.globex)).toBe(globexBefore);
   });
 });

@@ -7,33 +7,25 @@ import { validateWithinBudget } from '../../functions/domain/single-validation/v
 import { resetSettings } from '../../functions/settings';
 import { readUsageRecords } from '../../functions/store/usage';
 import { callsPerInvocation, sequentialRounds } from '../helpers/call-rounds';
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { fixtureDnsSettings, useRuntimeWithDns } from '../helpers/local-runtime';
+import { startFixtureDns } from '../unit/validation/fixtures/dns-server';
 import { ZONES } from '../unit/validation/fixtures/world';
 
 jest.setTimeout(120_000);
 
-let dns: FixtureDns;
-let local: TestRuntime;
-
-beforeAll(async () => {
-  dns = await startFixtureDns(ZONES);
-  local = await startTestRuntime({
+const world = useRuntimeWithDns(
+  () => startFixtureDns(ZONES),
+  (dns) => ({
     ...fixtureDnsSettings(dns),
     RATE_LIMIT_PER_SECOND: '100000',
     // as deployed: the key and the plan are remembered a few seconds per process
     AUTH_CACHE_SECONDS: '60',
     USAGE_CACHE_SECONDS: '60',
-  });
-});
-
-afterAll(async () => {
-  await local?.stop();
-  await dns?.close();
-});
+  }),
+);
 
 const validate = (email: string, key: string) =>
-  fetch(`${local.baseUrl}/v1/email/validate`, {
+  fetch(`${world.local.baseUrl}/v1/email/validate`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     body: JSON.stringify({ email }),
@@ -69,10 +61,10 @@ describe('a warm POST /v1/email/validate', () => {
     const co = await company(1000);
     for (let i = 0; i < 3; i++)
       expect((await validate('alice@example-corp.test', co.apiKey)).status).toBe(200);
-    local.runtime.awsCalls.length = 0;
+    world.local.runtime.awsCalls.length = 0;
     for (let i = 0; i < 5; i++)
       expect((await validate(`user${i}@example-corp.test`, co.apiKey)).status).toBe(200);
-    const invocations = callsPerInvocation(local.runtime.awsCalls, 'validateEmail');
+    const invocations = callsPerInvocation(world.local.runtime.awsCalls, 'validateEmail');
     expect(invocations).toHaveLength(5);
     for (const calls of invocations) {
       expect(calls.rounds).toBeLessThanOrEqual(3);
@@ -88,9 +80,9 @@ describe('a warm POST /v1/email/validate', () => {
     try {
       expect((await validate('alice@example-corp.test', co.apiKey)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      local.runtime.awsCalls.length = 0;
+      world.local.runtime.awsCalls.length = 0;
       expect((await validate('expired@example-corp.test', co.apiKey)).status).toBe(200);
-      const [calls] = callsPerInvocation(local.runtime.awsCalls, 'validateEmail');
+      const [calls] = callsPerInvocation(world.local.runtime.awsCalls, 'validateEmail');
       expect(calls?.byOperation.Query).toBe(1);
       expect(calls?.rounds).toBeLessThanOrEqual(3);
     } finally {

@@ -21,33 +21,20 @@ import {
 import { readJobReservation, readUsageRecords } from '../../functions/store/usage';
 import { BulkClient, startBulkDns } from '../e2e/bulk-client';
 import { expectDocumented } from '../helpers/openapi-check';
-import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
-import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
+import { fixtureDnsSettings, useRuntimeWithDns } from '../helpers/local-runtime';
 
 jest.setTimeout(120_000);
 
-let dns: FixtureDns;
-let local: TestRuntime;
-
-beforeAll(async () => {
-  dns = await startBulkDns();
-  local = await startTestRuntime({
-    ...fixtureDnsSettings(dns),
-    RATE_LIMIT_PER_SECOND: '100000',
-    CHUNK_SIZE_BYTES: '40',
-  });
-});
-
-afterAll(async () => {
-  await local?.stop();
-  await dns?.close();
-});
+const world = useRuntimeWithDns(
+  () => startBulkDns(),
+  (dns) => ({ ...fixtureDnsSettings(dns), RATE_LIMIT_PER_SECOND: '100000', CHUNK_SIZE_BYTES: '40' }),
+);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 async function call(method: string, route: string, key: string, body?: unknown) {
-  const response = await fetch(`${local.baseUrl}${route}`, {
+  const response = await fetch(`${world.local.baseUrl}${route}`, {
     method,
     headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -74,7 +61,7 @@ async function company(monthlyQuota: number, credits = 0) {
 describe('GET /v1/usage', () => {
   it('shows the demo plans: Acme within its quota, Globex close to its limit', async () => {
     const now = new Date();
-    const acme = await usageOf(local.keys.member);
+    const acme = await usageOf(world.local.keys.member);
     expect(acme).toMatchObject({ month: usageMonth(now), quota: 1_000_000, creditsRemaining: 5_000 });
     expect(acme.periodStart).toBe(`${usageMonth(now)}-01T00:00:00.000Z`);
     expect(new Date(acme.periodEnd).getUTCDate()).toBe(1);
@@ -88,7 +75,7 @@ describe('GET /v1/usage', () => {
       'used',
     ]);
 
-    const globex = await usageOf(local.keys.other);
+    const globex = await usageOf(world.local.keys.other);
     expect(globex).toMatchObject({
       quota: 500,
       used: { single: 95, bulk: 400, total: 495 },
@@ -96,7 +83,7 @@ describe('GET /v1/usage', () => {
       remaining: 25,
     });
     const last = usageMonth(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)));
-    expect(await usageOf(local.keys.other, `?month=${last}`)).toMatchObject({
+    expect(await usageOf(world.local.keys.other, `?month=${last}`)).toMatchObject({
       month: last,
       used: { total: 510 },
       quota: 500,
@@ -106,7 +93,7 @@ describe('GET /v1/usage', () => {
 
   it('answers 400 for a malformed month', async () => {
     for (const bad of ['2026-13', '2026-1', 'november', '2026-11-01']) {
-      const res = await call('GET', `/v1/usage?month=${bad}`, local.keys.admin);
+      const res = await call('GET', `/v1/usage?month=${bad}`, world.local.keys.admin);
       expect(res).toEqual({ status: 400, body: { error: 'month must be a calendar month written YYYY-MM' } });
     }
   });
@@ -152,7 +139,7 @@ const csv = (rows: string[]) => Buffer.from(['name,email', ...rows].join('\n') +
 describe('bulk jobs', () => {
   it('fail when the file needs more than is left, giving rows needed and validations left; nothing consumed', async () => {
     const co = await company(3, 2);
-    const client = new BulkClient(local.baseUrl, co.apiKey);
+    const client = new BulkClient(world.local.baseUrl, co.apiKey);
     const rows = Array.from({ length: 6 }, (_, n) => `P${n},p${n}@ok.test`);
     const run = await client.run(csv(rows), { emailColumn: 1 });
     expect(run.final.status).toBe('failed');
@@ -285,7 +272,7 @@ describe('npm run admin', () => {
       execFile(
         process.execPath,
         [require.resolve('tsx/cli'), path.join(__dirname, '../../bin/admin.ts'), ...args],
-        { env: { ...process.env, DATA_DIR: local.dataDir }, cwd: path.join(__dirname, '../..') },
+        { env: { ...process.env, DATA_DIR: world.local.dataDir }, cwd: path.join(__dirname, '../..') },
         (error, stdout, stderr) =>
           resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
@@ -327,9 +314,12 @@ describe('npm run admin', () => {
     const cases: [string[], RegExp][] = [
       [['company', 'create', '--name', 'X'], /--admin-email is required/],
       [['company', 'create', '--name', 'X', '--admin-email', 'nope'], /admin email must be an email address/],
-      [['credits', 'add', '--company', local.ids.acme, '--amount=-3'], /--amount must be a whole number/],
+      [
+        ['credits', 'add', '--company', world.local.ids.acme, '--amount=-3'],
+        /--amount must be a whole number/,
+      ],
       [['usage', '--company', '00000000-0000-4000-8000-00000000ffff'], /Company not found/],
-      [['usage', '--company', local.ids.acme, '--month', '2026-1'], /YYYY-MM/],
+      [['usage', '--company', world.local.ids.acme, '--month', '2026-1'], /YYYY-MM/],
       [['frobnicate'], /usage:/],
     ];
     for (const [args, message] of cases) {

@@ -11,9 +11,9 @@ import { sendWebhook } from '../../functions/handlers/send-webhook';
 import { sortedJson } from '../../functions/json';
 import { resetSettings } from '../../functions/settings';
 import {
-  fakeTable,
   secret,
   sqsEvent,
+  resetWebhookMocks,
   sqsRecord,
   startReceiver,
   webhookMessage,
@@ -32,10 +32,7 @@ beforeEach(() => {
   process.env.WEBHOOK_TIMEOUT_MS = '400';
   process.env.WEBHOOK_RETRY_BASE_SECONDS = '60';
   resetSettings();
-  ddb.reset();
-  sqs.reset();
-  sqs.on(ChangeMessageVisibilityCommand).resolves({});
-  table = fakeTable(ddb);
+  table = resetWebhookMocks(ddb, sqs);
 });
 
 afterEach(async () => {

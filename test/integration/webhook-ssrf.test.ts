@@ -6,8 +6,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { sendWebhook } from '../../functions/handlers/send-webhook';
 import { resetSettings } from '../../functions/settings';
 import {
-  fakeTable,
   sqsEvent,
+  resetWebhookMocks,
   sqsRecord,
   startReceiver,
   webhookMessage,
@@ -29,10 +29,7 @@ beforeEach(() => {
   delete process.env.ALLOW_PRIVATE_CALLBACKS;
   process.env.WEBHOOK_TIMEOUT_MS = '2000';
   resetSettings();
-  ddb.reset();
-  sqs.reset();
-  sqs.on(ChangeMessageVisibilityCommand).resolves({});
-  table = fakeTable(ddb);
+  table = resetWebhookMocks(ddb, sqs);
 });
 
 afterAll(async () => {

@@ -4,9 +4,9 @@ import { resetDynamoDb } from '../../functions/clients/dynamodb';
 import { resetSqs } from '../../functions/clients/sqs';
 import { seedDemoAccounts, type DemoAccounts } from '../../local/demo/accounts';
 import { apiHandler, type Route } from '../../functions/http/api-handler';
-import { resetSettings } from '../../functions/settings';
-import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
+import type { DynamoDbLocal } from '../../local/dynamodb';
 import { apiEvent, lambdaContext } from '../../local/events';
+import { startProcessTable } from '../helpers/process-table';
 
 export interface WorkspaceDb {
   dynamo: DynamoDbLocal;
@@ -15,19 +15,12 @@ export interface WorkspaceDb {
 }
 
 export async function startWorkspaceDb(): Promise<WorkspaceDb> {
-  const dynamo = await startDynamoDbLocal();
-  const table = 'mailvet-workspace-test';
-  await ensureTable(dynamo.endpoint, table);
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    TABLE_NAME: table,
+  const dynamo = await startProcessTable('mailvet-workspace-test', {
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
     // Tests fire requests faster than the 25/s product default; the limit is not what they test.
     RATE_LIMIT_PER_SECOND: '100000',
   });
-  resetSettings();
-  resetDynamoDb();
   resetSqs();
   const accounts = await seedDemoAccounts();
   return {

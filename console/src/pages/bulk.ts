@@ -6,7 +6,7 @@ import { ApiError, type Api, type CreatedJob, type Job } from '../api';
 import { delimiterNames, previewCsv, previewSampleBytes, type CsvPreview } from '../csv-preview';
 import { html } from '../html';
 import { JobView } from '../job-view';
-import { ErrorMessage, PageTitle } from '../ui';
+import { ErrorMessage, PageTitle, valueTo } from '../ui';
 
 const maxFileBytes = 100 * 1024 * 1024;
 
@@ -117,7 +117,7 @@ export function BulkPage({ api }: { api: Api }) {
                 type="url"
                 placeholder="https://example.com/hooks/mailvet"
                 value=${callbackUrl}
-                onInput=${(e: Event) => setCallbackUrl((e.target as HTMLInputElement).value)}
+                onInput=${valueTo(setCallbackUrl)}
                 aria-describedby="callback-help"
               />
               <p id="callback-help" class="muted">We POST a signed message there when the job completes.</p>

@@ -6,7 +6,7 @@ import { ReputationChart, Sparkline } from '../charts';
 import { html } from '../html';
 import { href } from '../route';
 import { ListView, usePagedList, type Column } from '../list';
-import { ErrorMessage, formatDate, Loading, PageTitle, useLoad } from '../ui';
+import { ErrorMessage, formatDate, Loading, PageTitle, useLoad, valueTo } from '../ui';
 
 const pageSize = 10;
 
@@ -184,7 +184,7 @@ export function MailboxPage({ api, id }: { api: Api; id: string }) {
         type="date"
         value=${draft.startDate}
         max=${draft.endDate}
-        onInput=${(e: Event) => setDraft({ ...draft, startDate: (e.target as HTMLInputElement).value })}
+        onInput=${valueTo((startDate) => setDraft({ ...draft, startDate }))}
       />
       <label for="end-date">To</label>
       <input
@@ -192,7 +192,7 @@ export function MailboxPage({ api, id }: { api: Api; id: string }) {
         type="date"
         value=${draft.endDate}
         min=${draft.startDate}
-        onInput=${(e: Event) => setDraft({ ...draft, endDate: (e.target as HTMLInputElement).value })}
+        onInput=${valueTo((endDate) => setDraft({ ...draft, endDate }))}
       />
       <button type="submit">Show</button>
       <span class="quick">

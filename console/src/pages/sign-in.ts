@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, createApi } from '../api';
 import { html } from '../html';
 import { saveKey } from '../session';
-import { ErrorMessage, PageTitle } from '../ui';
+import { ErrorMessage, PageTitle, valueTo } from '../ui';
 
 export function SignIn({ apiUrl, onSignedIn }: { apiUrl: string; onSignedIn: (key: string) => void }) {
   const [key, setKey] = useState('');
@@ -42,7 +42,7 @@ export function SignIn({ apiUrl, onSignedIn }: { apiUrl: string; onSignedIn: (ke
         type="password"
         autocomplete="off"
         value=${key}
-        onInput=${(e: Event) => setKey((e.target as HTMLInputElement).value)}
+        onInput=${valueTo(setKey)}
         aria-invalid=${error ? 'true' : undefined}
         aria-describedby=${error ? 'sign-in-error' : undefined}
       />

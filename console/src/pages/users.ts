@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, type Api, type User } from '../api';
 import { html } from '../html';
 import { ListView, usePagedList, type Column } from '../list';
-import { ErrorMessage, formatDate, PageTitle } from '../ui';
+import { ErrorMessage, formatDate, PageTitle, valueTo } from '../ui';
 
 const columns: Column<User>[] = [
   { title: 'Email', cell: (u) => u.email },
@@ -83,30 +83,15 @@ function InviteForm({ api, onInvited }: { api: Api; onInvited: () => void }) {
     </p>
     <div class="field">
       <label for="invite-email">Email</label>
-      <input
-        id="invite-email"
-        type="email"
-        autocomplete="off"
-        value=${email}
-        onInput=${(e: Event) => setEmail((e.target as HTMLInputElement).value)}
-      />
+      <input id="invite-email" type="email" autocomplete="off" value=${email} onInput=${valueTo(setEmail)} />
     </div>
     <div class="field">
       <label for="invite-name">Name <span class="muted">(optional)</span></label>
-      <input
-        id="invite-name"
-        type="text"
-        value=${name}
-        onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)}
-      />
+      <input id="invite-name" type="text" value=${name} onInput=${valueTo(setName)} />
     </div>
     <div class="field">
       <label for="invite-role">Role</label>
-      <select
-        id="invite-role"
-        value=${role}
-        onChange=${(e: Event) => setRole((e.target as HTMLSelectElement).value as 'member' | 'admin')}
-      >
+      <select id="invite-role" value=${role} onChange=${valueTo<'member' | 'admin'>(setRole)}>
         <option value="member">Member</option>
         <option value="admin">Admin</option>
       </select>

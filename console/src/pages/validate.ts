@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Api, ValidationResult } from '../api';
 import { html } from '../html';
-import { ErrorMessage, PageTitle } from '../ui';
+import { ErrorMessage, PageTitle, valueTo } from '../ui';
 import { reasonText, statusWords } from '../words';
 
 const yesNo = (value: unknown) => (value === true ? 'yes' : value === false ? 'no' : 'unknown');
@@ -41,7 +41,7 @@ export function ValidatePage({ api }: { api: Api }) {
         inputmode="email"
         autocomplete="off"
         value=${email}
-        onInput=${(e: Event) => setEmail((e.target as HTMLInputElement).value)}
+        onInput=${valueTo(setEmail)}
       />
       <button type="submit" disabled=${busy}>${busy ? 'Checking…' : 'Validate'}</button>
     </form>

@@ -2,6 +2,7 @@
 // DynamoDB client, and a real HTTP receiver on 127.0.0.1.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
@@ -67,10 +68,7 @@ export interface FakeTable {
 }
 
 /** Points the mocked DynamoDB client at an in-memory company and job item. */
-export function fakeTable(
-  ddb: AwsClientStub<DynamoDBDocumentClient>,
-  initial: Partial<FakeTable> = {},
-): FakeTable {
+function fakeTable(ddb: AwsClientStub<DynamoDBDocumentClient>, initial: Partial<FakeTable> = {}): FakeTable {
   const table: FakeTable = { attempts: [], jobExists: true, companyExists: true, ...initial };
   ddb.on(GetCommand, { Key: companyKey(companyId) }).callsFake(async () => ({
     Item: table.companyExists ? storedCompany(companyId, secret) : undefined,
@@ -140,4 +138,16 @@ export async function startReceiver(replies: Reply[]): Promise<Receiver> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** Resets both mocked clients for the next test: SQS accepts visibility changes; DynamoDB is a new fake table. */
+export function resetWebhookMocks(
+  ddb: AwsClientStub<DynamoDBDocumentClient>,
+  sqs: AwsClientStub<SQSClient>,
+  initial: Partial<FakeTable> = {},
+): FakeTable {
+  ddb.reset();
+  sqs.reset();
+  sqs.on(ChangeMessageVisibilityCommand).resolves({});
+  return fakeTable(ddb, initial);
 }
