@@ -247,6 +247,11 @@ async function main(): Promise<void> {
       `largest buffer one invocation holds: a chunk (~${chunkMb.toFixed(0)} MB) plus its part, or an assembly group of 4 parts in flight`,
     );
 
+    // The engine resolves each domain once per worker: more queries than that would be charged here.
+    let dnsQueries = 0;
+    for (const name of ['mx.bench.test', ...Array.from({ length: DOMAINS }, (_, n) => `d${n}.test`)])
+      for (const type of ['MX', 'A', 'AAAA']) dnsQueries += dns.count(name, type);
+    console.log(`DNS queries to the fixture server: ${dnsQueries} (${DOMAINS} domains, ${workers} workers)`);
     console.log(`results sha256 ${run.digest}`);
     if (pipelineOnly) return;
 

@@ -26,7 +26,10 @@ export interface WorkerSetup {
   invocationBase: number;
 }
 
-export type ToWorker = { type: 'invoke'; id: number; name: string; event: unknown };
+export type ToWorker =
+  | { type: 'invoke'; id: number; name: string; event: unknown }
+  /** The pool is stopping: finish what must be written (a CPU profile), answer `stopped`. */
+  | { type: 'stop' };
 
 export interface SerializedError {
   name: string;
@@ -36,6 +39,7 @@ export interface SerializedError {
 
 export type FromWorker =
   | { type: 'ready' }
+  | { type: 'stopped' }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: SerializedError }
   | { type: 'call'; call: AwsCall };
@@ -82,6 +86,8 @@ interface Slot {
   ready: boolean;
   pending: Map<number, { name: string; resolve: (value: unknown) => void; reject: (error: Error) => void }>;
   exited: Promise<void>;
+  /** Called when the worker answers a `stop`. */
+  onStopped?: () => void;
 }
 
 /**
@@ -134,6 +140,8 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
         if (message.type === 'ready') {
           slot.ready = true;
           resolve();
+        } else if (message.type === 'stopped') {
+          slot.onStopped?.();
         } else if (message.type === 'call') {
           options.onAwsCall?.(message.call);
         } else {
@@ -170,10 +178,24 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     return Promise.race([readiness, exitedEarly]);
   }
 
+  // Workers that profile themselves (local/worker-thread.ts) write their profile before they are ended.
+  const profiling = options.env.MAILVET_CPU_PROFILE !== undefined;
+  const profileWritten = (slot: Slot) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      slot.onStopped = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      slot.exited.then(resolve, resolve);
+      slot.worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    });
+
   const stopAll = async () => {
     stopping = true;
     await Promise.all(
       slots.map(async (slot) => {
+        if (profiling && slot.alive && slot.ready) await profileWritten(slot);
         await slot.worker.terminate();
         await slot.exited;
       }),
