@@ -99,7 +99,7 @@ function expectedDigest(statusOf: (email: string) => string): string {
 function threadCpu(): Map<string, { name: string; seconds: number }> {
   const out = new Map<string, { name: string; seconds: number }>();
   const tick = 100; // USER_HZ
-  let tasks: string[] = [];
+  let tasks: string[];
   try {
     tasks = readdirSync('/proc/self/task');
   } catch {

@@ -111,6 +111,6 @@ export function annotateChunk(
     for (let i = 0; i < label.length; i++) out[at++] = label[i]!;
     from = row.contentEnd;
   }
-  at += chunk.copy(out, at, from, to);
+  chunk.copy(out, at, from, to);
   return out;
 }
