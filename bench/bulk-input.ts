@@ -2,7 +2,7 @@
 // its domains resolve in.
 import type { Zones } from '../test/unit/validation/fixtures/dns-server';
 
-export const TARGET_BYTES = 100 * 1024 * 1024 - 64 * 1024;
+const TARGET_BYTES = 100 * 1024 * 1024 - 64 * 1024;
 export const DOMAINS = 2_000;
 
 export const HEADER = 'id,name,email,company,note';
