@@ -10,6 +10,8 @@ import {
   createReadStream,
   mkdtempSync,
   openSync,
+  readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -26,53 +28,9 @@ import { ValidationEngine, engineOptionsFromSettings } from '../functions/domain
 import { settings } from '../functions/settings';
 import { localWorkers } from '../local/runtime';
 import { startTestRuntime } from '../test/helpers/local-runtime';
-import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
+import { startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
+import { DOMAINS, HEADER, dnsZones, generateCsv, generateRecords } from './bulk-input';
 import { benchEstimate } from './bulk-estimate';
-
-const TARGET_BYTES = 100 * 1024 * 1024 - 64 * 1024;
-const DOMAINS = 2_000;
-
-const HEADER = 'id,name,email,company,note';
-
-/**
- * ~1.1M rows: quoted fields, some newlines inside quotes, skewed domains, 3% invalid addresses. Each
- * data record (without its line ending) and its email cell go to `onRecord`; the same seed gives the
- * same rows every time, so the check regenerates them rather than holding 1.1M strings during the run
- * (`maxRows`: the first that many of them).
- */
-function generateRecords(onRecord: (record: string, email: string) => void, maxRows = Infinity): void {
-  let seed = 7;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const names = ['Ann', 'Bob', 'Chloé', 'Dmitri', 'Eve', 'François', 'Günther', 'Hana', 'Ines', 'José'];
-  let bytes = HEADER.length + 1;
-  for (let i = 0; bytes < TARGET_BYTES && i < maxRows; i++) {
-    // Zipf-like skew: a few domains hold most addresses.
-    const domain = `d${Math.floor(DOMAINS * rnd() ** 3)}.test`;
-    const local = `${names[i % 10]!.toLowerCase()
-      .normalize('NFD')
-      .replace(/[^a-z]/g, '')}.${i}`;
-    const r = rnd();
-    const email =
-      r < 0.01
-        ? `${local}${domain}`
-        : r < 0.02
-          ? `${local}@@${domain}`
-          : r < 0.03
-            ? ''
-            : `${local}@${domain}`;
-    const name = i % 5 === 0 ? `"${names[i % 10]}, ${names[(i + 3) % 10]}"` : names[i % 10]!;
-    const note = i % 50 === 0 ? '"first line\nsecond ""quoted"" line"' : `note ${i % 997}`;
-    const record = `${i},${name},${email},"Company ${i % 1000}, Inc.",${note}`;
-    onRecord(record, email);
-    bytes += Buffer.byteLength(record) + 1;
-  }
-}
-
-function generateCsv(maxRows = Infinity): Buffer {
-  const parts: string[] = [`${HEADER}\n`];
-  generateRecords((record) => parts.push(`${record}\n`), maxRows);
-  return Buffer.from(parts.join(''), 'utf8');
-}
 
 /**
  * Writes the generated CSV to `filePath` in 1 MiB pieces and returns its line count: the bench never
@@ -137,12 +95,46 @@ function expectedDigest(statusOf: (email: string) => string): string {
   return hash.digest('hex');
 }
 
-function dnsZones(): Zones {
-  const zones: Zones = { 'mx.bench.test': { a: ['127.0.0.1'] } };
-  // Every tenth domain does not exist (NXDOMAIN); the rest receive mail.
-  for (let n = 0; n < DOMAINS; n++)
-    if (n % 10 !== 9) zones[`d${n}.test`] = { mx: [{ exchange: 'mx.bench.test', priority: 10 }] };
-  return zones;
+/** CPU seconds per thread of this process so far, by thread id, with its name (Linux /proc; else empty). */
+function threadCpu(): Map<string, { name: string; seconds: number }> {
+  const out = new Map<string, { name: string; seconds: number }>();
+  const tick = 100; // USER_HZ
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return out;
+  }
+  for (const task of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      // the name is in parentheses and may hold spaces; utime and stime are fields 14 and 15
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(task, { name, seconds: (Number(fields[11]) + Number(fields[12])) / tick });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** The threads that used CPU between two snapshots, grouped by name (the main thread apart). */
+function cpuByThread(
+  before: Map<string, { name: string; seconds: number }>,
+  after: Map<string, { name: string; seconds: number }>,
+): string {
+  const byName = new Map<string, number>();
+  for (const [task, { name, seconds }] of after) {
+    const used = seconds - (before.get(task)?.seconds ?? 0);
+    const label = task === String(process.pid) ? 'main' : name;
+    byName.set(label, (byName.get(label) ?? 0) + used);
+  }
+  return [...byName]
+    .filter(([, seconds]) => seconds >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, seconds]) => `${name} ${seconds.toFixed(2)}`)
+    .join(', ');
 }
 
 async function pipeline(
@@ -228,13 +220,16 @@ async function main(): Promise<void> {
       return (used.user + used.system) / 1e6;
     };
     const pipelineCpuStart = process.cpuUsage();
+    const threadsBefore = threadCpu();
     const run = await pipeline(filePath, runtime.baseUrl, runtime.keys.admin);
     const pipelineCpu = cpuSeconds(pipelineCpuStart);
+    const byThread = cpuByThread(threadsBefore, threadCpu());
     clearInterval(sampler);
     console.log(
       `pipeline: ${run.seconds.toFixed(2)} s end to end, ${(inputMb / run.seconds).toFixed(1)} MB/s, results ${(run.outBytes / 1048576).toFixed(1)} MB`,
     );
     console.log(`pipeline CPU: ${pipelineCpu.toFixed(2)} s in this process (DynamoDB Local's JVM excluded)`);
+    if (byThread) console.log(`  by thread (s): ${byThread}`);
     const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
     console.log(
       `local runtime peak RSS, the whole process (API, handlers, workers, S3 and SQS emulators, this bench; DynamoDB Local's JVM excluded): ${mb(peak.rss)} MB`,
@@ -247,6 +242,11 @@ async function main(): Promise<void> {
       `largest buffer one invocation holds: a chunk (~${chunkMb.toFixed(0)} MB) plus its part, or an assembly group of 4 parts in flight`,
     );
 
+    // The engine resolves each domain once per worker: more queries than that would be charged here.
+    let dnsQueries = 0;
+    for (const name of ['mx.bench.test', ...Array.from({ length: DOMAINS }, (_, n) => `d${n}.test`)])
+      for (const type of ['MX', 'A', 'AAAA']) dnsQueries += dns.count(name, type);
+    console.log(`DNS queries to the fixture server: ${dnsQueries} (${DOMAINS} domains, ${workers} workers)`);
     console.log(`results sha256 ${run.digest}`);
     if (pipelineOnly) return;
 

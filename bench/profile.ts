@@ -76,7 +76,8 @@ function main(): void {
     const run = spawnSync(
       process.execPath,
       ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', path.resolve(bench), ...benchArgs],
-      { cwd: root, stdio: 'inherit' },
+      // the local runtime's worker threads profile themselves into the same directory (local/worker-thread.ts)
+      { cwd: root, stdio: 'inherit', env: { ...process.env, MAILVET_CPU_PROFILE: dir } },
     );
     if (run.status !== 0) throw new Error(`${bench} exited with ${run.status ?? run.signal}`);
     const total = new Map<string, Row>();

@@ -26,7 +26,10 @@ export interface WorkerSetup {
   invocationBase: number;
 }
 
-export type ToWorker = { type: 'invoke'; id: number; name: string; event: unknown };
+export type ToWorker =
+  | { type: 'invoke'; id: number; name: string; event: unknown }
+  /** The pool is stopping: finish what must be written (a CPU profile), answer `stopped`. */
+  | { type: 'stop' };
 
 export interface SerializedError {
   name: string;
@@ -36,6 +39,7 @@ export interface SerializedError {
 
 export type FromWorker =
   | { type: 'ready' }
+  | { type: 'stopped' }
   | { type: 'result'; id: number; value: unknown }
   | { type: 'error'; id: number; error: SerializedError }
   | { type: 'call'; call: AwsCall };
@@ -66,6 +70,14 @@ export interface WorkerPool {
   stop(): Promise<void>;
 }
 
+/**
+ * Invocations of these CPU-bound functions at once, per worker; more wait in the pool for a turn, as
+ * Lambda would keep them queued. A chunk is ~4 MB of pure computation: twenty of them interleaved in
+ * two threads (the chunks queue's maxConcurrency) finish no sooner than four, but hold five times the
+ * memory (peak RSS near 1 GB on a 100 MB file) and slow the scan that shares their thread.
+ */
+const perWorkerLimits: Readonly<Record<string, number>> = { validateChunk: 2 };
+
 /** Worker invocation numbers start here: the main thread's own (the API's) stay below. */
 const invocationBaseStep = 1_000_000_000;
 
@@ -82,6 +94,8 @@ interface Slot {
   ready: boolean;
   pending: Map<number, { name: string; resolve: (value: unknown) => void; reject: (error: Error) => void }>;
   exited: Promise<void>;
+  /** Called when the worker answers a `stop`. */
+  onStopped?: () => void;
 }
 
 /**
@@ -134,6 +148,8 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
         if (message.type === 'ready') {
           slot.ready = true;
           resolve();
+        } else if (message.type === 'stopped') {
+          slot.onStopped?.();
         } else if (message.type === 'call') {
           options.onAwsCall?.(message.call);
         } else {
@@ -170,10 +186,24 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     return Promise.race([readiness, exitedEarly]);
   }
 
+  // Workers that profile themselves (local/worker-thread.ts) write their profile before they are ended.
+  const profiling = options.env.MAILVET_CPU_PROFILE !== undefined;
+  const profileWritten = (slot: Slot) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      slot.onStopped = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      slot.exited.then(resolve, resolve);
+      slot.worker.postMessage({ type: 'stop' } satisfies ToWorker);
+    });
+
   const stopAll = async () => {
     stopping = true;
     await Promise.all(
       slots.map(async (slot) => {
+        if (profiling && slot.alive && slot.ready) await profileWritten(slot);
         await slot.worker.terminate();
         await slot.exited;
       }),
@@ -190,27 +220,54 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
     );
   }
 
+  /** Turns of the functions in perWorkerLimits: how many more may start, and who waits for one. */
+  const turns = new Map<string, { free: number; waiting: (() => void)[] }>();
+  for (const [name, limit] of Object.entries(perWorkerLimits))
+    turns.set(name, { free: limit * options.size, waiting: [] });
+  const takeTurn = (name: string): Promise<void> | undefined => {
+    const turn = turns.get(name);
+    if (!turn) return undefined;
+    if (turn.free > 0) {
+      turn.free--;
+      return undefined;
+    }
+    return new Promise((resolve) => turn.waiting.push(resolve));
+  };
+  const giveTurn = (name: string) => {
+    const turn = turns.get(name);
+    if (!turn) return;
+    const next = turn.waiting.shift();
+    if (next) next();
+    else turn.free++;
+  };
+
+  function dispatch(name: string, event: unknown): Promise<unknown> {
+    if (stopping) return Promise.reject(new Error('The local worker threads are stopping'));
+    // The least busy worker, the first of equals; one still starting (a replacement) only if none is ready.
+    const live = slots.filter((s) => s.alive);
+    const ready = live.filter((s) => s.ready);
+    const candidates = ready.length > 0 ? ready : live;
+    if (candidates.length === 0) return Promise.reject(new Error('No local worker thread is running'));
+    const slot = candidates.reduce((best, s) => (s.pending.size < best.pending.size ? s : best));
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { name, resolve, reject });
+      const message: ToWorker = { type: 'invoke', id, name, event };
+      try {
+        slot.worker.postMessage(message);
+      } catch (error) {
+        slot.pending.delete(id);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
   return {
     size: options.size,
     invoke(name, event) {
-      if (stopping) return Promise.reject(new Error('The local worker threads are stopping'));
-      // The least busy worker, the first of equals; one still starting (a replacement) only if none is ready.
-      const live = slots.filter((s) => s.alive);
-      const ready = live.filter((s) => s.ready);
-      const candidates = ready.length > 0 ? ready : live;
-      if (candidates.length === 0) return Promise.reject(new Error('No local worker thread is running'));
-      const slot = candidates.reduce((best, s) => (s.pending.size < best.pending.size ? s : best));
-      const id = ++nextId;
-      return new Promise((resolve, reject) => {
-        slot.pending.set(id, { name, resolve, reject });
-        const message: ToWorker = { type: 'invoke', id, name, event };
-        try {
-          slot.worker.postMessage(message);
-        } catch (error) {
-          slot.pending.delete(id);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      });
+      const waited = takeTurn(name);
+      const run = () => dispatch(name, event).finally(() => giveTurn(name));
+      return waited ? waited.then(run) : turns.has(name) ? run() : dispatch(name, event);
     },
     running: () => slots.map((slot) => [...slot.pending.values()].map((waiter) => waiter.name)),
     threadIds: () => slots.map((slot) => slot.worker.threadId),

@@ -2,7 +2,10 @@
 // given, then runs each invocation the main thread sends, with a Lambda-like context, and answers with
 // the handler's result or error. Its SDK clients, caches and every other module state are its own.
 import '../functions/clients/sdk-notice';
-import { parentPort, workerData } from 'node:worker_threads';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import path from 'node:path';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { recordAwsCalls, runAsFunction } from '../functions/clients/call-recording';
 import { lambdaContext } from './events';
@@ -43,7 +46,7 @@ function serialize(error: unknown): SerializedError {
   return { name: 'Error', message: String(error) };
 }
 
-async function run(message: ToWorker): Promise<void> {
+async function run(message: Extract<ToWorker, { type: 'invoke' }>): Promise<void> {
   const handler = handlers.get(message.name);
   const spec = setup.functions[message.name];
   try {
@@ -57,5 +60,34 @@ async function run(message: ToWorker): Promise<void> {
   }
 }
 
-port.on('message', (message: ToWorker) => void run(message));
+/**
+ * With MAILVET_CPU_PROFILE=<dir> (bench/profile.ts sets it), the thread profiles itself from here on and
+ * writes <dir>/worker-<threadId>.cpuprofile when the pool stops it: node --cpu-prof writes nothing for a
+ * worker that is terminated rather than left to exit.
+ */
+function startProfile(dir: string): () => Promise<void> {
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))),
+    );
+  const started = post('Profiler.enable').then(() => post('Profiler.start'));
+  return async () => {
+    await started;
+    const { profile } = await post<{ profile: unknown }>('Profiler.stop');
+    writeFileSync(path.join(dir, `worker-${threadId}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+const profileDir = process.env.MAILVET_CPU_PROFILE;
+const stopProfile = profileDir ? startProfile(profileDir) : undefined;
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'invoke') return void run(message);
+  // the pool is stopping: the profile (if any) is written before the thread goes
+  void (stopProfile?.() ?? Promise.resolve())
+    .catch((error: unknown) => console.error('worker profile not written', error))
+    .finally(() => send({ type: 'stopped' }));
+});
 send({ type: 'ready' });

@@ -146,6 +146,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   });
 
   const backendAddress = await backend.run();
+  const dispatch = backend.callback();
   const agent = new http.Agent({ keepAlive: true });
   const front = http.createServer((req, res) => handle(req, res, false));
   // With Expect: 100-continue the decision comes before the body: a refused 100 MB upload is never sent.
@@ -160,7 +161,16 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       return;
     }
     if (expectsContinue) res.writeContinue();
-    forward(req, res, backendAddress.port, agent, signedBodyDigest(req));
+    const bodyDigest = signedBodyDigest(req);
+    // A body whose signature covers its SHA-256 is checked on its way through the proxy.
+    if (bodyDigest !== undefined) return forward(req, res, backendAddress.port, agent, bodyDigest);
+    // Every other request goes to s3rver's handler in this process, with no second HTTP hop: each
+    // byte of an upload, a part or a download would otherwise cross two sockets on the main thread.
+    // The 100-continue was answered here already.
+    delete req.headers.expect;
+    // Replaces, never appends: a client must not choose the address the event records show.
+    req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '127.0.0.1';
+    dispatch(req, res);
   }
 
   let port: number;

@@ -3,7 +3,7 @@
 
 declare module 's3rver' {
   import type { EventEmitter } from 'node:events';
-  import type { Server } from 'node:http';
+  import type { IncomingMessage, Server, ServerResponse } from 'node:http';
   import type { AddressInfo } from 'node:net';
   import type { Readable } from 'node:stream';
 
@@ -66,6 +66,8 @@ declare module 's3rver' {
     /** Set by run(). */
     httpServer?: Server;
     run(): Promise<AddressInfo>;
+    /** Koa's request handler (what run()'s server calls). */
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
     close(): Promise<void>;
     on(event: 'event', listener: (event: { Records: S3rverEventRecord[] }) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;

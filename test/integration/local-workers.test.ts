@@ -54,6 +54,31 @@ describe('the local worker pool', () => {
     await expect(pool.invoke('nothing', {})).rejects.toThrow('Function nothing is not loaded in this worker');
   });
 
+  it('runs at most two chunk validations per worker at once; the rest wait for a turn', async () => {
+    const limited = await startWorkerPool({
+      size: 2,
+      functions: { validateChunk: fixture },
+      env: process.env,
+    });
+    try {
+      const answers = Array.from({ length: 10 }, (_, n) =>
+        limited
+          .invoke('validateChunk', { action: n % 5 === 0 ? 'fail' : 'count' })
+          .catch((error: unknown) => error),
+      );
+      expect(limited.running()).toEqual([
+        ['validateChunk', 'validateChunk'],
+        ['validateChunk', 'validateChunk'],
+      ]);
+      // a failed invocation hands its turn on too: every one of them ends
+      const settled = await Promise.all(answers);
+      expect(settled.filter((answer) => answer instanceof Error)).toHaveLength(2);
+      expect(limited.running()).toEqual([[], []]);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('fails the invocations of a worker that dies and replaces the worker', async () => {
     const before = pool.threadIds();
     const hanging = pool.invoke('fixture', { action: 'hang' });

@@ -95,15 +95,22 @@ export function annotateChunk(
   const out = Buffer.allocUnsafe(chunk.length + extra);
   let at = 0;
   next = 0;
+  // Rows follow each other: the bytes from one insertion point to the next go in one copy, and a
+  // label (a few ASCII bytes) byte by byte, rather than three copies a row.
+  let from = 0;
+  let to = 0;
   for (const row of rows) {
-    if (row.kind === 'pass') {
-      at += chunk.copy(out, at, row.start, row.end);
-      continue;
+    if (row.start !== to) {
+      at += chunk.copy(out, at, from, to);
+      from = row.start;
     }
-    const label = row.kind === 'header' ? statusColumnHeader : statuses[next++]!;
-    at += chunk.copy(out, at, row.start, row.contentEnd);
-    at += bytesOf(label).copy(out, at);
-    at += chunk.copy(out, at, row.contentEnd, row.end);
+    to = row.end;
+    if (row.kind === 'pass') continue;
+    const label = bytesOf(row.kind === 'header' ? statusColumnHeader : statuses[next++]!);
+    at += chunk.copy(out, at, from, row.contentEnd);
+    for (let i = 0; i < label.length; i++) out[at++] = label[i]!;
+    from = row.contentEnd;
   }
+  chunk.copy(out, at, from, to);
   return out;
 }
