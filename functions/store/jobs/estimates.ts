@@ -52,12 +52,7 @@ export function completeEstimateJob(
   seen?: JobItem,
 ): Promise<boolean> {
   return markCompleted(job, done, limits, seen, {
-    set: [
-      'pin = :xpin',
-      'dialect = :xdialect',
-      'estimateResult = :xresult',
-      'uncountedEmails = :xuncounted',
-    ],
+    set: ['pin = :xpin', 'dialect = :xdialect', 'estimateResult = :xresult', 'uncountedEmails = :xuncounted'],
     values: {
       ':xtrue': true,
       ':xpin': outcome.pin,

@@ -115,7 +115,11 @@ export function renewScanLease(
       ConditionExpression:
         '#status = :processing AND attribute_not_exists(chunkCount) AND scanLeaseUntilMs = :held',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':processing': 'processing', ':held': heldUntilMs, ':lease': leaseUntilMs },
+      ExpressionAttributeValues: {
+        ':processing': 'processing',
+        ':held': heldUntilMs,
+        ':lease': leaseUntilMs,
+      },
     }),
   );
 }
