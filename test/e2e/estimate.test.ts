@@ -1,6 +1,8 @@
 // Estimate jobs through the public API: "estimate": true validates a sample and completes with the
 // projection and no results file; POST .../run validates the whole upload as a new job. Every answer is
 // checked against docs/openapi.json.
+import { onboardCompany, parseOnboardingInput } from '../../functions/domain/accounts/onboarding';
+import { BulkClient } from './bulk-client';
 import { documentedCall, useBulkRuntime, type Json } from './bulk-runtime';
 
 jest.setTimeout(240_000);
@@ -87,6 +89,28 @@ describe('estimate jobs', () => {
     const download = await call('GET', `/v1/email/validate-file/${job.jobId}/download`);
     expect(download.status).toBe(409);
     expect(download.body.error).toMatch(/is an estimate and has no results file/);
+  });
+
+  test('fails with nothing counted when its sample is more than the validations left', async () => {
+    // The reservation runs while the sample's domains resolve: a refusal still fails the job cleanly.
+    const n = Math.random().toString(36).slice(2, 8);
+    const company = await onboardCompany(
+      parseOnboardingInput({ name: `Est ${n}`, adminEmail: `ops@${n}.example`, monthlyQuota: 3 }),
+    );
+    const client = new BulkClient(bulk.runtime.baseUrl, company.apiKey);
+    const created = await call('POST', '/v1/email/validate-file', {
+      key: company.apiKey,
+      body: { emailColumn: 1, estimate: true },
+    });
+    expect(created.status).toBe(202);
+    expect((await client.upload(created.body.uploadUrl, Buffer.from(smallFile))).status).toBe(200);
+    const seen = await client.waitForEnd(created.body.jobId, 120_000, 200);
+    const job = seen[seen.length - 1] as Json;
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/5 rows to validate and 3 validations are left/);
+    expect(job.estimate).toBeNull();
+    const usage = await call('GET', '/v1/usage', { key: company.apiKey });
+    expect(usage.body.used.bulk).toBe(0);
   });
 
   test('/run: one run per estimate (Idempotency-Key replays it), then 409; the estimate names its run', async () => {

@@ -18,8 +18,14 @@ export const activeJobsRetryAfterSeconds = 60;
  */
 export const processingDeadlineSeconds = 2 * 3600;
 
-/** A start-processing or assembly run holds its lease this long (above the function timeouts). */
-export const scanLeaseSeconds = 330;
+/**
+ * A scan holds its lease this long and renews it every scanLeaseRenewSeconds while it runs, so a scan
+ * whose worker died is taken over by the retried upload event within this time, not the function's
+ * timeout (scan-lease.ts). Three renewals fit in a lease: one slow write does not lose it.
+ */
+export const scanLeaseSeconds = 30;
+export const scanLeaseRenewSeconds = 10;
+/** An assembly run holds its lease this long (above the function timeout). */
 export const assemblyLeaseSeconds = 150;
 
 /** S3's smallest multipart part (every part but the last); the storage module owns it. */

@@ -15,6 +15,7 @@ import { getJobItem, type JobItem, type ObjectPin } from '../../store/jobs/item'
 import { holdSlot, releaseSlot, takeScanLease } from '../../store/jobs/slots-and-leases';
 import { markFailed, markProcessing, markStartFailed } from '../../store/jobs/transitions';
 import { maxFileBytes, processingDeadlineSeconds, scanLeaseSeconds } from './limits';
+import { keepScanLease, takeOverScan } from './scan-lease';
 import { duplicatePairsKey, parseUploadObjectKey } from './object-keys';
 import { releaseFailedJob, reserveForJob } from '../usage';
 import {
@@ -49,23 +50,24 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
   const jobLog = log.child({ jobId: job.jobId, companyId: job.companyId });
   const now = systemClock().getTime();
 
+  let leaseUntilMs: number | undefined;
   if (job.status === 'awaiting_upload') {
     if (upload.size > maxFileBytes) return failBeforeStart(job, tooLargeError, jobLog);
     const deadlineAtMs = now + processingDeadlineSeconds * 1000;
     if (!(await holdSlot(job.companyId, job.slot, job.jobId, deadlineAtMs))) {
       return failBeforeStart(job, lateUploadError, jobLog);
     }
+    leaseUntilMs = now + scanLeaseSeconds * 1000;
     const started = await markProcessing(job, {
       now: new Date(now).toISOString(),
       deadlineAtMs,
-      scanLeaseUntilMs: now + scanLeaseSeconds * 1000,
+      scanLeaseUntilMs: leaseUntilMs,
     });
     if (!started) return jobLog.info('duplicate upload event; job already started');
   } else if (job.status === 'processing' && job.chunkCount === undefined) {
-    // A scan that crashed before recording its outcome: take it over once its lease ran out.
-    if (!(await takeScanLease(job, now, now + scanLeaseSeconds * 1000))) {
-      return jobLog.info('upload event for a job being scanned; ignored');
-    }
+    // A scan that crashed before recording its outcome: take it over once its lease runs out.
+    leaseUntilMs = await takeOverScan(job);
+    if (leaseUntilMs === undefined) return jobLog.info('upload event for a job being scanned; ignored');
   } else if (job.status === 'processing' && allChunksDone(job)) {
     // A redelivered event of a scan that recorded its outcome after every chunk was counted and stopped
     // (a crash) before its finalize message: nothing else would complete the job.
@@ -79,12 +81,16 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
     return jobLog.info('upload event for a job not awaiting one; ignored', { status: job.status });
   }
 
+  const lease = keepScanLease(job, leaseUntilMs, jobLog);
   try {
     await scanAndFanOut(job, upload.key, jobLog);
   } catch (error) {
+    lease.stop();
     // Give the lease back so a retried event can scan again at once.
     await takeScanLease(job, Number.MAX_SAFE_INTEGER, 0).catch(() => undefined);
     throw error;
+  } finally {
+    lease.stop();
   }
 }
 

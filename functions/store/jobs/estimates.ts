@@ -1,10 +1,11 @@
 // What an estimate job keeps beside the bulk job item (store/jobs.ts): that it is one, its outcome,
-// and the job that runs it in full; plus the two conditional writes that set them.
+// and the job that runs it in full; plus the conditional writes that set them.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
 import { send, wroteIf } from '../dynamodb';
 import { jobKey } from '../keys';
-import type { JobItem, JobStatistics, ObjectPin, StoredDialect } from './item';
+import type { JobItem, JobLimits, JobStatistics, ObjectPin, StoredDialect } from './item';
+import { markCompleted } from './transitions';
 
 /** An estimate's outcome: the file's data rows, the rows validated, the statistics projected to the file. */
 export interface EstimateResult {
@@ -29,34 +30,38 @@ export type EstimateJobItem = JobItem & JobEstimateState;
 
 type JobRef = Pick<JobItem, 'companyId' | 'jobId'>;
 
+/** What an estimate records as it completes: its outcome and what the scan saw. */
+export interface EstimateOutcome {
+  pin: ObjectPin;
+  dialect: StoredDialect;
+  result: EstimateResult;
+  /** The sample's rows usage never counts (test addresses). */
+  uncounted: number;
+}
+
 /**
- * Records a processing estimate's outcome and what the scan saw (the pinned object, the dialect, the
- * sample's rows usage never counts); false when the job is no longer processing.
+ * Completes a processing estimate and records its outcome in the same write (one round trip); false
+ * when the job is no longer processing.
+ * @param seen the job as the caller last knew it (saves a read; a stale one costs a read and a retry)
  */
-export function recordEstimate(
+export function completeEstimateJob(
   job: JobRef,
-  outcome: { pin: ObjectPin; dialect: StoredDialect; result: EstimateResult; uncounted: number },
+  outcome: EstimateOutcome,
+  done: { completedAt: string; statistics: JobStatistics; totalEmails: number },
+  limits: JobLimits,
+  seen?: JobItem,
 ): Promise<boolean> {
-  return wroteIf(
-    send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: jobKey(job.companyId, job.jobId),
-        UpdateExpression:
-          'SET pin = :pin, dialect = :dialect, estimateResult = :result, uncountedEmails = :uncounted',
-        ConditionExpression: '#status = :processing AND estimate = :true',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':processing': 'processing',
-          ':true': true,
-          ':pin': outcome.pin,
-          ':dialect': outcome.dialect,
-          ':result': outcome.result,
-          ':uncounted': outcome.uncounted,
-        },
-      }),
-    ),
-  );
+  return markCompleted(job, done, limits, seen, {
+    set: ['pin = :xpin', 'dialect = :xdialect', 'estimateResult = :xresult', 'uncountedEmails = :xuncounted'],
+    values: {
+      ':xtrue': true,
+      ':xpin': outcome.pin,
+      ':xdialect': outcome.dialect,
+      ':xresult': outcome.result,
+      ':xuncounted': outcome.uncounted,
+    },
+    condition: 'estimate = :xtrue',
+  });
 }
 
 /**

@@ -98,6 +98,32 @@ export function takeScanLease(
   );
 }
 
+/**
+ * Extends the scan lease this run holds (`heldUntilMs`: the value it last set) to `leaseUntilMs`; false
+ * when another run took the scan over, the scan recorded its outcome or the job left processing.
+ */
+export function renewScanLease(
+  job: Pick<JobItem, 'companyId' | 'jobId'>,
+  heldUntilMs: number,
+  leaseUntilMs: number,
+): Promise<boolean> {
+  return conditional(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(job.companyId, job.jobId),
+      UpdateExpression: 'SET scanLeaseUntilMs = :lease',
+      ConditionExpression:
+        '#status = :processing AND attribute_not_exists(chunkCount) AND scanLeaseUntilMs = :held',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':processing': 'processing',
+        ':held': heldUntilMs,
+        ':lease': leaseUntilMs,
+      },
+    }),
+  );
+}
+
 /** Claims the assembly of the results file; false when another run holds it or the job moved on. */
 export function claimAssembly(
   job: Pick<JobItem, 'companyId' | 'jobId'>,

@@ -169,9 +169,18 @@ export function markProcessing(
   );
 }
 
+/** Attributes a caller writes in the same write as a status change, and what must hold for it. */
+export interface AlsoWrite {
+  set: string[];
+  /** Its placeholders start with `:x` so they never meet the change's own. */
+  values: Record<string, unknown>;
+  condition?: string;
+}
+
 /**
  * processing -> completed, exactly once; false when the job was not processing.
  * @param seen the job as the caller last read or wrote it (saves moveJob's read)
+ * @param also more to write in the same write (an estimate's outcome, estimates.ts)
  */
 export function markCompleted(
   job: Pick<JobItem, 'companyId' | 'jobId'>,
@@ -179,6 +188,7 @@ export function markCompleted(
   done: { completedAt: string; statistics: JobStatistics; totalEmails: number; resultKey?: string },
   limits: JobLimits,
   seen?: SeenJob,
+  also?: AlsoWrite,
 ): Promise<boolean> {
   return moved(
     moveJob(
@@ -192,6 +202,7 @@ export function markCompleted(
           'totalEmails = :total',
           'processedEmails = :total',
           ...(done.resultKey === undefined ? [] : ['resultKey = :key']),
+          ...(also?.set ?? []),
         ],
         remove: ['assemblyLeaseUntilMs', 'scanLeaseUntilMs'],
         values: {
@@ -199,7 +210,9 @@ export function markCompleted(
           ':stats': done.statistics,
           ':total': done.totalEmails,
           ...(done.resultKey === undefined ? {} : { ':key': done.resultKey }),
+          ...also?.values,
         },
+        ...(also?.condition ? { also: () => also.condition } : {}),
         toDay: utcDay(done.completedAt),
         ttl: (day) => jobTtlSeconds(day, true, limits),
       },

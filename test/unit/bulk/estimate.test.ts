@@ -66,6 +66,31 @@ describe('Reservoir', () => {
     // each item is kept size/items = 20% of the time: 4,000 of 20,000, binomial sd ~57
     for (const count of kept) expect(Math.abs(count - (trials * size) / items)).toBeLessThan(300);
   });
+
+  test('a long stream: every stretch of it equally kept, with few random draws', () => {
+    const items = 5000;
+    const size = 20;
+    const trials = 4000;
+    const stretches = new Array<number>(10).fill(0);
+    let draws = 0;
+    const seeded = seededRandom(11);
+    const random = () => (draws++, seeded());
+    for (let t = 0; t < trials; t++) {
+      const reservoir = new Reservoir<number>(size, random);
+      for (let i = 0; i < items; i++) {
+        const slot = reservoir.offer();
+        if (slot >= 0) reservoir.put(slot, i);
+      }
+      const kept = reservoir.items();
+      expect(new Set(kept).size).toBe(size);
+      for (const item of kept) stretches[Math.floor(item / (items / 10))]! += 1;
+    }
+    // each tenth of the stream holds a tenth of the kept items: 8,000 of 80,000, sd ~85
+    for (const count of stretches) expect(Math.abs(count - (trials * size) / 10)).toBeLessThan(400);
+    // Algorithm L: about size * (1 + ln(items / size)) * 3 draws per sample, far fewer than one per item
+    expect(draws / trials).toBeLessThan(size * (1 + Math.log(items / size)) * 3 + 5);
+    expect(draws / trials).toBeLessThan(items / 10);
+  });
 });
 
 describe('projectStatistics', () => {

@@ -7,8 +7,11 @@ import { systemClock, type Clock } from '../../../clock';
 import { settings } from '../../../settings';
 import type { JobItem, ObjectPin } from '../../../store/jobs/item';
 import { releaseSlot } from '../../../store/jobs/slots-and-leases';
-import { markCompleted } from '../../../store/jobs/transitions';
-import { recordEstimate, type EstimateJobItem, type EstimateResult } from '../../../store/jobs/estimates';
+import {
+  completeEstimateJob,
+  type EstimateJobItem,
+  type EstimateResult,
+} from '../../../store/jobs/estimates';
 import { countCompletedJob, reserveForJob } from '../../usage';
 import { classifyChunk, type ClassifyChunk } from '../classifier';
 import type { Dialect } from '../csv/dialect';
@@ -52,8 +55,9 @@ export interface EstimateDeps {
 
 /**
  * Primary course: classify the sample (mailbox probes are not made: a row a probe could change keeps
- * its domain verdict, as an unprobed row of a full job does), reserve the sampled rows (or fail the job
- * as a full job fails), record the projection, complete the job, count the sampled rows.
+ * its domain verdict, as an unprobed row of a full job does) while reserving the sampled rows (or
+ * failing the job as a full job fails), then complete the job with its projection in one write and
+ * count the sampled rows.
  */
 export async function completeEstimate(
   job: EstimateJobItem,
@@ -63,28 +67,34 @@ export async function completeEstimate(
 ): Promise<void> {
   const clock = deps.clock ?? systemClock;
   const classify = deps.classify ?? classifyChunk;
-  const { verdicts } = await classifyRows(
+  // Every sampled row gets a verdict: their number is known before the DNS answers, so the
+  // reservation's round trips run while the sample's domains resolve.
+  const classified = classifyRows(
     scan.sample,
     classify,
     job.companyId,
     undefined,
     clock().getTime() + estimateDnsBudgetMs,
   );
+  // handled here too: a rejection while the reservation is awaited is not an unhandled one
+  classified.catch(() => undefined);
+  const reservation = await reserveForJob(job, scan.sample.length, clock);
+  if (!reservation.ok) return deps.fail(reservation.error);
+  const { verdicts } = await classified;
   const counts = countStatuses(verdicts.map((verdict) => verdict.status));
   const sampled = verdicts.length;
-  const reservation = await reserveForJob(job, sampled, clock);
-  if (!reservation.ok) return deps.fail(reservation.error);
   const result: EstimateResult = {
     rows: scan.rows,
     sampled,
     statistics: projectStatistics(counts, scan.rows),
   };
   const uncounted = countTestAddresses(scan.sample);
-  if (!(await recordEstimate(job, { pin: scan.pin, dialect: scan.dialect, result, uncounted })))
+  const done = { completedAt: clock().toISOString(), statistics: counts, totalEmails: sampled };
+  const outcome = { pin: scan.pin, dialect: scan.dialect, result, uncounted };
+  // the job as the scan started it: saves the completion a read
+  const seen = { ...job, status: 'processing' as const };
+  if (!(await completeEstimateJob(job, outcome, done, jobLimits, seen)))
     return log.info('estimate no longer processing; dropped');
-  const completedAt = clock().toISOString();
-  const done = { completedAt, statistics: counts, totalEmails: sampled };
-  if (!(await markCompleted(job, done, jobLimits))) return;
   countMetric('JobsCompleted');
   log.info('estimate completed', { rows: scan.rows, sampled });
   await finishEstimate({ ...job, ...done, status: 'completed', uncountedEmails: uncounted }, log);
