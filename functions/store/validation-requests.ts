@@ -5,6 +5,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import type { FormattedItem } from 'dynamodb-toolbox';
 import { tableName } from '../clients/dynamodb';
 import { send, wroteIf } from './dynamodb';
+import { MalformedItemError } from './entities/declare';
 import { validationRequestEntity } from './entities/usage';
 import { validationRequestKey } from './keys';
 import { epochSeconds } from './table';
@@ -52,7 +53,37 @@ function toItem<Outcome>(request: ValidationRequest<Outcome>) {
   };
 }
 
-function fromItem<Outcome>(item: StoredRequest): ValidationRequest<Outcome> {
+/**
+ * Checks a stored outcome and gives it its type (the entity leaves its shape to the engine, so the
+ * reader that knows the shape parses it); throws on a value of another shape.
+ */
+export type OutcomeParser<Outcome> = (stored: unknown) => Outcome;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function malformed(item: StoredRequest, detail: string): MalformedItemError {
+  return new MalformedItemError(validationRequestEntity.name, item, detail);
+}
+
+function metadataOf(item: StoredRequest, json: string): Record<string, unknown> {
+  const metadata: unknown = JSON.parse(json);
+  if (!isRecord(metadata)) throw malformed(item, 'metadataJson is not a JSON object');
+  return metadata;
+}
+
+function outcomeOf<Outcome>(item: StoredRequest, parseOutcome: OutcomeParser<Outcome>): Outcome {
+  try {
+    return parseOutcome(item.outcome);
+  } catch (error) {
+    throw malformed(item, `outcome: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function fromItem<Outcome>(
+  item: StoredRequest,
+  parseOutcome?: OutcomeParser<Outcome>,
+): ValidationRequest<Outcome> {
   const { metadataJson, ...rest } = item;
   return {
     companyId: rest.companyId,
@@ -60,18 +91,20 @@ function fromItem<Outcome>(item: StoredRequest): ValidationRequest<Outcome> {
     status: rest.status,
     createdAt: rest.createdAt,
     ...(rest.input === undefined ? {} : { input: rest.input }),
-    ...(metadataJson === undefined ? {} : { metadata: JSON.parse(metadataJson) as Record<string, unknown> }),
+    ...(metadataJson === undefined ? {} : { metadata: metadataOf(item, metadataJson) }),
     ...(rest.validatedAt === undefined ? {} : { validatedAt: rest.validatedAt }),
-    // the engine's answer, stored as the engine gave it (the entity leaves its shape to the engine)
-    ...(rest.outcome === undefined ? {} : { outcome: rest.outcome as Outcome }),
+    ...(rest.outcome === undefined || parseOutcome === undefined
+      ? {}
+      : { outcome: outcomeOf(item, parseOutcome) }),
     ...(rest.error === undefined ? {} : { error: rest.error }),
   };
 }
 
 /** The company's request, or undefined (unknown id, another company's, or expired). Strongly consistent. */
-export async function readRequest<Outcome>(
+export async function readRequest<Outcome = never>(
   companyId: string,
   requestId: string,
+  parseOutcome?: OutcomeParser<Outcome>,
 ): Promise<ValidationRequest<Outcome> | undefined> {
   const { Item } = await send(
     new GetCommand({
@@ -81,7 +114,7 @@ export async function readRequest<Outcome>(
       ConsistentRead: true,
     }),
   );
-  return Item ? fromItem<Outcome>(validationRequestEntity.parse(Item)) : undefined;
+  return Item ? fromItem(validationRequestEntity.parse(Item), parseOutcome) : undefined;
 }
 
 /** Stores a new pending request (its id is fresh, so an existing item means a bug, not a retry). */

@@ -71,7 +71,12 @@ import {
 } from '../../functions/store/keys';
 import { countRequest } from '../../functions/store/rate-counters';
 import { addCreditsToPlan, reserveJobRows } from '../../functions/store/usage';
-import { createPendingRequest, storeCompletedRequest } from '../../functions/store/validation-requests';
+import {
+  createPendingRequest,
+  readRequest,
+  storeCompletedRequest,
+} from '../../functions/store/validation-requests';
+import { parseStoredOutcome } from '../../functions/domain/single-validation/result-body';
 import {
   putWorkspaceLock,
   readConnectedMailboxes,
@@ -184,6 +189,48 @@ describe('usage, rate and request items (store/usage.ts, rate-counters.ts, valid
       { month: '2026-03' },
     );
     await expectRoundTrip(validationRequestEntity as never, validationRequestKey(companyId, 'req-c'));
+  });
+
+  it("a completed request's outcome is parsed on read, never passed through", async () => {
+    // written before smtpReply existed: no smtpReply, read as null
+    const outcome = {
+      email: 'ann@x.test',
+      domain: {
+        name: 'x.test',
+        unicodeName: 'x.test',
+        registrableDomain: 'x.test',
+        mxRecords: [{ exchange: 'mx.x.test', priority: 10 }],
+        mxProvider: null,
+        isCatchAll: false,
+        isDisposable: false,
+        isFreeProvider: false,
+        hasMailServer: true,
+      },
+      mailbox: {
+        localPart: 'ann',
+        isRoleAccount: false,
+        isAbuseRole: false,
+        isKnownDead: false,
+        isKnownComplainer: false,
+        smtpProbe: 'off',
+      },
+      result: { status: 'safe', reason: 'accepted', subStatus: null },
+    };
+    const stored = { companyId, status: 'completed', createdAt, validatedAt: createdAt } as const;
+    await storeCompletedRequest({ ...stored, requestId: 'req-ok', outcome }, { month: '2026-03' });
+    const read = await readRequest(companyId, 'req-ok', parseStoredOutcome);
+    expect(read?.outcome).toEqual({ ...outcome, mailbox: { ...outcome.mailbox, smtpReply: null } });
+    // a reader that does not ask for the outcome does not get it
+    expect((await readRequest(companyId, 'req-ok'))?.outcome).toBeUndefined();
+
+    await storeCompletedRequest(
+      { ...stored, requestId: 'req-odd', outcome: { ...outcome, result: { status: 'fine' } } },
+      { month: '2026-03' },
+    );
+    await expect(readRequest(companyId, 'req-odd', parseStoredOutcome)).rejects.toThrow(MalformedItemError);
+    await expect(readRequest(companyId, 'req-odd', parseStoredOutcome)).rejects.toThrow(
+      /Malformed validationRequest item .*req-odd: outcome: /,
+    );
   });
 
   it('an API key (store/accounts.ts)', async () => {

@@ -3,8 +3,7 @@ import { systemClock, type Clock } from '../../clock';
 import { NotFoundError } from '../../errors';
 import { FAILED_MESSAGE, inProgress, isOverdue, OVERDUE_MESSAGE, type InProgress } from './polling';
 import { readRequest } from '../../store/validation-requests';
-import type { ValidationResult } from '../validation';
-import { completedBody, type CompletedBody } from './result-body';
+import { completedBody, parseStoredOutcome, type CompletedBody } from './result-body';
 
 export type PollOutcome =
   | { kind: 'completed'; body: CompletedBody }
@@ -24,7 +23,7 @@ export async function pollValidation(
 ): Promise<PollOutcome> {
   const now = clock();
   const request = REQUEST_ID.test(requestId)
-    ? await readRequest<ValidationResult>(companyId, requestId)
+    ? await readRequest(companyId, requestId, parseStoredOutcome)
     : undefined;
   if (!request) throw new NotFoundError(REQUEST_NOT_FOUND);
   switch (request.status) {

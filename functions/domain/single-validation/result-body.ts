@@ -76,12 +76,27 @@ export const completedBodySchema = z.object({
   validatedAt: z.string().describe('ISO 8601'),
 }) satisfies z.ZodType<CompletedBody>;
 
+/**
+ * The engine's answer as a request stores it: the body less what the request adds. Results stored
+ * before smtpReply existed have none, read as null.
+ */
+const storedOutcomeSchema = completedBodySchema
+  .omit({ metadata: true, requestId: true, validatedAt: true })
+  .extend({
+    mailbox: completedBodySchema.shape.mailbox.extend({
+      smtpReply: completedBodySchema.shape.mailbox.shape.smtpReply.default(null),
+    }),
+  }) satisfies z.ZodType<ValidationResult, unknown>;
+
+/** A stored outcome, checked (a read of the request store passes it as its OutcomeParser). */
+export function parseStoredOutcome(stored: unknown): ValidationResult {
+  return storedOutcomeSchema.parse(stored);
+}
+
 export function completedBody(request: ValidationRequest<ValidationResult>): CompletedBody {
   if (!request.outcome || !request.validatedAt) throw new Error(`Request ${request.requestId} has no result`);
   return {
     ...request.outcome,
-    // results stored before smtpReply existed
-    mailbox: { ...request.outcome.mailbox, smtpReply: request.outcome.mailbox.smtpReply ?? null },
     requestId: request.requestId,
     validatedAt: request.validatedAt,
     ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
