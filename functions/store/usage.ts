@@ -17,7 +17,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
-import { isTransactionConditionFailure, isTransactionConflict } from './conditions';
+import { cancellationReasons, isTransactionConflict } from './conditions';
 import { queryAll, send } from './dynamodb';
 import { epochSeconds } from './table';
 import { usageMonthEntity, usagePlanEntity, usageReservationEntity } from './entities/usage';
@@ -181,9 +181,8 @@ export async function addCreditsToPlan(companyId: string, amount: number): Promi
 
 /** Which condition cancelled a transaction: the index of its first failed item, or undefined. */
 function failedItem(error: unknown): number | undefined {
-  if (!isTransactionConditionFailure(error)) return undefined;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+  const index = (cancellationReasons(error) ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
+  return index < 0 ? undefined : index;
 }
 
 export type ReserveOutcome = 'reserved' | 'already-reserved' | 'usage-changed';

@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../clients/dynamodb';
 import { batchGetAll, batchWriteAll, queryAll, send, wroteIf } from './dynamodb';
+import { cancellationReasons } from './conditions';
 import { userEntity, type UserItem } from './entities/accounts';
 import type { StoredItem } from './entities/declare';
 import {
@@ -300,8 +301,8 @@ export async function commitWorkspaceWrites(
     await send(new TransactWriteCommand({ TransactItems: [workspaceUnlocked(companyId, now), ...writes] }));
     return 'committed';
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((error as Error).name !== 'TransactionCanceledException' || !reasons) throw error;
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
     if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'locked';
     if (reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
       return 'conflict';

@@ -20,7 +20,7 @@
 import { systemClock, type Clock } from '../../clock';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../clients/dynamodb';
-import { isTransactionConditionFailure } from '../conditions';
+import { cancellationReasons } from '../conditions';
 import { ifConditionHolds, send } from '../dynamodb';
 import { jobKey, probeBatchVerdictsKey } from '../keys';
 import { epochSeconds, ttlAttribute } from '../table';
@@ -69,10 +69,9 @@ function isMissingMap(error: unknown): boolean {
   const invalidPath = (message?: string) =>
     /document path provided in the update expression is invalid/i.test(message ?? '');
   if (error.name === 'ValidationException') return invalidPath(error.message);
-  if (error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string; Message?: string }[] })
-    .CancellationReasons;
-  return (reasons ?? []).some((r) => r.Code === 'ValidationError' && invalidPath(r.Message));
+  return (cancellationReasons(error) ?? []).some(
+    (r) => r.Code === 'ValidationError' && invalidPath(r.Message),
+  );
 }
 
 /** Runs a write on the job's probe maps; a job whose maps predate it gets them, then the write again. */
@@ -151,9 +150,8 @@ export interface SettledBatch {
 
 /** Which items of a cancelled transaction failed their condition (by position), or null: not that. */
 function failedConditions(error: unknown): boolean[] | null {
-  if (!isTransactionConditionFailure(error)) return null;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.map((r) => r.Code === 'ConditionalCheckFailed');
+  const failed = (cancellationReasons(error) ?? []).map((r) => r.Code === 'ConditionalCheckFailed');
+  return failed.includes(true) ? failed : null;
 }
 
 /**

@@ -86,12 +86,28 @@ const probeJobAttributes = [
   'probeFinishExpectedAtMs',
 ];
 
+/** The per-chunk maps of a job item: a projection reads one chunk's entry (`#c`) of each. */
+const perChunkMaps = new Set(['probeSettled', 'probeLastSettled']);
+
+/** The ProjectionExpression of job attributes (`#status` and `#c` to be named by the read). */
+function jobProjection(attributes: readonly string[]): string {
+  return attributes
+    .map((name) => (name === 'status' ? '#status' : perChunkMaps.has(name) ? `${name}.#c` : name))
+    .join(', ');
+}
+
 /** One projection for both items of readJobAndBatch (an attribute an item lacks is left out). */
-const jobAndBatchProjection = [
-  '#pk, #sk, #entity, #status, deadlineAtMs, probeEmails, probedEmails',
-  'probeSettled.#c, probeLastSettled.#c, settledProbes, probeProgress, probeFinishExpectedAtMs',
-  'settledAt, progress',
-].join(', ');
+const jobAndBatchProjection = `#pk, #sk, #entity, ${jobProjection(probeJobAttributes)}, settledAt, progress`;
+
+/** A part of a job item read back; every job item has a status, so a part without one is malformed. */
+function withStatus<T extends { status?: JobItem['status'] }>(
+  stored: StoredItem,
+  part: T,
+): T & { status: JobItem['status'] } {
+  const { status } = part;
+  if (status === undefined) throw new MalformedItemError(jobEntity.name, stored, 'no status');
+  return { ...part, status };
+}
 
 /**
  * A probe message's one read: the job item and its batch's item, in one consistent BatchGetItem,
@@ -124,9 +140,7 @@ export async function readJobAndBatch(
 }
 
 function probeJobView(stored: StoredItem): ProbeJobView {
-  const view = jobEntity.parsePart(stored, probeJobAttributes);
-  if (view.status === undefined) throw new MalformedItemError(jobEntity.name, stored, 'no status');
-  return { ...view, status: view.status };
+  return withStatus(stored, jobEntity.parsePart(stored, probeJobAttributes));
 }
 
 /** The batch item alone, read again after a write of it failed its condition. */
@@ -151,15 +165,13 @@ export async function readChunkProbeState(
     new GetCommand({
       TableName: tableName(),
       Key: jobKey(job.companyId, job.jobId),
-      ProjectionExpression: '#status, doneChunks, probeSettled.#c, probeLastSettled.#c, settledProbes',
+      ProjectionExpression: jobProjection(chunkProbeAttributes),
       ExpressionAttributeNames: { '#status': 'status', '#c': String(chunkIndex) },
       ConsistentRead: true,
     }),
   );
   if (!out.Item) return undefined;
-  const state = jobEntity.parsePart(out.Item, chunkProbeAttributes);
-  if (state.status === undefined) throw new MalformedItemError(jobEntity.name, out.Item, 'no status');
-  return { ...state, status: state.status };
+  return withStatus(out.Item, jobEntity.parsePart(out.Item, chunkProbeAttributes));
 }
 
 /** A legacy job's progress entry for a batch (0 when none). */
