@@ -19,6 +19,7 @@ import { monthlyUsage } from '../functions/domain/usage';
 import { createMailvetClient } from '../client';
 import { queryAll } from '../functions/store/dynamodb';
 import { validationRequestKey } from '../functions/store/keys';
+import { localFsync } from '../local/fsync';
 import { startLocalRuntime, type LocalRuntime } from '../local/runtime';
 import { callsPerInvocation } from '../test/helpers/call-rounds';
 import { fixtureCanaryDomain, startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
@@ -273,8 +274,8 @@ async function main(): Promise<void> {
     const runtimeBefore = process.cpuUsage();
     console.log(
       `POST /v1/email/validate, ${connections} connections, ${seconds} s, warm cache (${os.cpus().length} cores, ` +
-        // fsync off reaches DynamoDB Local's SQLite too: the figures differ a lot (docs/benchmarks.md)
-        `LOCAL_FSYNC=${process.env.LOCAL_FSYNC === 'false' ? 'false' : 'true'})`,
+        // the setting reaches DynamoDB Local's SQLite: the figures differ a lot (docs/benchmarks.md)
+        `LOCAL_FSYNC=${localFsync()})`,
     );
     const report = await runLoadProcess({ url, key: demoKeys.admin, seconds, connections });
     const runtimeCpu = cpuMs(process.cpuUsage(runtimeBefore));

@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { logger } from '../functions/log';
 import { globalIndexes, tableKeys, ttlAttribute } from '../functions/store/table';
+import type { LocalFsync } from './fsync';
 import { freePort } from './ports';
 import { killStaleJvm } from './stale-jvm';
 
@@ -40,10 +41,12 @@ export interface DynamoDbLocalOptions {
   /** Keeps the data across restarts; without it the data lives in memory. */
   dataDir?: string;
   /**
-   * SQLite fsyncs each write to dataDir (default true). False: written to the OS before the answer, so it
-   * survives a crash of the JVM or the runtime, not of the machine (LOCAL_FSYNC=false); needs javac.
+   * SQLite's journal and fsync (LOCAL_FSYNC, local/fsync.ts; default `normal`): WAL mode with
+   * synchronous FULL, NORMAL or OFF, set by the launcher (needs javac; without it SQLite keeps its
+   * rollback journal and fsyncs every write). Every write is in the OS before the answer, so each
+   * setting survives a crash of the JVM or the runtime.
    */
-  fsync?: boolean;
+  fsync?: LocalFsync;
   port?: number;
   /** Restart the JVM when it exits unexpectedly (default true). */
   supervise?: boolean;
@@ -92,7 +95,7 @@ function compiledLauncher(): string | undefined {
   if (compiled.status !== 0) {
     rmSync(temporary, { recursive: true, force: true });
     logger.warn(
-      'no javac: DynamoDB Local listens on every interface, may outlive a killed runtime and keeps fsyncing with LOCAL_FSYNC=false',
+      "no javac: DynamoDB Local listens on every interface, may outlive a killed runtime and keeps SQLite's rollback journal, fsyncing every write whatever LOCAL_FSYNC says",
       {
         error: compiled.error?.message ?? compiled.stderr?.slice(0, 500),
       },
@@ -112,7 +115,7 @@ function repositoryRootOf(): string {
   return path.resolve(__dirname, '..');
 }
 
-function spawnJvm(port: number, dataDir: string | undefined, fsync: boolean): ChildProcess {
+function spawnJvm(port: number, dataDir: string | undefined, fsync: LocalFsync): ChildProcess {
   const dir = jarDirectory();
   const launcher = compiledLauncher();
   const args = [
@@ -122,8 +125,8 @@ function spawnJvm(port: number, dataDir: string | undefined, fsync: boolean): Ch
     '-XX:+UseSerialGC',
     '-XX:TieredStopAtLevel=1',
     `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
-    // read by LoopbackLauncher: PRAGMA synchronous=OFF on the shared database's connection
-    ...(fsync ? [] : ['-Dmailvet.sqliteSync=off']),
+    // read by LoopbackLauncher: journal_mode=WAL and this synchronous on the shared database's connection
+    `-Dmailvet.sqliteSync=${fsync}`,
     // The compiled class, not the .java file: java's source-file mode would run javac again at every
     // start (about 0.6 s of CPU each, and the tests start many runtimes).
     ...(launcher
@@ -180,10 +183,10 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   let listeners: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawnJvm(port, options.dataDir, options.fsync ?? true);
+    const child = spawnJvm(port, options.dataDir, options.fsync ?? 'normal');
     child.stderr?.on('data', (chunk: Buffer) => {
-      const line = /mailvet: SQLite fsync stays on.*/.exec(chunk.toString());
-      if (line) logger.warn('LOCAL_FSYNC=false does not reach DynamoDB Local', { detail: line[0] });
+      const line = /mailvet: SQLite keeps its defaults.*/.exec(chunk.toString());
+      if (line) logger.warn('LOCAL_FSYNC does not reach DynamoDB Local', { detail: line[0] });
     });
     if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
     try {

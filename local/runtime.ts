@@ -36,6 +36,7 @@ import type { LocalResources } from './iam/template-policies';
 import { consoleSite } from './console-site';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
+import { asLocalFsync, fsyncsFiles, localFsync, type LocalFsync } from './fsync';
 import { PortInUseError } from './ports';
 import { startLocalS3, type LocalS3, type LocalS3Options } from './s3/local-s3';
 import { startQueuePoller } from './sqs/poller';
@@ -57,11 +58,10 @@ export interface LocalRuntimeOptions {
   /** Start the API and the queue pollers (default true); `npm run invoke` needs only the services. */
   serve?: boolean;
   /**
-   * fdatasync the emulators' journals and objects, and DynamoDB Local's SQLite file, before answering
-   * (default: LOCAL_FSYNC, else true).
-   * Without it acknowledged writes survive a crash of the runtime, not of the machine.
+   * What acknowledged writes survive (local/fsync.ts; default: LOCAL_FSYNC, else `normal`); true and
+   * false are `full` and `off`.
    */
-  fsync?: boolean;
+  fsync?: LocalFsync | boolean;
   /**
    * The local S3's port, which every upload URL carries (npm start: S3_PORT, else PORT + 1): taken or
    * the start fails. Without it: the port this DATA_DIR used last time, else any free one, so an
@@ -167,10 +167,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       recordAwsCalls((call) => awsCalls.push(call));
       stoppers.push(async () => recordAwsCalls(undefined));
     }
-    const fsync = options.fsync ?? process.env.LOCAL_FSYNC !== 'false';
+    const durability = options.fsync === undefined ? localFsync() : asLocalFsync(options.fsync);
+    const fsync = fsyncsFiles(durability);
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({
       dataDir: dynamoDir,
-      fsync,
+      fsync: durability,
       ...(options.dynamoDbPort === undefined ? {} : { port: options.dynamoDbPort }),
       onFatal: (error) => options.onFatal?.(error),
     });

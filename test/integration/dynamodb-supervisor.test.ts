@@ -1,6 +1,6 @@
 // DynamoDB Local supervised: a JVM that dies is replaced on the same port with the same data, and after
 // too many deaths the supervisor gives up with a message; the API answers 503 while it is down.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
@@ -68,32 +68,58 @@ describe('the DynamoDB Local supervisor', () => {
   });
 });
 
-describe('DynamoDB Local with fsync off (LOCAL_FSYNC=false)', () => {
-  it('asks the launcher for synchronous=OFF and keeps an acknowledged write across a killed JVM', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-nofsync-'));
-    const dynamo = await startDynamoDbLocal({ dataDir, fsync: false });
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+/** SQLite's file header: bytes 18 and 19 (write and read versions) are 2 in WAL mode, 1 with a rollback journal. */
+function journalOf(dbFile: string): 'wal' | 'rollback' {
+  const header = readFileSync(dbFile).subarray(0, 100);
+  return header[18] === 2 && header[19] === 2 ? 'wal' : 'rollback';
+}
+
+describe("DynamoDB Local's SQLite journal (LOCAL_FSYNC)", () => {
+  it.each([['normal (the default)', undefined, 'normal'] as const, ['off', 'off', 'off'] as const])(
+    '%s: WAL mode, and a write it answered survives a killed JVM',
+    async (_name, fsync, expected) => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-sqlite-sync-'));
+      const dynamo = await startDynamoDbLocal({ dataDir, ...(fsync ? { fsync } : {}) });
+      const client = new DynamoDBClient({
+        endpoint: dynamo.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      try {
+        const first = dynamo.process.pid!;
+        expect(readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0')).toContain(
+          `-Dmailvet.sqliteSync=${expected}`,
+        );
+        await ensureTable(dynamo.endpoint, 'journal');
+        const key = { pk: { S: 'COMPANY#c1' }, sk: { S: 'WRITTEN' } };
+        await client.send(new PutItemCommand({ TableName: 'journal', Item: { ...key, n: { N: '1' } } }));
+        expect(journalOf(path.join(dataDir, 'shared-local-instance.db'))).toBe('wal');
+        expect(existsSync(path.join(dataDir, 'shared-local-instance.db-wal'))).toBe(true);
+        // The commit is in the WAL file before the answer: the JVM's death does not lose it.
+        process.kill(first, 'SIGKILL');
+        await exited(first);
+        await dynamo.whenAvailable(90_000);
+        expect(dynamo.process.pid).not.toBe(first);
+        const { Item } = await client.send(new GetItemCommand({ TableName: 'journal', Key: key }));
+        expect(Item?.n).toEqual({ N: '1' });
+      } finally {
+        client.destroy();
+        await dynamo.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('full: asks the launcher for synchronous=FULL, in WAL mode', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-sqlite-sync-'));
+    const dynamo = await startDynamoDbLocal({ dataDir, fsync: 'full' });
     try {
-      const first = dynamo.process.pid!;
-      expect(readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0')).toContain(
-        '-Dmailvet.sqliteSync=off',
+      expect(readFileSync(`/proc/${dynamo.process.pid!}/cmdline`, 'utf8').split('\0')).toContain(
+        '-Dmailvet.sqliteSync=full',
       );
-      await ensureTable(dynamo.endpoint, 'nofsync');
-      const key = { pk: { S: 'COMPANY#c1' }, sk: { S: 'WRITTEN' } };
-      await client.send(new PutItemCommand({ TableName: 'nofsync', Item: { ...key, n: { N: '1' } } }));
-      // The write is in the file before the answer: the JVM's death does not lose it.
-      process.kill(first, 'SIGKILL');
-      await exited(first);
-      await dynamo.whenAvailable(90_000);
-      expect(dynamo.process.pid).not.toBe(first);
-      const { Item } = await client.send(new GetItemCommand({ TableName: 'nofsync', Key: key }));
-      expect(Item?.n).toEqual({ N: '1' });
+      await ensureTable(dynamo.endpoint, 'journal');
+      expect(journalOf(path.join(dataDir, 'shared-local-instance.db'))).toBe('wal');
     } finally {
-      client.destroy();
       await dynamo.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
