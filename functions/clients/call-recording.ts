@@ -56,10 +56,17 @@ let sink: Sink | undefined;
 /** Start (or with undefined, stop) handing every call to `to`. */
 export function recordAwsCalls(to: Sink | undefined): void {
   sink = to;
+  // An enabled AsyncLocalStorage makes Node 20 run a hook on every promise of the process (a few per
+  // cent of the local API's CPU): it stays off while nobody records.
+  if (!to) invocation.disable();
 }
 
-/** Runs `work` as function `name`: the calls it makes, however deep or late, are attributed to it. */
+/**
+ * Runs `work` as function `name`: the calls it makes, however deep or late, are attributed to it.
+ * Only while calls are recorded; an invocation started before the recording began has no function.
+ */
 export function runAsFunction<T>(name: string, work: () => T): T {
+  if (!sink) return work();
   return invocation.run({ function: name, invocation: ++invocations }, work);
 }
 
