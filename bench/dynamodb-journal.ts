@@ -1,11 +1,11 @@
-// `npx tsx bench/dynamodb-journal.ts [--pairs 1000] [--callers 10]`: DynamoDB Local alone, on a data
-// directory on the disk of .bench/, with each LOCAL_FSYNC setting (SQLite in WAL mode, synchronous
-// FULL / NORMAL / OFF) and as its jar ships (rollback journal, synchronous FULL: mailvet's default
-// before WAL), driven with the sync endpoint's two writes per request (a conditional counter
-// UpdateItem, then a two-item TransactWriteItems) from `callers` concurrent callers. Prints per
-// setting: write pairs a second, ms per pair, the JVM's CPU per pair and, when strace is installed,
-// the fsync/fdatasync calls per pair (counted in a further run, as tracing slows the JVM). Not a
-// test: it prints numbers.
+// `npx tsx bench/dynamodb-journal.ts [--pairs 1000] [--callers 10] [--modes normal,off] [--no-strace]`:
+// DynamoDB Local alone, on a data directory on the disk of .bench/, with each LOCAL_FSYNC setting
+// (SQLite in WAL mode, synchronous FULL / NORMAL / OFF) and as its jar ships (rollback journal,
+// synchronous FULL: mailvet's default before WAL), driven with the sync endpoint's two writes per
+// request (a conditional counter UpdateItem, then a two-item TransactWriteItems) from `callers`
+// concurrent callers. Prints per setting: write pairs a second, ms per pair, the JVM's CPU per pair
+// and, when strace is installed, the fsync/fdatasync calls per pair (counted in a further run, as
+// tracing slows the JVM). Not a test: it prints numbers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,7 +17,6 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { ensureTable, startDynamoDbLocal } from '../local/dynamodb';
-import type { LocalFsync } from '../local/fsync';
 import { freePort } from '../local/ports';
 
 function flag(name: string, fallback: number): number {
@@ -37,7 +36,19 @@ function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-const hasStrace = spawnSync('strace', ['-V']).status === 0;
+const hasStrace = !process.argv.includes('--no-strace') && spawnSync('strace', ['-V']).status === 0;
+
+const allModes = ['as shipped', 'full', 'normal', 'off'] as const;
+type Mode = (typeof allModes)[number];
+/** --modes normal,off: only those, in that order. */
+function modes(): Mode[] {
+  const at = process.argv.indexOf('--modes');
+  if (at < 0) return [...allModes];
+  const picked = (process.argv[at + 1] ?? '').split(',');
+  const unknown = picked.filter((mode) => !(allModes as readonly string[]).includes(mode));
+  if (unknown.length) throw new Error(`--modes takes ${allModes.join(', ')}; not ${unknown.join(', ')}`);
+  return picked as Mode[];
+}
 
 /** Counts the process's fsync and fdatasync calls (every thread) until stopped. */
 function countFsyncs(pid: number): () => Promise<number | undefined> {
@@ -169,7 +180,7 @@ function clientOf(endpoint: string): DynamoDBClient {
   });
 }
 
-async function measure(setting: LocalFsync | 'as shipped'): Promise<void> {
+async function measure(setting: Mode): Promise<void> {
   const benchDir = path.resolve('.bench');
   mkdirSync(benchDir, { recursive: true });
   const dataDir = mkdtempSync(path.join(benchDir, 'dynamodb-journal-'));
@@ -209,7 +220,7 @@ async function measure(setting: LocalFsync | 'as shipped'): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`${pairs} write pairs from ${callers} callers per setting, the disk of .bench/`);
-  for (const setting of ['as shipped', 'full', 'normal', 'off'] as const) await measure(setting);
+  for (const setting of modes()) await measure(setting);
 }
 
 main().catch((error: unknown) => {
