@@ -1,21 +1,21 @@
 // The functions' policies for the recorded-call check, synthesized from lib/ (template-policies.ts, about
 // 7 s of CPU) only when something the synthesis reads has changed: they are kept in a file named by a
 // hash of those sources (the CDK app, the code under functions/ it imports, this directory, the locked
-// dependency versions) and the local resource names. A hit reads one JSON file and never loads aws-cdk-lib.
+// dependency versions) and the local resource names. A hit reads one JSON file instead.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { queues } from '../../functions/wiring';
 import type { FunctionPolicies } from './evaluate';
-import type { LocalResources } from './template-policies';
+import { synthesizePolicies, type LocalResources } from './template-policies';
 
 const repositoryRoot = path.resolve(__dirname, '../..');
 
 /** Everything the synthesis can read, relative to the repository's root. */
-export const synthesisSources = ['lib', 'functions', 'local/iam', 'package-lock.json'];
+const synthesisSources = ['lib', 'functions', 'local/iam', 'package-lock.json'];
 
 /** Where the policies are kept: beside the dependencies, so a fresh `npm ci` starts without them. */
-export const defaultPolicyCacheDir = path.join(repositoryRoot, 'node_modules', '.cache', 'mailvet-iam');
+const defaultPolicyCacheDir = path.join(repositoryRoot, 'node_modules', '.cache', 'mailvet-iam');
 
 const entryPrefix = 'policies-';
 
@@ -48,15 +48,8 @@ export interface PolicyCacheOptions {
   cacheDir?: string;
   /** The repository whose sources name the entry (tests point it elsewhere). */
   root?: string;
-  /** Synthesizes on a miss; default: the CDK app (template-policies.ts), loaded only then. */
+  /** Synthesizes on a miss; default: the CDK app (template-policies.ts). */
   synthesize?: (local: LocalResources) => FunctionPolicies;
-}
-
-function synthesizeApp(local: LocalResources): FunctionPolicies {
-  // required on a miss only: loading the app and aws-cdk-lib is itself a cost every hit avoids
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { synthesizePolicies } = require('./template-policies') as typeof import('./template-policies');
-  return synthesizePolicies(local);
 }
 
 /** The functions' policies: the kept ones when the sources are unchanged, else synthesized and kept. */
@@ -69,7 +62,7 @@ export function cachedPolicies(local: LocalResources, options: PolicyCacheOption
   } catch {
     // not kept yet (or unreadable): synthesize
   }
-  const policies = (options.synthesize ?? synthesizeApp)(local);
+  const policies = (options.synthesize ?? synthesizePolicies)(local);
   mkdirSync(cacheDir, { recursive: true });
   // written aside then renamed: a concurrent run reads a whole entry or none
   const partial = `${file}.${process.pid}.partial`;
