@@ -18,7 +18,6 @@ async function measure(work: () => Promise<unknown>): Promise<{ wallMs: number; 
 }
 
 async function main(): Promise<void> {
-  console.log(`main at ${performance.now().toFixed(0)} ms`);
   for (let round = 1; round <= rounds; round++) {
     let runtime: Awaited<ReturnType<typeof startTestRuntime>> | undefined;
     const start = await measure(async () => {
