@@ -263,7 +263,7 @@ async function runSession(
     let window: string[] = [];
     const send = (n: number) => {
       window = queue.slice(0, Math.max(0, Math.min(room, n)));
-      s.write(window.map((rcpt) => `RCPT TO:<${rcpt}>`));
+      if (window.length > 0) s.write(window.map((rcpt) => `RCPT TO:<${rcpt}>`));
     };
     // the pacer writes the window in the same step as it reads the clock
     if (hooks.rcptWindow) await hooks.rcptWindow(room, send);
