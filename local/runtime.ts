@@ -227,10 +227,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     stoppers.push(async () => {
       await s3.drain();
       stopping = true;
+      // the give-up timer is cleared once they finish, or it would hold the process 10 s after stop()
+      let giveUp: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...inFlight]),
-        new Promise((resolve) => setTimeout(resolve, 10_000)),
+        new Promise((resolve) => (giveUp = setTimeout(resolve, 10_000))),
       ]);
+      clearTimeout(giveUp);
     });
 
     const env: Record<string, string> = {

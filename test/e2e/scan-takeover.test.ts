@@ -1,7 +1,12 @@
 // A scan whose worker dies mid-file: the upload event's retry finds the short scan lease unrenewed,
 // takes the scan over and the job completes within about one lease (30 s), not the old 330 s lease
 // (which the retry, arriving at once, found held: the job then sat in processing until its deadline).
-import { scanLeaseSeconds } from '../../functions/domain/bulk/limits';
+// A duplicate upload event during a live scan is acknowledged once it sees the lease renewed.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { scanLeaseRenewSeconds, scanLeaseSeconds } from '../../functions/domain/bulk/limits';
+import { uploadObjectKey } from '../../functions/domain/bulk/object-keys';
+import { demoIds } from '../../local/demo/accounts';
 import { useBulkRuntime } from './bulk-runtime';
 
 jest.setTimeout(240_000);
@@ -56,5 +61,30 @@ describe('a scan whose worker dies', () => {
     expect((final as { estimate?: { rows: number } }).estimate?.rows).toBe(rows);
     // one lease, its slack and the scan again; far less than the old lease
     expect((Date.now() - killedAt) / 1000).toBeLessThan(scanLeaseSeconds + 60);
+  });
+});
+
+describe('a duplicate upload event during a live scan', () => {
+  it("is acknowledged at the lease's next renewal, and the scan finishes the job", async () => {
+    const rows = 300_000;
+    const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1, estimate: true });
+    expect((await bulk.client.upload(uploadUrl, bigFile(rows))).status).toBe(200);
+    await until('the job processing', async () =>
+      (await bulk.client.status(jobId)).status === 'processing' ? true : undefined,
+    );
+    // the same ObjectCreated event again (S3 delivers at least once), for this job's upload
+    const sample = JSON.parse(
+      readFileSync(path.join(__dirname, '../../events/startProcessing.json'), 'utf8'),
+    ) as { Records: { s3: { object: { key: string } } }[] };
+    sample.Records[0]!.s3.object.key = uploadObjectKey(demoIds.acme, jobId);
+    const startedAt = Date.now();
+    await bulk.runtime.runtime.invoke('startProcessing', sample);
+    const seconds = (Date.now() - startedAt) / 1000;
+    // one renewal and its slack, a loaded machine's margin; it used to wait out the whole lease
+    expect(seconds).toBeLessThan(scanLeaseRenewSeconds + 8);
+    expect(seconds).toBeLessThan(scanLeaseSeconds);
+
+    const seen = await bulk.client.waitForEnd(jobId, 120_000, 200);
+    expect(seen[seen.length - 1]).toMatchObject({ status: 'completed', totalEmails: 1000 });
   });
 });

@@ -1,7 +1,8 @@
 // The recorded-call check of the integration and end-to-end suites: every AWS call a function made on
 // the local runtime must be one its role, as synthesized from lib/, allows (local/iam/evaluate.ts). The
-// policies are synthesized once per run (iam-global-setup.ts); the permissions used are kept for the
-// report of grants nobody used (iam-global-teardown.ts).
+// policies are read once per run (iam-global-setup.ts; synthesized only when lib/ or what it reads
+// changed, local/iam/policy-cache.ts); the permissions used are kept for the report of grants nobody
+// used (iam-global-teardown.ts).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import {
   type FunctionPolicies,
   type Permission,
 } from '../../local/iam/evaluate';
-import { synthesizePolicies } from '../../local/iam/template-policies';
+import { cachedPolicies } from '../../local/iam/policy-cache';
 import { localResources } from '../../local/runtime';
 
 /** Set by the global set-up: the directory with policies.json and each file's used permissions. */
@@ -22,7 +23,10 @@ export const policiesFile = 'policies.json';
 
 let cached: FunctionPolicies | undefined;
 
-/** The functions' policies: the run's synthesized file, or (outside a jest run with the set-up) synthesized now. */
+/**
+ * The functions' policies: the run's synthesized file, or (outside a jest run with the set-up: benches,
+ * the crash suite) the kept synthesis of the current sources.
+ */
 export function functionPolicies(): FunctionPolicies {
   if (cached) return cached;
   const dir = process.env[iamDirVariable];
@@ -30,7 +34,7 @@ export function functionPolicies(): FunctionPolicies {
   cached =
     file && existsSync(file)
       ? (JSON.parse(readFileSync(file, 'utf8')) as FunctionPolicies)
-      : synthesizePolicies(localResources);
+      : cachedPolicies(localResources);
   return cached;
 }
 

@@ -1,7 +1,8 @@
 // The scan lease on DynamoDB Local: a retried upload event takes over a scan whose lease its holder
-// stopped renewing, and leaves a renewed one (a live scan) alone; renewal holds only the run's own lease.
+// stopped renewing, and leaves a renewed one (a live scan) alone as soon as it sees the renewal;
+// renewal holds only the run's own lease.
 import { takeOverScan } from '../../functions/domain/bulk/scan-lease';
-import { scanLeaseSeconds } from '../../functions/domain/bulk/limits';
+import { scanLeaseRenewSeconds, scanLeaseSeconds } from '../../functions/domain/bulk/limits';
 import { resetServiceClients } from '../../functions/clients/reset';
 import { recordScan } from '../../functions/store/jobs/chunk-accounting';
 import { getJobItem, type JobItem } from '../../functions/store/jobs/item';
@@ -36,18 +37,22 @@ async function scannedJob(jobId: string): Promise<JobItem> {
   return (await getJobItem(companyId, jobId, true))!;
 }
 
-/** A clock the test moves, and a sleep that moves it (and runs `during`, as the lease's holder would). */
-function fakeTime(during: () => Promise<void> = async () => undefined) {
+/**
+ * A clock the test moves, and a sleep that moves it (and runs `during` with the time it wakes at, as
+ * the lease's holder would meanwhile).
+ */
+function fakeTime(during: (wakeAt: number) => Promise<void> = async () => undefined) {
   let now = t0 + 1000;
   const slept: number[] = [];
   return {
     clock: () => new Date(now),
     sleep: async (ms: number) => {
       slept.push(ms);
-      await during();
+      await during(now + ms);
       now += ms;
     },
     slept,
+    total: () => slept.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -56,9 +61,11 @@ describe('takeOverScan', () => {
     const job = await scannedJob('dead-holder');
     const time = fakeTime();
     const until = await takeOverScan(job, time);
-    // once: the lease's rest (it was taken a second before) and a second's slack
-    expect(time.slept).toEqual([scanLeaseSeconds * 1000]);
-    expect(until).toBe(t0 + 1000 + time.slept[0]! + scanLeaseSeconds * 1000);
+    // a read a second until the renewal is overdue, then the lease's rest (it was taken a second
+    // before) and a second's slack
+    expect(time.total()).toBe(scanLeaseSeconds * 1000);
+    expect(time.slept.slice(0, 3)).toEqual([1000, 1000, 1000]);
+    expect(until).toBe(t0 + 1000 + time.total() + scanLeaseSeconds * 1000);
     expect((await getJobItem(companyId, 'dead-holder', true))?.scanLeaseUntilMs).toBe(until);
   });
 
@@ -71,6 +78,34 @@ describe('takeOverScan', () => {
     });
     expect(await takeOverScan(job, time)).toBeUndefined();
     expect((await getJobItem(companyId, 'live-holder', true))?.scanLeaseUntilMs).toBe(renewed);
+  });
+
+  test("a duplicate event during a live scan is acknowledged at its holder's next renewal", async () => {
+    const job = await scannedJob('renewing-holder');
+    // the holder renews every scanLeaseRenewSeconds from t0, as keepScanLease does
+    let held = job.scanLeaseUntilMs!;
+    let renewedAt = t0;
+    const time = fakeTime(async (wakeAt) => {
+      while (wakeAt >= renewedAt + scanLeaseRenewSeconds * 1000) {
+        renewedAt += scanLeaseRenewSeconds * 1000;
+        expect(await renewScanLease(job, held, renewedAt + scanLeaseSeconds * 1000)).toBe(true);
+        held = renewedAt + scanLeaseSeconds * 1000;
+      }
+    });
+    expect(await takeOverScan(job, time)).toBeUndefined();
+    // the event arrived a second after the lease was taken: the renewal came 4 s later, not the lease's end
+    expect(time.total()).toBe(scanLeaseRenewSeconds * 1000 - 1000);
+    expect((await getJobItem(companyId, 'renewing-holder', true))?.scanLeaseUntilMs).toBe(held);
+  });
+
+  test('a lease given back while it waits (a failed scan) is taken at once', async () => {
+    const job = await scannedJob('given-back');
+    const time = fakeTime(async () => {
+      if (time.slept.length === 2) expect(await takeScanLease(job, Number.MAX_SAFE_INTEGER, 0)).toBe(true);
+    });
+    const until = await takeOverScan(job, time);
+    expect(time.slept).toEqual([1000, 1000]);
+    expect(until).toBe(t0 + 3000 + scanLeaseSeconds * 1000);
   });
 
   test('a scan that recorded its outcome meanwhile is not taken over', async () => {

@@ -21,10 +21,11 @@ export const processingDeadlineSeconds = 2 * 3600;
 /**
  * A scan holds its lease this long and renews it every scanLeaseRenewSeconds while it runs, so a scan
  * whose worker died is taken over by the retried upload event within this time, not the function's
- * timeout (scan-lease.ts). Three renewals fit in a lease: one slow write does not lose it.
+ * timeout (scan-lease.ts). Six renewals fit in a lease: a slow write does not lose it. A duplicate
+ * event sees the next renewal within scanLeaseRenewSeconds and is acknowledged then.
  */
 export const scanLeaseSeconds = 30;
-export const scanLeaseRenewSeconds = 10;
+export const scanLeaseRenewSeconds = 5;
 /** An assembly run holds its lease this long (above the function timeout). */
 export const assemblyLeaseSeconds = 150;
 

@@ -220,7 +220,7 @@ export async function processProbeMessage(
       deps.session,
       {
         shouldStop,
-        rcptAllowance: rcptPacer(deps.politeness, message.host, todo.length, shouldStop, deps.clock),
+        rcptWindow: rcptPacer(deps.politeness, message.host, todo.length, shouldStop, deps.clock),
       },
       // the MX host's name: TLS SNI when the server speaks STARTTLS
       message.host,

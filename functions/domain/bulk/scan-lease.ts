@@ -8,6 +8,10 @@ import { scanLeaseRenewSeconds, scanLeaseSeconds } from './limits';
 
 /** Waited past a lease's end before reading it again: its holder's last renewal may be in flight. */
 const leaseSlackMs = 1000;
+/** How late a live holder's renewal may be (a busy table) before its lease is waited out instead. */
+const renewalSlackMs = 3000;
+/** How often a waiting event reads the lease for its holder's renewal. */
+const renewalPollMs = 1000;
 
 export interface ScanLeaseDeps {
   clock?: Clock;
@@ -18,9 +22,10 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
 
 /**
  * Takes over the scan of a processing job whose scan never recorded its outcome. A lease still held
- * is waited out (it is short): unchanged at its end, its holder died and this run takes it; renewed,
- * the holder is alive and this event is a duplicate. A lease longer than scanLeaseSeconds is left to
- * its holder.
+ * is watched for its holder's next renewal (due scanLeaseRenewSeconds after the last one): renewed,
+ * the holder is alive and this event is a duplicate, acknowledged then; overdue, the lease is waited
+ * out (it is short) and, unchanged at its end, its holder died and this run takes it. A lease longer
+ * than scanLeaseSeconds is left to its holder.
  * @returns the lease's end now held, or undefined when another run scans (or the scan is done)
  */
 export async function takeOverScan(job: JobItem, deps: ScanLeaseDeps = {}): Promise<number | undefined> {
@@ -33,11 +38,24 @@ export async function takeOverScan(job: JobItem, deps: ScanLeaseDeps = {}): Prom
     if (await takeScanLease(seen, now, until)) return until;
     const held = seen.scanLeaseUntilMs;
     if (held === undefined || held - now > scanLeaseSeconds * 1000) return undefined;
-    await sleep(Math.max(0, held - now) + leaseSlackMs);
-    const after = await getJobItem(job.companyId, job.jobId, true);
-    const holderAlive = after?.scanLeaseUntilMs !== held;
-    if (!after || after.status !== 'processing' || after.chunkCount !== undefined || holderAlive)
+    const renewalOverdueAt = held - (scanLeaseSeconds - scanLeaseRenewSeconds) * 1000 + renewalSlackMs;
+    const leaseOverAt = held + leaseSlackMs;
+    let after: JobItem | undefined;
+    for (let wakeAt = 0; wakeAt < leaseOverAt;) {
+      const t = clock().getTime();
+      // until the renewal is overdue, a read a second; then one more, once the lease is over
+      wakeAt = t < renewalOverdueAt ? Math.min(renewalOverdueAt, t + renewalPollMs) : leaseOverAt;
+      await sleep(Math.max(0, wakeAt - t));
+      after = await getJobItem(job.companyId, job.jobId, true);
+      if (!after || after.status !== 'processing' || after.chunkCount !== undefined) return undefined;
+      const lease = after.scanLeaseUntilMs;
+      if (lease === held) continue;
+      // given back (a failed scan): the next attempt takes it
+      if (lease === undefined || lease < clock().getTime()) break;
+      // renewed: the holder is alive, this event a duplicate
       return undefined;
+    }
+    if (!after) return undefined;
     seen = after;
   }
   return undefined;

@@ -1,6 +1,6 @@
 // Politeness towards each MX host across every concurrent invocation: the limits, and where they are
 // kept. The shared state lives in DynamoDB (store/mx-politeness.ts: session leases and an RCPT schedule
-// per host); MemoryPoliteness keeps one process's limits in memory. rcptPacer spends booked RCPT slots.
+// per host); MemoryPoliteness keeps one process's limits in memory. rcptPacer sends RCPT in booked slots.
 import { systemClock, type Clock } from '../../clock';
 import {
   bookingHorizonMs,
@@ -48,21 +48,32 @@ export class MemoryPoliteness implements Politeness {
   }
 }
 
-/** Waits that long; a pacing wait of at most the booking horizon, never a greylisting sleep. */
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.ceil(ms))));
+/** Waits that long (ms); the pacer's timers, injected so tests can fire them late and in bunches. */
+export type Sleep = (ms: number) => Promise<void>;
+
+/** A pacing wait of at most the booking horizon, never a greylisting sleep. */
+const timerSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.ceil(ms))));
 
 /**
  * RCPT are sent no later than this before the end of their slot's second, so that a host still receives
- * them within it (the network, and a busy event loop, delay them a little).
+ * them within it (the network delays them a little).
  */
 const secondGuardMs = 200;
 
 /**
- * The RCPT allowance of one batch at one host: books runs of slots (up to a horizon's worth) and hands
- * out windows of RCPT from them; 0 once `shouldStop` says the invocation must finish.
+ * Sends the next window of RCPT of one session: waits until some may go, then calls `send(n)` once with
+ * 1..wanted of them, or resolves without sending once the invocation must stop.
+ */
+export type RcptWindow = (wanted: number, send: (n: number) => void) => Promise<void>;
+
+/**
+ * The RCPT allowance of one batch at one host: books runs of slots (up to a horizon's worth) and sends
+ * windows of RCPT in them; nothing more once `shouldStop` says the invocation must finish.
  * A slot is used during the calendar second it falls in (less a guard band), never later: runs never
  * overlap and a second holds at most M slots, so no host sees more than M RCPT in a second. Slots of a
  * second that ended unused (a slow session, a late booking) are given up.
+ * The clock is read in the same synchronous step as `send`: timers that fire late or bunched, or a
+ * stalled event loop, only ever make a window wait or give up slots, never send one out of its second.
  */
 export function rcptPacer(
   politeness: Politeness,
@@ -70,13 +81,15 @@ export function rcptPacer(
   recipients: number,
   shouldStop: () => boolean,
   clock: Clock = systemClock,
-): (wanted: number) => Promise<number> {
+  sleep: Sleep = timerSleep,
+): RcptWindow {
   let run: RcptSlots | undefined;
   /** Slots of the run used or given up. */
   let spent = 0;
   let sent = 0;
   const secondOfSlot = (r: RcptSlots, i: number) => Math.floor((r.startMs + i * r.intervalMs) / 1000);
-  return async (wanted) => {
+  return async (wanted, send) => {
+    if (wanted < 1) return;
     for (;;) {
       if (run) {
         const t = clock().getTime();
@@ -87,18 +100,20 @@ export function rcptPacer(
         if (spent < run.count) {
           const slotSecond = secondOfSlot(run, spent);
           if (slotSecond > current) {
-            // ahead: wait for the start of its second, then look again
-            await sleep(slotSecond * 1000 - clock().getTime());
+            // too early: wait for the start of its second, then look at the clock again
+            await sleep(slotSecond * 1000 - t);
             continue;
           }
           let n = 0;
           while (n < wanted && spent + n < run.count && secondOfSlot(run, spent + n) === slotSecond) n++;
           spent += n;
           sent += n;
-          return n;
+          // no await between the clock read above and this send
+          send(n);
+          return;
         }
       }
-      if (shouldStop()) return 0;
+      if (shouldStop()) return;
       run = (await politeness.bookRcpt(host, Math.max(wanted, recipients - sent))) ?? undefined;
       spent = 0;
       // booked beyond the horizon by other sessions: ask again when some of it has passed

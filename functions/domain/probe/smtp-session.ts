@@ -42,8 +42,11 @@ export const defaultBatchSessionOptions: Omit<BatchSessionOptions, 'proxies'> = 
 export type RecipientProbe = MailboxProbe;
 
 export interface BatchHooks {
-  /** Asked before every RCPT window: how many RCPT may go now (0: stop, the rest stays unfinished). */
-  rcptAllowance?(wanted: number): Promise<number>;
+  /**
+   * Sends every RCPT window: waits until RCPT may go, then calls `send(n)` once with how many (1..wanted)
+   * go now; resolving without a call stops (the rest stays unfinished). Without it, windows go at once.
+   */
+  rcptWindow?(wanted: number, send: (n: number) => void): Promise<void>;
   /** True when the caller must stop opening sessions or sending RCPT (its deadline is near). */
   shouldStop?(): boolean;
 }
@@ -257,10 +260,15 @@ async function runSession(
       o.maxRecipientsPerEnvelope - inEnvelope,
       queue.length,
     );
-    const allowed = hooks.rcptAllowance ? Math.min(room, await hooks.rcptAllowance(room)) : room;
-    if (allowed <= 0) return { kind: 'stopped' };
-    const window = queue.slice(0, allowed);
-    s.write(window.map((rcpt) => `RCPT TO:<${rcpt}>`));
+    let window: string[] = [];
+    const send = (n: number) => {
+      window = queue.slice(0, Math.max(0, Math.min(room, n)));
+      if (window.length > 0) s.write(window.map((rcpt) => `RCPT TO:<${rcpt}>`));
+    };
+    // the pacer writes the window in the same step as it reads the clock
+    if (hooks.rcptWindow) await hooks.rcptWindow(room, send);
+    else send(room);
+    if (window.length === 0) return { kind: 'stopped' };
     let answered = 0;
     let envelopeFull = false;
     for (const rcpt of window) {

@@ -142,10 +142,10 @@ describe('probeBatch', () => {
     const rcpts = Array.from({ length: 12 }, (_, i) => `user${i}@x.test`);
     let granted = 0;
     const out = await probeBatch(['127.0.0.1'], rcpts, opts(s.port, { pipelineWindow: 5 }), {
-      rcptAllowance: async (wanted) => {
+      rcptWindow: async (wanted, send) => {
         const n = Math.min(wanted, 7 - granted);
         granted += n;
-        return n;
+        if (n > 0) send(n);
       },
     });
     expect(out.outcomes.size).toBe(7);
