@@ -1,6 +1,6 @@
 // An upload arrived: move its job to processing exactly once, scan the file in one streaming pass and
 // fan its chunks out to the chunks queue.
-import { systemClock } from '../../clock';
+import { systemClock, systemStopwatch } from '../../clock';
 import { logger, type Logger } from '../../log';
 import { putObject, readObject } from '../../store/bucket';
 import { recordDuplicates } from '../../store/jobs/duplicates';
@@ -24,6 +24,7 @@ import {
   finishEstimate,
   isEstimateJob,
 } from './estimate/complete-estimate';
+import { EstimateTimeline } from './estimate/timeline';
 
 /** One ObjectCreated record, key already URL-decoded. */
 export interface UploadedObject {
@@ -43,6 +44,7 @@ const lateUploadError =
  * chunk count and the email total.
  */
 export async function startProcessing(upload: UploadedObject, log: Logger = logger): Promise<void> {
+  const invokedAt = systemStopwatch();
   const ids = parseUploadObjectKey(upload.key);
   if (!ids) return log.warn('upload key is not a job upload; ignored', { key: upload.key });
   const job = await getJobItem(ids.companyId, ids.jobId, true);
@@ -83,7 +85,7 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
 
   const lease = keepScanLease(job, leaseUntilMs, jobLog);
   try {
-    await scanAndFanOut(job, upload.key, jobLog);
+    await scanAndFanOut(job, upload.key, jobLog, invokedAt);
   } catch (error) {
     lease.stop();
     // Give the lease back so a retried event can scan again at once.
@@ -130,8 +132,12 @@ async function failDuringScan(job: JobItem, error: string, log: Logger): Promise
   }
 }
 
-async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<void> {
+async function scanAndFanOut(job: JobItem, key: string, log: Logger, invokedAt: number): Promise<void> {
+  // An estimate's steps are timed (its completion log line says where its time went).
+  const timeline = isEstimateJob(job) ? new EstimateTimeline(job.jobId, invokedAt) : undefined;
+  timeline?.mark('processing');
   const object = await readObject(key);
+  timeline?.mark('opened');
   // The version (or ETag) read here is the one every chunk reads: a second PUT cannot mix two files.
   const pin: ObjectPin = {
     key,
@@ -163,10 +169,14 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     // records a chunk count, so it cannot complete.
     return failDuringScan(job, error.message, log);
   }
+  timeline?.mark('scanned');
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
   if (!sender) {
     const sampled = { pin, dialect: scan.dialect, rows: scan.dataRows, sample: scan.sample ?? [] };
-    return completeEstimate(job, sampled, log, { fail: (error) => failDuringScan(job, error, log) });
+    return completeEstimate(job, sampled, log, {
+      fail: (error) => failDuringScan(job, error, log),
+      timeline,
+    });
   }
   await sender.finish();
   // Duplicates are known before any chunk can be the last: the assembly finds them on the job.
