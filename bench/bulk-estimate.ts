@@ -3,7 +3,8 @@
 // against the full job of it, each with its own domains (ownDomains). Each is timed from the end of its upload (the same PUT for both) to
 // `completed`; the end-to-end time (PUT included), the part of it the 20 ms poll added (completedAt to
 // the poll that saw it) and the process's CPU time are printed beside it. A small job of each kind runs
-// first, so neither pays the runtime's cold starts. `estimate_cpu_ratio=` gives the CPU times' ratio;
+// first, so neither pays the runtime's cold starts. `estimate steps:` gives the estimate's timeline
+// (functions/domain/bulk/estimate/timeline.ts), from the end of its upload. `estimate_cpu_ratio=` gives the CPU times' ratio;
 // the last line reads `estimate_ratio=<estimate / full>` (processing times); it must stay under 0.1.
 import { subscribe } from 'node:diagnostics_channel';
 import os from 'node:os';
