@@ -15,7 +15,7 @@ export type EstimateStep =
 
 export interface EstimateTimelineMessage {
   jobId: string;
-  /** Stopwatch readings (ms, this thread's performance.now()), in the order they were taken. */
+  /** Stopwatch readings (ms, this thread's systemStopwatch), in the order they were taken. */
   marks: { step: EstimateStep; at: number }[];
 }
 
