@@ -3,14 +3,27 @@
 // against the full job of it, each with its own domains (ownDomains). Each is timed from the end of its upload (the same PUT for both) to
 // `completed`; the end-to-end time (PUT included), the part of it the 20 ms poll added (completedAt to
 // the poll that saw it) and the process's CPU time are printed beside it. A small job of each kind runs
-// first, so neither pays the runtime's cold starts. `estimate_cpu_ratio=` gives the CPU times' ratio;
+// first, so neither pays the runtime's cold starts. `estimate steps:` gives the estimate's timeline
+// (functions/domain/bulk/estimate/timeline.ts), from the end of its upload. `estimate_cpu_ratio=` gives the CPU times' ratio;
 // the last line reads `estimate_ratio=<estimate / full>` (processing times); it must stay under 0.1.
+import { subscribe } from 'node:diagnostics_channel';
 import os from 'node:os';
 import { createMailvetClient, type JobStatus, type MailvetClient } from '../client';
 import { demoIds } from '../local/demo/accounts';
 import { addCredits } from '../functions/domain/usage';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
+import {
+  estimateTimelineChannelName,
+  type EstimateTimelineMessage,
+} from '../functions/domain/bulk/estimate/timeline';
+
+/** The estimates' step timelines as their processing publishes them (same thread: no worker threads). */
+const timelines = new Map<string, EstimateTimelineMessage>();
+subscribe(estimateTimelineChannelName, (message) => {
+  const timeline = message as EstimateTimelineMessage;
+  timelines.set(timeline.jobId, timeline);
+});
 
 /**
  * The file with its domains renamed `dN.<run>.test`: the engine's domain cache is per process and the
@@ -39,6 +52,8 @@ interface Timed {
   /** CPU seconds the whole process (runtime, DNS server, this poll) used during `processing`. */
   cpu: number;
   job: JobStatus;
+  /** An estimate's steps, ms from the end of the upload, then the poll that saw it completed. */
+  steps?: string;
 }
 
 async function timeJob(client: MailvetClient, file: Buffer, estimate: boolean): Promise<Timed> {
@@ -52,12 +67,26 @@ async function timeJob(client: MailvetClient, file: Buffer, estimate: boolean): 
   const done = performance.now();
   const seenAtMs = Date.now();
   if (job.status !== 'completed') throw new Error(`job ${job.status}: ${job.error}`);
+  // the timeline is published after the job's last steps, which may end after the poll saw it
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const timeline = timelines.get(created.jobId);
+  const ms = (at: number) => Math.round(at - uploaded);
+  const steps = timeline
+    ? [
+        `PUT ${Math.round(t0 - uploaded)}`,
+        'uploaded 0',
+        ...timeline.marks.map((m) => `${m.step} ${ms(m.at)}`),
+      ]
+        .concat(`poll saw it ${ms(done)}`)
+        .join(', ')
+    : undefined;
   return {
     processing: (done - uploaded) / 1000,
     endToEnd: (done - t0) / 1000,
     pollLag: job.completedAt ? Math.max(0, seenAtMs - Date.parse(job.completedAt)) / 1000 : 0,
     cpu: (cpu.user + cpu.system) / 1e6,
     job,
+    ...(steps ? { steps } : {}),
   };
 }
 
@@ -102,6 +131,7 @@ export async function benchEstimate(
     );
     line('estimate', estimate, `${estimate.job.estimate?.sampled} rows sampled`);
     line('full job', full, `${full.job.totalEmails} rows`);
+    if (estimate.steps) console.log(`estimate steps (ms from the end of the upload): ${estimate.steps}`);
     console.log(
       `largest gap between projected and actual share: ${(Math.max(...gaps) * 100).toFixed(2)} points`,
     );

@@ -65,7 +65,10 @@ export function isPendingItem(item: BatchItem): item is Extract<BatchItem, { pol
 }
 
 export interface WaitOptions {
-  /** Between two status reads; default 1000 ms. */
+  /**
+   * Between two status reads. Default: 100 ms after the first, doubling to 1000 ms, so a job that ends
+   * within a second (an estimate, a small file) is seen soon after it does.
+   */
   pollIntervalMs?: number;
   /** Give up (throw) after this long; default never (a job cannot stay processing for ever). */
   timeoutMs?: number;
@@ -104,6 +107,9 @@ export interface FileValidation extends FileJobEnd {
 }
 
 const activeStates = new Set<string>(['awaiting_upload', 'processing']);
+/** waitForJob's default waits: the first, doubled at each read up to the last. */
+const firstPollMs = 100;
+const lastPollMs = 1000;
 
 export class MailvetClient {
   /** Every route, typed by docs/openapi.json (x-api-key and retries included). */
@@ -283,8 +289,8 @@ export class MailvetClient {
 
   /** Reads a job's status until it leaves awaiting_upload and processing; returns the last status. */
   async waitForJob(jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
-    const every = options.pollIntervalMs ?? 1000;
     const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    let every = options.pollIntervalMs ?? firstPollMs;
     for (;;) {
       const job = await this.getJob(jobId);
       options.onStatus?.(job);
@@ -292,6 +298,7 @@ export class MailvetClient {
       if (Date.now() + every > deadline)
         throw new Error(`job ${jobId} still ${job.status} after ${options.timeoutMs} ms`);
       await (this.options.sleep ?? sleep)(every);
+      if (options.pollIntervalMs === undefined) every = Math.min(every * 2, lastPollMs);
     }
   }
 

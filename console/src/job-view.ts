@@ -8,7 +8,8 @@ import { html } from './html';
 import { ErrorMessage, formatNumber } from './ui';
 import { jobProgressWords, jobStateWords, statuses, statusWords } from './words';
 
-const pollMs = 1000;
+/** The wait before the next read of a running job: 100 ms after the first, doubling to 1 s. */
+const pollMs = (reads: number) => Math.min(100 * 2 ** reads, 1000);
 
 export const isFinished = (status: Job['status']) =>
   status === 'completed' || status === 'failed' || status === 'expired';
@@ -32,6 +33,8 @@ export function JobView({
   const [error, setError] = useState<unknown>();
   const finished = isFinished(job.status);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // an estimate or a small file ends within a second: seen soon after it does, not a second later
+  const reads = useRef(0);
 
   useEffect(() => {
     if (finished) return;
@@ -40,7 +43,7 @@ export function JobView({
         (next) => (setError(undefined), setJob(next)),
         (e: unknown) => (setError(e), setJob({ ...job })),
       );
-    }, pollMs);
+    }, pollMs(reads.current++));
     return () => clearTimeout(timer.current);
   }, [job]);
 

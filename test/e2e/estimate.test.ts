@@ -1,7 +1,12 @@
 // Estimate jobs through the public API: "estimate": true validates a sample and completes with the
 // projection and no results file; POST .../run validates the whole upload as a new job. Every answer is
 // checked against docs/openapi.json.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { S3Event } from 'aws-lambda';
 import { onboardCompany, parseOnboardingInput } from '../../functions/domain/accounts/onboarding';
+import { binaryDataError } from '../../functions/domain/bulk/csv/not-text';
+import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { BulkClient } from './bulk-client';
 import { documentedCall, useBulkRuntime, type Json } from './bulk-runtime';
 
@@ -42,6 +47,18 @@ function knownMixFile(rows: number): string {
   const names: string[] = [];
   for (const [name, share] of mix) for (let i = 0; i < rows * share; i++) names.push(name);
   return ['id,email', ...names.map((name, i) => `${i},${name}+${i}@mailvet.test`)].join('\n') + '\n';
+}
+
+/** The upload's ObjectCreated event, as S3 would deliver it again (events/startProcessing.json). */
+function uploadEvent(jobId: string, size: number): S3Event {
+  const event = JSON.parse(
+    readFileSync(path.join(__dirname, '../../events/startProcessing.json'), 'utf8'),
+  ) as S3Event;
+  const record = event.Records[0]!;
+  record.s3.bucket.name = bulk.runtime.runtime.env.BUCKET_NAME!;
+  record.s3.object.key = encodeS3EventKey(`uploads/${bulk.runtime.ids.acme}/${jobId}.csv`);
+  record.s3.object.size = size;
+  return event;
 }
 
 const smallFile = [
@@ -111,6 +128,32 @@ describe('estimate jobs', () => {
     expect(job.estimate).toBeNull();
     const usage = await call('GET', '/v1/usage', { key: company.apiKey });
     expect(usage.body.used.bulk).toBe(0);
+  });
+
+  test('is sampled, completed and counted once when its S3 event arrives several times at once', async () => {
+    // Each delivery reads and samples the upload while it tries to start the job; one starts it.
+    const before = await usedBulk();
+    const created = await call('POST', '/v1/email/validate-file', {
+      body: { emailColumn: 1, estimate: true },
+    });
+    expect((await bulk.client.upload(created.body.uploadUrl, Buffer.from(smallFile))).status).toBe(200);
+    const event = uploadEvent(created.body.jobId, smallFile.length);
+    await Promise.all([1, 2, 3].map(() => bulk.runtime.runtime.invoke('startProcessing', event)));
+    const job = await waitForEnd(created.body.jobId);
+    expect(job).toMatchObject({ status: 'completed', totalEmails: 5 });
+    expect(job.estimate).toMatchObject({ rows: 5, sampled: 5 });
+    expect(await usedBulk()).toBe(before + 5);
+    await bulk.runtime.runtime.invoke('startProcessing', event);
+    expect(await usedBulk()).toBe(before + 5);
+  });
+
+  test('fails with the reason and nothing counted when its upload is not CSV text', async () => {
+    // The file is read and sampled while the job starts: its refusal waits for the job to be processing.
+    const before = await usedBulk();
+    const job = await runJob('id,email\n1,ann@ok.test\n2,\u0000\u0001\n', { emailColumn: 1, estimate: true });
+    expect(job).toMatchObject({ status: 'failed', error: binaryDataError });
+    expect(job.estimate).toBeNull();
+    expect(await usedBulk()).toBe(before);
   });
 
   test('/run: one run per estimate (Idempotency-Key replays it), then 409; the estimate names its run', async () => {

@@ -1,8 +1,9 @@
 // An upload arrived: move its job to processing exactly once, scan the file in one streaming pass and
 // fan its chunks out to the chunks queue.
-import { systemClock } from '../../clock';
+import { systemClock, systemStopwatch } from '../../clock';
 import { logger, type Logger } from '../../log';
-import { putObject, readObject } from '../../store/bucket';
+import type { Readable } from 'node:stream';
+import { putObject, readObject, type ObjectRead } from '../../store/bucket';
 import { recordDuplicates } from '../../store/jobs/duplicates';
 import { sendMessage, sendMessageBatch } from '../../store/queues';
 import { settings } from '../../settings';
@@ -24,6 +25,7 @@ import {
   finishEstimate,
   isEstimateJob,
 } from './estimate/complete-estimate';
+import { EstimateTimeline } from './estimate/timeline';
 
 /** One ObjectCreated record, key already URL-decoded. */
 export interface UploadedObject {
@@ -40,30 +42,32 @@ const lateUploadError =
 /**
  * Primary course: check the job awaits this upload; keep its slot for the processing deadline; move it
  * to processing (the conditional write makes duplicate events no-ops); scan and fan out; record the
- * chunk count and the email total.
+ * chunk count and the email total. An estimate reads and samples its upload meanwhile, then validates
+ * the sample and completes.
  */
 export async function startProcessing(upload: UploadedObject, log: Logger = logger): Promise<void> {
+  const invokedAt = systemStopwatch();
   const ids = parseUploadObjectKey(upload.key);
   if (!ids) return log.warn('upload key is not a job upload; ignored', { key: upload.key });
   const job = await getJobItem(ids.companyId, ids.jobId, true);
   if (!job) return log.warn('upload for an unknown job; ignored', ids);
   const jobLog = log.child({ jobId: job.jobId, companyId: job.companyId });
   const now = systemClock().getTime();
+  // An estimate's steps are timed (its completion log line says where its time went).
+  const timeline = isEstimateJob(job) ? new EstimateTimeline(job.jobId, invokedAt) : undefined;
 
   let leaseUntilMs: number | undefined;
+  let early: UploadSample | undefined;
   if (job.status === 'awaiting_upload') {
     if (upload.size > maxFileBytes) return failBeforeStart(job, tooLargeError, jobLog);
-    const deadlineAtMs = now + processingDeadlineSeconds * 1000;
-    if (!(await holdSlot(job.companyId, job.slot, job.jobId, deadlineAtMs))) {
-      return failBeforeStart(job, lateUploadError, jobLog);
-    }
-    leaseUntilMs = now + scanLeaseSeconds * 1000;
-    const started = await markProcessing(job, {
-      now: new Date(now).toISOString(),
-      deadlineAtMs,
-      scanLeaseUntilMs: leaseUntilMs,
+    // An estimate's scan sends nothing and writes nothing: it reads and samples the upload while the
+    // writes below start the job, and is dropped if they do not.
+    if (isEstimateJob(job)) early = sampleUpload(job, upload.key, timeline);
+    leaseUntilMs = await startJob(job, now, jobLog).catch((error: unknown) => {
+      early?.cancel();
+      throw error;
     });
-    if (!started) return jobLog.info('duplicate upload event; job already started');
+    if (leaseUntilMs === undefined) return early?.cancel();
   } else if (job.status === 'processing' && job.chunkCount === undefined) {
     // A scan that crashed before recording its outcome: take it over once its lease runs out.
     leaseUntilMs = await takeOverScan(job);
@@ -80,10 +84,13 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
   } else {
     return jobLog.info('upload event for a job not awaiting one; ignored', { status: job.status });
   }
+  timeline?.mark('processing');
 
   const lease = keepScanLease(job, leaseUntilMs, jobLog);
   try {
-    await scanAndFanOut(job, upload.key, jobLog);
+    if (isEstimateJob(job))
+      await sampleAndComplete(job, early ?? sampleUpload(job, upload.key, timeline), jobLog, timeline);
+    else await scanAndFanOut(job, upload.key, jobLog);
   } catch (error) {
     lease.stop();
     // Give the lease back so a retried event can scan again at once.
@@ -92,6 +99,27 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
   } finally {
     lease.stop();
   }
+}
+
+/**
+ * Keeps the job's slot for the processing deadline and moves it to processing; its scan lease's end,
+ * or undefined when it must not be scanned (the upload came too late, or a duplicate event).
+ */
+async function startJob(job: JobItem, now: number, log: Logger): Promise<number | undefined> {
+  const deadlineAtMs = now + processingDeadlineSeconds * 1000;
+  if (!(await holdSlot(job.companyId, job.slot, job.jobId, deadlineAtMs))) {
+    await failBeforeStart(job, lateUploadError, log);
+    return undefined;
+  }
+  const leaseUntilMs = now + scanLeaseSeconds * 1000;
+  const started = await markProcessing(job, {
+    now: new Date(now).toISOString(),
+    deadlineAtMs,
+    scanLeaseUntilMs: leaseUntilMs,
+  });
+  if (started) return leaseUntilMs;
+  log.info('duplicate upload event; job already started');
+  return undefined;
 }
 
 const startFailedError =
@@ -130,31 +158,98 @@ async function failDuringScan(job: JobItem, error: string, log: Logger): Promise
   }
 }
 
-async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<void> {
-  const object = await readObject(key);
-  // The version (or ETag) read here is the one every chunk reads: a second PUT cannot mix two files.
-  const pin: ObjectPin = {
+/** An estimate's upload, read and sampled; `cancel` drops it (the job did not start). */
+interface UploadSample {
+  outcome: Promise<{ pin: ObjectPin; scan: ScanResult } | { error: string }>;
+  cancel(): void;
+}
+
+/** Reads and samples an estimate's upload: no write, no message, so it may start before the job does. */
+function sampleUpload(job: JobItem, key: string, timeline?: EstimateTimeline): UploadSample {
+  let body: Readable | undefined;
+  let cancelled = false;
+  const read = async () => {
+    const object = await readObject(key);
+    body = object.body;
+    if (cancelled) body.destroy();
+    timeline?.mark('opened');
+    const pin = pinOf(key, object);
+    if (pin.size > maxFileBytes) {
+      object.body.destroy();
+      return { error: tooLargeError };
+    }
+    try {
+      const scan = await scanCsv(object.body as AsyncIterable<Uint8Array>, {
+        emailColumn: job.emailColumn,
+        chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
+        fileBytes: pin.size,
+        onChunks: () => undefined,
+        sample: estimateSampleOptions(job),
+      });
+      timeline?.mark('scanned');
+      return { pin, scan };
+    } catch (error) {
+      if (!(error instanceof NotCsvError)) throw error;
+      object.body.destroy();
+      return { error: error.message };
+    }
+  };
+  const outcome = read();
+  // handled here too: a failure while the job is being started is not an unhandled rejection
+  outcome.catch(() => undefined);
+  return {
+    outcome,
+    cancel: () => {
+      cancelled = true;
+      body?.destroy();
+    },
+  };
+}
+
+/** An estimate sends no chunks: its sample, drawn by the scan, is validated right here. */
+async function sampleAndComplete(
+  job: JobItem & { estimate: true },
+  sample: UploadSample,
+  log: Logger,
+  timeline?: EstimateTimeline,
+): Promise<void> {
+  const outcome = await sample.outcome;
+  if ('error' in outcome) return failDuringScan(job, outcome.error, log);
+  const { pin, scan } = outcome;
+  if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
+  const sampled = { pin, dialect: scan.dialect, rows: scan.dataRows, sample: scan.sample ?? [] };
+  return completeEstimate(job, sampled, log, {
+    fail: (error) => failDuringScan(job, error, log),
+    timeline,
+  });
+}
+
+/** The version (or ETag) read here is the one every chunk reads: a second PUT cannot mix two files. */
+function pinOf(key: string, object: ObjectRead): ObjectPin {
+  return {
     key,
     etag: object.etag,
     size: object.size,
     ...(object.versionId ? { versionId: object.versionId } : {}),
   };
+}
+
+async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<void> {
+  const object = await readObject(key);
+  const pin = pinOf(key, object);
   if (pin.size > maxFileBytes) {
     object.body.destroy();
     return failDuringScan(job, tooLargeError, log);
   }
-  // An estimate sends no chunks: the scan draws its sample, validated right here.
-  const estimate = isEstimateJob(job);
-  const sender = estimate ? undefined : new ChunkSender(job, pin);
+  const sender = new ChunkSender(job, pin);
   let scan: ScanResult;
   try {
     scan = await scanCsv(object.body as AsyncIterable<Uint8Array>, {
       emailColumn: job.emailColumn,
       chunkSizeBytes: settings().CHUNK_SIZE_BYTES,
-      findDuplicates: !estimate,
+      findDuplicates: true,
       fileBytes: pin.size,
-      onChunks: (chunks, dialect) => sender?.add(chunks, dialect),
-      ...(estimate ? { sample: estimateSampleOptions(job) } : {}),
+      onChunks: (chunks, dialect) => sender.add(chunks, dialect),
     });
   } catch (error) {
     if (!(error instanceof NotCsvError)) throw error;
@@ -164,10 +259,6 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
     return failDuringScan(job, error.message, log);
   }
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
-  if (!sender) {
-    const sampled = { pin, dialect: scan.dialect, rows: scan.dataRows, sample: scan.sample ?? [] };
-    return completeEstimate(job, sampled, log, { fail: (error) => failDuringScan(job, error, log) });
-  }
   await sender.finish();
   // Duplicates are known before any chunk can be the last: the assembly finds them on the job.
   const duplicates = scan.duplicates;

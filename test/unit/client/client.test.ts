@@ -117,6 +117,24 @@ describe('the typed client', () => {
     expect(waits).toEqual([1000, 5000]);
   });
 
+  it('polls a job soon after it starts, then less often: 100 ms, doubling to 1 s; a given interval stays', async () => {
+    const job = { jobId: 'j1', totalEmails: 2, processedEmails: 0, percentComplete: 0 };
+    const answers = (n: number): [number, unknown][] => [
+      ...Array.from({ length: n }, (): [number, unknown] => [200, { ...job, status: 'processing' }]),
+      [200, { ...job, status: 'completed', processedEmails: 2, percentComplete: 100 }],
+    ];
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    const client = createMailvetClient({ baseUrl, fetch: scriptedFetch(answers(7)).fetchFn, sleep });
+    expect((await client.waitForJob('j1')).status).toBe('completed');
+    expect(waits).toEqual([100, 200, 400, 800, 1000, 1000, 1000]);
+
+    waits.length = 0;
+    const fixed = createMailvetClient({ baseUrl, fetch: scriptedFetch(answers(3)).fetchFn, sleep });
+    await fixed.waitForJob('j1', { pollIntervalMs: 20 });
+    expect(waits).toEqual([20, 20, 20]);
+  });
+
   it('runs a file through create, upload, processing and download, reporting each phase', async () => {
     const job = { jobId: 'j1', totalEmails: 2, processedEmails: 0, percentComplete: 0 };
     const { calls, fetchFn } = scriptedFetch([

@@ -22,6 +22,7 @@ import { classifyRows, countTestAddresses } from '../validate-chunk';
 import { projectStatistics } from './projection';
 import { seededRandom } from '../../seeded-random';
 import { seedOf } from './reservoir';
+import type { EstimateTimeline } from './timeline';
 
 export function isEstimateJob(job: JobItem): job is EstimateJobItem & { estimate: true } {
   return (job as EstimateJobItem).estimate === true;
@@ -51,6 +52,8 @@ export interface EstimateDeps {
   clock?: Clock;
   /** Fails the processing job with a reason (start-processing.ts failDuringScan). */
   fail: (error: string) => Promise<void>;
+  /** Marks the steps taken here (./timeline.ts). */
+  timeline?: EstimateTimeline;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function completeEstimate(
 ): Promise<void> {
   const clock = deps.clock ?? systemClock;
   const classify = deps.classify ?? classifyChunk;
+  const { timeline } = deps;
   // Every sampled row gets a verdict: their number is known before the DNS answers, so the
   // reservation's round trips run while the sample's domains resolve.
   const classified = classifyRows(
@@ -77,8 +81,9 @@ export async function completeEstimate(
     clock().getTime() + estimateDnsBudgetMs,
   );
   // handled here too: a rejection while the reservation is awaited is not an unhandled one
-  classified.catch(() => undefined);
+  classified.then(() => timeline?.mark('classified')).catch(() => undefined);
   const reservation = await reserveForJob(job, scan.sample.length, clock);
+  timeline?.mark('reserved');
   if (!reservation.ok) return deps.fail(reservation.error);
   const { verdicts } = await classified;
   const counts = countStatuses(verdicts.map((verdict) => verdict.status));
@@ -95,9 +100,12 @@ export async function completeEstimate(
   const seen = { ...job, status: 'processing' as const };
   if (!(await completeEstimateJob(job, outcome, done, jobLimits, seen)))
     return log.info('estimate no longer processing; dropped');
+  timeline?.mark('completed');
   countMetric('JobsCompleted');
-  log.info('estimate completed', { rows: scan.rows, sampled });
+  log.info('estimate completed', { rows: scan.rows, sampled, msSinceInvoked: timeline?.sinceInvoked() });
   await finishEstimate({ ...job, ...done, status: 'completed', uncountedEmails: uncounted }, log);
+  timeline?.mark('finished');
+  timeline?.publish();
 }
 
 /**
