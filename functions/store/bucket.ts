@@ -13,6 +13,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
+  UploadPartCopyCommand,
   paginateListObjectsV2,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -36,7 +37,8 @@ const groupsInFlight = 4;
 /**
  * One multipart upload to `key` (content-type text/csv) whose part n is the concatenation of the
  * objects of `groups[n]`, in order. Every group but the last must come to S3's part minimum (5 MB).
- * A failure aborts the upload.
+ * A group of one object is copied by S3 itself (UploadPartCopy: no byte passes through the caller);
+ * a group of several is read and sent. A failure aborts the upload.
  */
 export async function joinObjects(groups: { key: string }[][], key: string): Promise<void> {
   const bucket = bucketName();
@@ -50,7 +52,21 @@ export async function joinObjects(groups: { key: string }[][], key: string): Pro
     const worker = async () => {
       while (next < groups.length) {
         const n = next++;
-        const body = Buffer.concat(await Promise.all(groups[n]!.map((part) => readObjectBytes(part.key))));
+        const group = groups[n]!;
+        if (group.length === 1) {
+          const copied = await s3().send(
+            new UploadPartCopyCommand({
+              Bucket: bucket,
+              Key: key,
+              UploadId: uploadId,
+              PartNumber: n + 1,
+              CopySource: `${bucket}/${encodeURI(group[0]!.key)}`,
+            }),
+          );
+          etags[n] = copied.CopyPartResult!.ETag!;
+          continue;
+        }
+        const body = Buffer.concat(await Promise.all(group.map((part) => readObjectBytes(part.key))));
         const out = await s3().send(
           new UploadPartCommand({
             Bucket: bucket,
