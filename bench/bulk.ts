@@ -83,7 +83,8 @@ function uploadFromDisk(uploadUrl: string, filePath: string): Promise<void> {
       },
     );
     request.on('error', reject);
-    const body = createReadStream(filePath);
+    // 1 MiB reads, as a client streaming a large file would (the default 64 KiB is 1,600 reads)
+    const body = createReadStream(filePath, { highWaterMark: 1 << 20 });
     body.on('error', (error) => request.destroy(error));
     body.pipe(request);
   });
