@@ -41,7 +41,7 @@ export class CpuSampler {
   private readonly samples: Sample[] = [];
   private readonly timer: NodeJS.Timeout;
 
-  constructor(everyMs = 50) {
+  constructor(everyMs = 100) {
     this.sample();
     this.timer = setInterval(() => this.sample(), everyMs);
   }
