@@ -872,7 +872,13 @@ async function copyPart(
 /** `bucket/key` or `/bucket/key`, URL-encoded, optionally `?versionId=`. */
 function parseCopySource(header: string): { bucket: string; key: string; versionId?: string } | undefined {
   const [pathPart = '', query] = header.split('?');
-  const [bucket, ...keyPath] = decodeURIComponent(pathPart.replace(/^\//, '')).split('/');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathPart.replace(/^\//, ''));
+  } catch {
+    return undefined;
+  }
+  const [bucket, ...keyPath] = decoded.split('/');
   const key = keyPath.join('/');
   if (!bucket || !key) return undefined;
   const versionId = query === undefined ? undefined : new URLSearchParams(query).get('versionId');

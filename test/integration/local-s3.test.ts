@@ -452,7 +452,7 @@ describe('UploadPartCopy', () => {
     expect(CopyPartResult!.ETag).toBe(`"${md5(body).toString('hex')}"`);
   });
 
-  it('refuses a missing source, an unknown upload and a copy range', async () => {
+  it('refuses a missing source, an unknown upload, a malformed source and a copy range', async () => {
     const { UploadId } = await s3.send(
       new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'results/refused.csv' }),
     );
@@ -476,6 +476,10 @@ describe('UploadPartCopy', () => {
       $metadata: { httpStatusCode: 404 },
     });
     await expect(copy({ Key: 'results/other.csv' })).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(copy({ CopySource: `${bucket}/parts/%E0%A4%A.csv` })).rejects.toMatchObject({
+      name: 'InvalidArgument',
+      $metadata: { httpStatusCode: 400 },
+    });
     await expect(copy({ CopySourceRange: 'bytes=0-9' })).rejects.toMatchObject({
       name: 'NotImplemented',
       $metadata: { httpStatusCode: 501 },
