@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // rows of ~95 bytes: the first `mb` MB of the bench's file
   const file = generateCsv(Math.round((mb * 1048576) / 95));
   // the CHUNK_SIZE_BYTES default (functions/settings.ts)
-  const chunkSizeBytes = argument('--chunk-mb', 4) * 1048576;
+  const chunkSizeBytes = argument('--chunk-mb', 5) * 1048576;
   const chunks: ChunkRange[] = [];
   // the scan as the pipeline runs it (duplicates found), in 64 KiB pieces as a stream gives them
   const scanStart = process.cpuUsage();

@@ -3,7 +3,8 @@
 // Papa.unparse + the same engine) in the same run. The results file must equal, byte for byte, the input
 // with each data row's status (the naive run's engine verdict) appended; the bench fails otherwise. The
 // last line reads `ratio=<pipeline / baseline>`. `-- --pipeline-only` skips the baseline and the check
-// (npm run profile:bulk profiles the pipeline alone).
+// (npm run profile:bulk profiles the pipeline alone). The job's timeline (bench/bulk-timeline.ts) is
+// printed after the pipeline's figures: each phase's start, end and the process's CPU meanwhile.
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -31,6 +32,7 @@ import { startTestRuntime } from '../test/helpers/local-runtime';
 import { startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
 import { DOMAINS, HEADER, dnsZones, generateCsv, generateRecords } from './bulk-input';
 import { benchEstimate } from './bulk-estimate';
+import { CpuSampler, printTimeline, type BenchMarks } from './bulk-timeline';
 
 /**
  * Writes the generated CSV to `filePath` in 1 MiB pieces and returns its line count: the bench never
@@ -81,7 +83,8 @@ function uploadFromDisk(uploadUrl: string, filePath: string): Promise<void> {
       },
     );
     request.on('error', reject);
-    const body = createReadStream(filePath);
+    // 1 MiB reads, as a client streaming a large file would (the default 64 KiB is 1,600 reads)
+    const body = createReadStream(filePath, { highWaterMark: 1 << 20 });
     body.on('error', (error) => request.destroy(error));
     body.pipe(request);
   });
@@ -137,17 +140,35 @@ function cpuByThread(
     .join(', ');
 }
 
+/** How often the bench polls the job, as a client would. */
+const pollIntervalMs = 100;
+
 async function pipeline(
   filePath: string,
   baseUrl: string,
   apiKey: string,
-): Promise<{ seconds: number; outBytes: number; digest: string; jobId: string }> {
+): Promise<{ seconds: number; outBytes: number; digest: string; jobId: string; marks: BenchMarks }> {
   const client = createMailvetClient({ baseUrl, apiKey });
-  let t0 = 0;
-  const end = await client.runFileJob({ emailColumn: 2, pollIntervalMs: 100 }, (uploadUrl) => {
-    t0 = performance.now();
-    return uploadFromDisk(uploadUrl, filePath);
-  });
+  const marks: BenchMarks = {
+    uploadStart: 0,
+    uploadEnd: 0,
+    completedSeen: 0,
+    downloadEnd: 0,
+    pollIntervalMs,
+  };
+  const end = await client.runFileJob(
+    { emailColumn: 2, pollIntervalMs },
+    async (uploadUrl) => {
+      marks.uploadStart = performance.now();
+      await uploadFromDisk(uploadUrl, filePath);
+      marks.uploadEnd = performance.now();
+    },
+    (progress) => {
+      if (progress.phase === 'processing' && progress.job.status === 'completed' && !marks.completedSeen)
+        marks.completedSeen = performance.now();
+    },
+  );
+  const t0 = marks.uploadStart;
   if (!end.download) throw new Error(`job ${end.job.status}: ${end.job.error}`);
   const download = await client.fetchResults(end.download.downloadUrl);
   let outBytes = 0;
@@ -160,8 +181,9 @@ async function pipeline(
     hash.update(piece);
     hashMs += performance.now() - h0;
   }
-  const seconds = (performance.now() - t0 - hashMs) / 1000;
-  return { seconds, outBytes, digest: hash.digest('hex'), jobId: end.jobId };
+  marks.downloadEnd = performance.now() - hashMs;
+  const seconds = (marks.downloadEnd - t0) / 1000;
+  return { seconds, outBytes, digest: hash.digest('hex'), jobId: end.jobId, marks };
 }
 
 /** The naive script: parse everything with papaparse, classify with the engine, unparse, write. */
@@ -221,9 +243,12 @@ async function main(): Promise<void> {
     };
     const pipelineCpuStart = process.cpuUsage();
     const threadsBefore = threadCpu();
+    const calls = runtime.runtime.awsCalls.length;
+    const cpu = new CpuSampler();
     const run = await pipeline(filePath, runtime.baseUrl, runtime.keys.admin);
     const pipelineCpu = cpuSeconds(pipelineCpuStart);
     const byThread = cpuByThread(threadsBefore, threadCpu());
+    cpu.stop();
     clearInterval(sampler);
     console.log(
       `pipeline: ${run.seconds.toFixed(2)} s end to end, ${(inputMb / run.seconds).toFixed(1)} MB/s, results ${(run.outBytes / 1048576).toFixed(1)} MB`,
@@ -247,6 +272,7 @@ async function main(): Promise<void> {
     for (const name of ['mx.bench.test', ...Array.from({ length: DOMAINS }, (_, n) => `d${n}.test`)])
       for (const type of ['MX', 'A', 'AAAA']) dnsQueries += dns.count(name, type);
     console.log(`DNS queries to the fixture server: ${dnsQueries} (${DOMAINS} domains, ${workers} workers)`);
+    printTimeline(run.marks, runtime.runtime.awsCalls.slice(calls), cpu);
     console.log(`results sha256 ${run.digest}`);
     if (pipelineOnly) return;
 

@@ -103,8 +103,12 @@ const schema = z.object({
   PROBE_GREYLIST_RETRIES: int(2, 0),
   /** SQS DelaySeconds of a greylist retry (at most 900, SQS's maximum). */
   PROBE_GREYLIST_DELAY_SECONDS: z.coerce.number().int().min(0).max(900).default(300),
-  /** Target size of one bulk chunk in bytes (small values exercise chunk boundaries in tests). */
-  CHUNK_SIZE_BYTES: int(4 * 1024 * 1024, 1),
+  /**
+   * Target size of one bulk chunk in bytes (small values exercise chunk boundaries in tests). The
+   * default is S3's smallest multipart part, 5 MiB: every chunk's part is then at least that big, and
+   * the assembly has S3 copy each part into the results file instead of reading and sending it.
+   */
+  CHUNK_SIZE_BYTES: int(5 * 1024 * 1024, 1),
   /** Tests only: the seed of every estimate's sample (unset: each job's id seeds its own). */
   ESTIMATE_SAMPLE_SEED: z.coerce.number().int().min(0).optional(),
   /**

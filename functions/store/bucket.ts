@@ -13,6 +13,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   UploadPartCommand,
+  UploadPartCopyCommand,
   paginateListObjectsV2,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -30,13 +31,25 @@ function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Multipart parts uploaded at once. */
+/** Multipart parts read and sent at once (each holds its bytes in memory). */
 const groupsInFlight = 4;
+/** Parts copied by S3 at once (a copy holds nothing here). */
+const copiesInFlight = 16;
+
+/** Runs `work` on every item, at most `limit` at once. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 
 /**
  * One multipart upload to `key` (content-type text/csv) whose part n is the concatenation of the
  * objects of `groups[n]`, in order. Every group but the last must come to S3's part minimum (5 MB).
- * A failure aborts the upload.
+ * A group of one object is copied by S3 itself (UploadPartCopy: no byte passes through the caller);
+ * a group of several is read and sent. A failure aborts the upload.
  */
 export async function joinObjects(groups: { key: string }[][], key: string): Promise<void> {
   const bucket = bucketName();
@@ -44,26 +57,37 @@ export async function joinObjects(groups: { key: string }[][], key: string): Pro
     new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'text/csv' }),
   );
   const uploadId = created.UploadId!;
+  const part = { Bucket: bucket, Key: key, UploadId: uploadId };
   try {
     const etags: string[] = new Array(groups.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < groups.length) {
-        const n = next++;
-        const body = Buffer.concat(await Promise.all(groups[n]!.map((part) => readObjectBytes(part.key))));
-        const out = await s3().send(
-          new UploadPartCommand({
-            Bucket: bucket,
-            Key: key,
-            UploadId: uploadId,
-            PartNumber: n + 1,
-            Body: body,
-          }),
-        );
-        etags[n] = out.ETag!;
-      }
+    const copy = async (n: number, source: string) => {
+      const copied = await s3().send(
+        new UploadPartCopyCommand({
+          ...part,
+          PartNumber: n + 1,
+          CopySource: `${bucket}/${encodeURI(source)}`,
+        }),
+      );
+      etags[n] = copied.CopyPartResult!.ETag!;
     };
-    await Promise.all(Array.from({ length: Math.min(groupsInFlight, groups.length) }, worker));
+    const join = async (n: number) => {
+      const body = Buffer.concat(await Promise.all(groups[n]!.map((object) => readObjectBytes(object.key))));
+      const out = await s3().send(new UploadPartCommand({ ...part, PartNumber: n + 1, Body: body }));
+      etags[n] = out.ETag!;
+    };
+    const numbers = groups.map((_, n) => n);
+    await Promise.all([
+      eachLimited(
+        numbers.filter((n) => groups[n]!.length === 1),
+        copiesInFlight,
+        (n) => copy(n, groups[n]![0]!.key),
+      ),
+      eachLimited(
+        numbers.filter((n) => groups[n]!.length > 1),
+        groupsInFlight,
+        join,
+      ),
+    ]);
     await s3().send(
       new CompleteMultipartUploadCommand({
         Bucket: bucket,

@@ -57,6 +57,7 @@ const s3Actions: Record<string, string> = {
   CompleteMultipartUpload: 's3:PutObject',
   // IAM authorizes a copy as a PutObject of the target plus a GetObject of the source (added below)
   CopyObject: 's3:PutObject',
+  UploadPartCopy: 's3:PutObject',
   AbortMultipartUpload: 's3:AbortMultipartUpload',
   ListParts: 's3:ListMultipartUploadParts',
   DeleteObject: 's3:DeleteObject',
@@ -101,7 +102,7 @@ export function permissionsFor(call: AwsCall, names: ResourceNames): Permission[
       if (t.versionId && action === 's3:GetObject') action = 's3:GetObjectVersion';
       if (t.versionId && action === 's3:DeleteObject') action = 's3:DeleteObjectVersion';
       const needed: Permission[] = [{ action, resource: objectArn, context: {} }];
-      if (call.operation === 'CopyObject' && t.copySource)
+      if ((call.operation === 'CopyObject' || call.operation === 'UploadPartCopy') && t.copySource)
         needed.push({
           action: 's3:GetObject',
           resource: `arn:aws:s3:::${decodeURIComponent(t.copySource.replace(/^\//, ''))}`,

@@ -4,8 +4,8 @@
 //   client ──> front (public port: auth decision, streams bodies) ──> s3rver (ephemeral port, data dir)
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { S3Event, S3EventRecord } from 'aws-lambda';
 import S3rver, { type FilesystemStore, type S3rverEventRecord } from 's3rver';
 import { DUMMY_ACCOUNT } from 's3rver/lib/models/account';
+import S3Object from 's3rver/lib/models/object';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
 import { fsyncDirectory, writeFileAtomically } from '../journal';
@@ -161,6 +162,18 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       return;
     }
     if (expectsContinue) res.writeContinue();
+    // s3rver has no UploadPartCopy: the front does it (the assembly of a results file is one per part).
+    if (isUploadPartCopy(req)) {
+      req.resume();
+      copyPart(req, backend.store, fsync).then(
+        (reply) => sendCopyPartReply(res, reply),
+        (error: unknown) => {
+          logger.error('local S3: UploadPartCopy failed', error);
+          sendError(res, { status: 500, code: 'InternalError', message: 'The part could not be copied.' });
+        },
+      );
+      return;
+    }
     const bodyDigest = signedBodyDigest(req);
     // A body whose signature covers its SHA-256 is checked on its way through the proxy.
     if (bodyDigest !== undefined) return forward(req, res, backendAddress.port, agent, bodyDigest);
@@ -757,6 +770,142 @@ function corsConfiguration(origins: string[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// UploadPartCopy: a part of a multipart upload taken from an object already stored. The part file is a
+// hard link to the source's file (objects are replaced by rename, never rewritten in place, so the
+// link keeps the bytes the copy saw) and its ETag is the source's stored MD5: no byte is read, copied
+// or hashed again. A source that is itself a multipart object (its ETag is no MD5) is hashed once.
+
+/** A PUT of a part (`?partNumber=&uploadId=`) with x-amz-copy-source. */
+function isUploadPartCopy(req: http.IncomingMessage): boolean {
+  if (req.method !== 'PUT' || req.headers['x-amz-copy-source'] === undefined) return false;
+  const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+  return query.has('uploadId') && query.has('partNumber');
+}
+
+type CopyPartReply = S3ErrorReply | { etag: string; lastModified: Date };
+
+/** Copy options this local S3 does not implement: refused, never ignored. */
+const unsupportedCopyHeaders = [
+  'x-amz-copy-source-range',
+  'x-amz-copy-source-if-match',
+  'x-amz-copy-source-if-none-match',
+  'x-amz-copy-source-if-modified-since',
+  'x-amz-copy-source-if-unmodified-since',
+];
+
+async function copyPart(
+  req: http.IncomingMessage,
+  store: FilesystemStore,
+  fsync: boolean,
+): Promise<CopyPartReply> {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const [bucket, ...keyPath] = url.pathname.slice(1).split('/').map(decodeURIComponent);
+  const key = keyPath.join('/');
+  const uploadId = url.searchParams.get('uploadId') ?? '';
+  const partNumber = Number(url.searchParams.get('partNumber'));
+  const unsupported = unsupportedCopyHeaders.find((name) => req.headers[name] !== undefined);
+  if (unsupported)
+    return {
+      status: 501,
+      code: 'NotImplemented',
+      message: `The local S3 does not implement ${unsupported}.`,
+    };
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000)
+    return {
+      status: 400,
+      code: 'InvalidArgument',
+      message: 'Part number must be an integer between 1 and 10000, inclusive',
+    };
+  const source = parseCopySource(String(req.headers['x-amz-copy-source']));
+  if (!source)
+    return {
+      status: 400,
+      code: 'InvalidArgument',
+      message: 'Copy Source must mention the source bucket and key',
+    };
+  if (source.versionId !== undefined && source.versionId !== 'null')
+    return { status: 501, code: 'NotImplemented', message: 'The local S3 keeps no object versions.' };
+  const uploadDir = path.join(store.getResourcePath(bucket!, undefined, 'uploads'), uploadId);
+  const uploadKey = await readFile(path.join(uploadDir, 'key'), 'utf8').catch(() => undefined);
+  if (!uploadId || uploadKey !== key)
+    return {
+      status: 404,
+      code: 'NoSuchUpload',
+      message:
+        'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.',
+      detail: { UploadId: uploadId },
+    };
+  const sourcePath = store.getResourcePath(source.bucket, source.key, 'object');
+  // The MD5 is read before the link: an object replaced meanwhile shows as a file newer than its MD5.
+  const md5File = await stat(`${sourcePath}.md5`).catch(() => undefined);
+  const storedMd5 = md5File && (await readFile(`${sourcePath}.md5`, 'utf8').catch(() => undefined));
+  const partPath = path.join(uploadDir, String(partNumber));
+  const temporary = `${partPath}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    await link(sourcePath, temporary);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return {
+        status: 404,
+        code: 'NoSuchKey',
+        message: 'The specified key does not exist.',
+        detail: { Key: source.key },
+      };
+    throw error;
+  }
+  try {
+    const linked = await stat(temporary);
+    const md5 =
+      storedMd5 && /^[0-9a-f]{32}$/.test(storedMd5.trim()) && md5File!.mtimeMs >= linked.mtimeMs
+        ? storedMd5.trim()
+        : await fileMd5(temporary);
+    await rename(temporary, partPath);
+    await writeFile(`${partPath}.md5`, md5);
+    if (fsync) fsyncDirectory(uploadDir);
+    return { etag: md5, lastModified: linked.mtime };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** `bucket/key` or `/bucket/key`, URL-encoded, optionally `?versionId=`. */
+function parseCopySource(header: string): { bucket: string; key: string; versionId?: string } | undefined {
+  const [pathPart = '', query] = header.split('?');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathPart.replace(/^\//, ''));
+  } catch {
+    return undefined;
+  }
+  const [bucket, ...keyPath] = decoded.split('/');
+  const key = keyPath.join('/');
+  if (!bucket || !key) return undefined;
+  const versionId = query === undefined ? undefined : new URLSearchParams(query).get('versionId');
+  return { bucket, key, ...(versionId ? { versionId } : {}) };
+}
+
+async function fileMd5(file: string): Promise<string> {
+  const hash = createHash('md5');
+  await pipeline(createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
+  return hash.digest('hex');
+}
+
+function sendCopyPartReply(res: http.ServerResponse, reply: CopyPartReply): void {
+  if ('status' in reply) return sendError(res, reply);
+  const body =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<CopyPartResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
+    `<LastModified>${reply.lastModified.toISOString()}</LastModified><ETag>&quot;${reply.etag}&quot;</ETag>` +
+    '</CopyPartResult>';
+  res.writeHead(200, {
+    'content-type': 'application/xml',
+    'content-length': Buffer.byteLength(body),
+    'x-amz-request-id': randomBytes(8).toString('hex').toUpperCase(),
+  });
+  res.end(body);
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Events: s3rver's records to AWS's.
 
 type CreatedEventName = 'ObjectCreated:Put' | 'ObjectCreated:Copy' | 'ObjectCreated:CompleteMultipartUpload';
@@ -868,6 +1017,51 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
     await writeFile(`${partPath}.md5`, md5);
     return { size, md5 };
   };
+  // s3rver's reads go in 64 KiB pieces: every download, chunk read and scan of an upload would be a
+  // read and a socket write per 64 KiB on the main thread. The same read, in 1 MiB pieces.
+  store.getObject = async (bucket, key, options) => {
+    let metadata: Metadata;
+    try {
+      metadata = await store.getMetadata(bucket, key);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    const lastByte = Math.max(0, Number(metadata['content-length']) - 1);
+    const ranged = options !== undefined && (options.start !== undefined || options.end !== undefined);
+    const range = { start: options?.start ?? 0, end: Math.min(options?.end ?? Infinity, lastByte) };
+    let content: Readable | null = null;
+    // an unsatisfiable range gets no content (s3rver answers InvalidRange)
+    if (range.start >= 0 && range.end >= range.start) {
+      const path = store.getResourcePath(bucket, key, 'object');
+      content = await new Promise<Readable>((resolve, reject) => {
+        const stream = createReadStream(path, { ...range, highWaterMark: READ_PIECE_BYTES })
+          .on('error', reject)
+          .on('open', () => resolve(stream));
+      });
+    }
+    const object = new S3Object(bucket, key, content, metadata);
+    if (ranged) object.range = range;
+    return object;
+  };
+  // s3rver's CopyObject writes the target's file in place: a GET meanwhile could read a short file, and
+  // a part linked to that file by UploadPartCopy would change under its upload. Written aside and
+  // renamed into place instead, like every other object.
+  store.copyObject = async (srcBucket, srcKey, destBucket, destKey, replacementMetadata) => {
+    const from = store.getResourcePath(srcBucket, srcKey, 'object');
+    const to = store.getResourcePath(destBucket, destKey, 'object');
+    const [md5, metadata] = await Promise.all([
+      readFile(`${from}.md5`, 'utf8').catch(() => ''),
+      replacementMetadata ??
+        readFile(store.getResourcePath(srcBucket, srcKey, 'metadata.json'), 'utf8').then(
+          (text) => JSON.parse(text) as Metadata,
+        ),
+    ]);
+    if (from !== to) await writeAtomically(to, createReadStream(from), fsync, false);
+    // without a stored MD5 (an object s3rver wrote), getMetadata computes it
+    await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
+    return store.getMetadata(destBucket, destKey);
+  };
   // Completion joins the part files as they are, without hashing the whole object again: its ETag is
   // S3's for a multipart object, the MD5 of the parts' MD5s and the part count (s3rver's own hashed
   // every byte once more).
@@ -915,6 +1109,9 @@ async function removePartialFiles(dir: string): Promise<void> {
       await rm(path.join(entry.parentPath, entry.name), { force: true });
   }
 }
+
+/** Bytes per read of an object's file (s3rver's own: 64 KiB). */
+const READ_PIECE_BYTES = 1024 * 1024;
 
 /** Bytes gathered before a write to the file: a socket's pieces are 64 KiB or less, a syscall each. */
 const WRITE_BATCH_BYTES = 1024 * 1024;

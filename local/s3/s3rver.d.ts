@@ -40,11 +40,33 @@ declare module 's3rver' {
     metadata: Record<string, string>;
   }
 
+  /** An object as the store hands it to s3rver's controllers (s3rver/lib/models/object). */
+  export interface S3rverStoredObject {
+    bucket: string;
+    key: string;
+    content: Readable | null;
+    metadata: Record<string, string>;
+    range?: { start: number; end: number };
+  }
+
   export interface FilesystemStore {
     getResourcePath(bucket: string, key: string | undefined, resource: string): string;
     getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
     putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+    /** null when the key does not exist; no content when the range cannot be satisfied. */
+    getObject(
+      bucket: string,
+      key: string,
+      options?: { start?: number; end?: number },
+    ): Promise<S3rverStoredObject | null>;
+    copyObject(
+      srcBucket: string,
+      srcKey: string,
+      destBucket: string,
+      destKey: string,
+      replacementMetadata?: Record<string, string>,
+    ): Promise<Record<string, string>>;
     putPart(
       bucket: string,
       uploadId: string,
@@ -80,4 +102,19 @@ declare module 's3rver/lib/models/account' {
     createKeyPair(accessKeyId: string, secretAccessKey: string): void;
   }
   export const DUMMY_ACCOUNT: AWSAccount;
+}
+
+declare module 's3rver/lib/models/object' {
+  import type { Readable } from 'node:stream';
+  import type { S3rverStoredObject } from 's3rver';
+  /** Validates the storage class and keeps the metadata s3rver serves. */
+  class S3Object implements S3rverStoredObject {
+    constructor(bucket: string, key: string, content: Readable | null, metadata: Record<string, string>);
+    bucket: string;
+    key: string;
+    content: Readable | null;
+    metadata: Record<string, string>;
+    range?: { start: number; end: number };
+  }
+  export = S3Object;
 }

@@ -14,6 +14,7 @@ import {
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Event } from 'aws-lambda';
@@ -384,6 +385,121 @@ describe('multipart upload through the SDK', () => {
       eventName: 'ObjectCreated:CompleteMultipartUpload',
       s3: { object: { key: 'uploads/multi+part.csv', size: 5 * 1024 * 1024 + 1024 } },
     });
+  });
+});
+
+describe('UploadPartCopy', () => {
+  const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest();
+
+  it('copies stored objects into parts: their bytes, their MD5 as ETag, untouched by a later PUT', async () => {
+    const first = randomBytes(5 * 1024 * 1024);
+    const second = randomBytes(2048);
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'parts/a.csv', Body: first }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'parts/b c.csv', Body: second }));
+    const key = 'results/copied.csv';
+    const { UploadId } = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: 'text/csv' }),
+    );
+    const copied = [];
+    for (const [index, source] of ['parts/a.csv', 'parts/b c.csv'].entries()) {
+      const { CopyPartResult } = await s3.send(
+        new UploadPartCopyCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId,
+          PartNumber: index + 1,
+          CopySource: `${bucket}/${encodeURI(source)}`,
+        }),
+      );
+      copied.push({ ETag: CopyPartResult!.ETag, PartNumber: index + 1 });
+    }
+    expect(copied.map((part) => part.ETag)).toEqual(
+      [first, second].map((b) => `"${md5(b).toString('hex')}"`),
+    );
+    // the sources change after the copy: the parts keep what was copied
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'parts/a.csv', Body: 'replaced' }));
+    await s3.send(
+      new CopyObjectCommand({ Bucket: bucket, Key: 'parts/b c.csv', CopySource: `${bucket}/parts/a.csv` }),
+    );
+    const completed = await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId,
+        MultipartUpload: { Parts: copied },
+      }),
+    );
+    expect((await readObject(key)).equals(Buffer.concat([first, second]))).toBe(true);
+    expect(completed.ETag).toBe(`"${md5(Buffer.concat([md5(first), md5(second)])).toString('hex')}-2"`);
+    expect((await readObject('parts/a.csv')).toString()).toBe('replaced');
+    expect((await readObject('parts/b c.csv')).toString()).toBe('replaced');
+  });
+
+  it('gives a part copied from a multipart object the MD5 of its bytes', async () => {
+    const body = await readObject('results/copied.csv');
+    const { UploadId } = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'results/again.csv' }),
+    );
+    const { CopyPartResult } = await s3.send(
+      new UploadPartCopyCommand({
+        Bucket: bucket,
+        Key: 'results/again.csv',
+        UploadId,
+        PartNumber: 1,
+        CopySource: `${bucket}/results/copied.csv`,
+      }),
+    );
+    expect(CopyPartResult!.ETag).toBe(`"${md5(body).toString('hex')}"`);
+  });
+
+  it('refuses a missing source, an unknown upload, a malformed source and a copy range', async () => {
+    const { UploadId } = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'results/refused.csv' }),
+    );
+    const copy = (input: Partial<ConstructorParameters<typeof UploadPartCopyCommand>[0]>) =>
+      s3.send(
+        new UploadPartCopyCommand({
+          Bucket: bucket,
+          Key: 'results/refused.csv',
+          UploadId,
+          PartNumber: 1,
+          CopySource: `${bucket}/parts/a.csv`,
+          ...input,
+        }),
+      );
+    await expect(copy({ CopySource: `${bucket}/parts/missing.csv` })).rejects.toMatchObject({
+      name: 'NoSuchKey',
+      $metadata: { httpStatusCode: 404 },
+    });
+    await expect(copy({ UploadId: 'no-such-upload' })).rejects.toMatchObject({
+      name: 'NoSuchUpload',
+      $metadata: { httpStatusCode: 404 },
+    });
+    await expect(copy({ Key: 'results/other.csv' })).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(copy({ CopySource: `${bucket}/parts/%E0%A4%A.csv` })).rejects.toMatchObject({
+      name: 'InvalidArgument',
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(copy({ CopySourceRange: 'bytes=0-9' })).rejects.toMatchObject({
+      name: 'NotImplemented',
+      $metadata: { httpStatusCode: 501 },
+    });
+  });
+});
+
+describe('ranged GET', () => {
+  it('serves the first byte alone, the tail, and refuses a range past the end with 416', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'results/range.csv', Body: '0123456789' }));
+    const range = async (Range: string) =>
+      Buffer.from(
+        await (
+          await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'results/range.csv', Range }))
+        ).Body!.transformToByteArray(),
+      ).toString();
+    expect(await range('bytes=0-0')).toBe('0');
+    expect(await range('bytes=7-')).toBe('789');
+    expect(await range('bytes=3-100')).toBe('3456789');
+    await expect(range('bytes=20-30')).rejects.toMatchObject({ $metadata: { httpStatusCode: 416 } });
   });
 });
 

@@ -1,6 +1,7 @@
-// Joins a job's chunk parts, in order, into its results object with one multipart upload. Parts are
-// concatenated into multipart parts of at least 5 MB (S3's minimum for all but the last), a few at a
-// time, so memory holds a handful of parts and never the whole file.
+// Joins a job's chunk parts, in order, into its results object with one multipart upload. A part of at
+// least 5 MB (S3's minimum for all but the last; every part at the default chunk size) is copied by S3
+// into its place; smaller ones are concatenated into multipart parts of at least 5 MB, a few at a time,
+// so memory holds a handful of parts and never the whole file.
 import { joinObjects } from '../../store/bucket';
 import type { JobDuplicates } from '../../store/jobs/duplicates';
 import type { JobItem } from '../../store/jobs/item';
@@ -62,12 +63,12 @@ export async function assembleResults(
     return { key, moved };
   }
   const parts = partSources(job);
-  await joinObjects(planGroups(parts), key);
-  // Index parts are about a tenth of their parts' size; joined without knowing their sizes up front.
+  // Index parts are about a tenth of their parts' size; joined without knowing their sizes up front,
+  // at the same time as the results (those, at the default chunk size, are copied by S3 part by part).
   const indexParts = parts.map((part) => ({ key: partIndexKey(part.key), bytes: 0 }));
-  await joinObjects(
-    planGroups(indexParts, Number.POSITIVE_INFINITY),
-    resultIndexKey(job.companyId, job.jobId),
-  );
+  await Promise.all([
+    joinObjects(planGroups(parts), key),
+    joinObjects(planGroups(indexParts, Number.POSITIVE_INFINITY), resultIndexKey(job.companyId, job.jobId)),
+  ]);
   return { key, moved: emptyStatistics() };
 }

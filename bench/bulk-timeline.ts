@@ -1,0 +1,188 @@
+// The bulk pipeline's timeline for bench/bulk.ts: when each phase of one job ran (from the bench's own
+// marks and the AWS calls the runtime recorded, each with its function and time) and the CPU the process
+// spent meanwhile (sampled from /proc/self/task, main thread and the rest apart). Phases overlap: the
+// CPU of a window is the whole process's in it, not the phase's alone.
+import { readdirSync, readFileSync } from 'node:fs';
+import type { AwsCall } from '../functions/clients/call-recording';
+
+/** CPU seconds so far of the main thread and of every other thread of this process (Linux; else zeros). */
+function cpuNow(): { main: number; other: number } {
+  const tick = 100; // USER_HZ
+  let main = 0;
+  let other = 0;
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return { main, other };
+  }
+  for (const task of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
+      if (task === String(process.pid)) main += seconds;
+      else other += seconds;
+    } catch {
+      // the thread ended meanwhile (its CPU leaves the sums: a worker ends only at stop)
+    }
+  }
+  return { main, other };
+}
+
+interface Sample {
+  at: number;
+  main: number;
+  other: number;
+}
+
+/** Samples the process's CPU every `everyMs` on this thread's clock (performance.now, as the calls'). */
+export class CpuSampler {
+  private readonly samples: Sample[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(everyMs = 100) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), everyMs);
+  }
+
+  private sample(): void {
+    this.samples.push({ at: performance.now(), ...cpuNow() });
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.sample();
+  }
+
+  /** CPU seconds (main, other) between two instants, interpolated between samples. */
+  between(from: number, to: number): { main: number; other: number } {
+    const a = this.at(from);
+    const b = this.at(to);
+    return { main: b.main - a.main, other: b.other - a.other };
+  }
+
+  private at(time: number): { main: number; other: number } {
+    const s = this.samples;
+    if (s.length === 0) return { main: 0, other: 0 };
+    if (time <= s[0]!.at) return s[0]!;
+    for (let i = 1; i < s.length; i++) {
+      const b = s[i]!;
+      if (time > b.at) continue;
+      const a = s[i - 1]!;
+      const f = b.at === a.at ? 1 : (time - a.at) / (b.at - a.at);
+      return { main: a.main + f * (b.main - a.main), other: a.other + f * (b.other - a.other) };
+    }
+    return s[s.length - 1]!;
+  }
+}
+
+/** The bench's own instants (performance.now). */
+export interface BenchMarks {
+  uploadStart: number;
+  uploadEnd: number;
+  /** The first poll that saw the job completed answered. */
+  completedSeen: number;
+  downloadEnd: number;
+  pollIntervalMs: number;
+}
+
+interface Phase {
+  name: string;
+  from: number;
+  to: number;
+  note?: string;
+}
+
+const end = (call: AwsCall) => call.at + call.ms;
+
+/** Prints the job's phases, one line each: start and end from the upload's start, wall, CPU. */
+export function printTimeline(marks: BenchMarks, calls: AwsCall[], cpu: CpuSampler): void {
+  const of = (name: string) => calls.filter((call) => call.function === name).sort((a, b) => a.at - b.at);
+  const start = of('startProcessing');
+  const chunks = of('validateChunk');
+  const scanRead = start.find((c) => c.operation === 'GetObject');
+  const sends = start.filter((c) => c.operation === 'SendMessageBatch');
+  const assemblyStart = chunks.find(
+    (c) => c.operation === 'CreateMultipartUpload' && c.target.key?.startsWith('results/'),
+  );
+  if (start.length === 0 || chunks.length === 0 || !scanRead || !assemblyStart) {
+    console.log('timeline: the recorded calls do not show a whole job (no scan, chunk or assembly)');
+    return;
+  }
+  const assembler = chunks.filter((c) => c.invocation === assemblyStart.invocation);
+  const joins = assembler.filter(
+    (c) => c.operation === 'CompleteMultipartUpload' && c.target.key?.startsWith('results/'),
+  );
+  const joined = Math.max(...joins.map(end));
+  // the job item's move to completed: the first write after the joins (slot and usage follow it)
+  const marked = assembler.find((c) => c.at >= joined && c.service === 'dynamodb');
+  const completedAt = marked ? end(marked) : Math.max(...assembler.map(end));
+  // chunk invocations: each one's span, from its first call to the end of its last
+  const spans = new Map<number, { from: number; to: number }>();
+  for (const call of chunks) {
+    const span = spans.get(call.invocation ?? -1) ?? { from: call.at, to: end(call) };
+    span.from = Math.min(span.from, call.at);
+    span.to = Math.max(span.to, end(call));
+    spans.set(call.invocation ?? -1, span);
+  }
+  const firstChunk = chunks[0]!.at;
+  const busy = [...spans.values()].reduce((sum, s) => sum + Math.min(s.to, assemblyStart.at) - s.from, 0);
+  const phases: Phase[] = [
+    { name: 'upload (PUT 100 MB to the local S3)', from: marks.uploadStart, to: marks.uploadEnd },
+    { name: 'S3 event -> startProcessing', from: marks.uploadEnd, to: start[0]!.at },
+    {
+      name: 'startProcessing -> scan reads',
+      from: start[0]!.at,
+      to: scanRead.at,
+      note: 'job read, slot, processing',
+    },
+    {
+      name: 'scan (GET upload .. scan recorded)',
+      from: scanRead.at,
+      to: Math.max(...start.map(end)),
+      note: `${sends.length} SendMessageBatch, first after ${ms(sends[0] ? sends[0].at - scanRead.at : NaN)}`,
+    },
+    {
+      name: 'chunks (first chunk call .. assembly)',
+      from: firstChunk,
+      to: assemblyStart.at,
+      note: `${spans.size} invocations, ${(busy / (assemblyStart.at - firstChunk)).toFixed(1)} at once on average, first ${ms(firstChunk - scanRead.at)} after the scan began`,
+    },
+    {
+      name: 'assembly (results multipart)',
+      from: assemblyStart.at,
+      to: joined,
+      note: `${assembler.filter((c) => c.operation === 'UploadPart').length} UploadPart, ${assembler.filter((c) => c.operation === 'GetObject').length} GetObject`,
+    },
+    { name: 'completion (job item marked)', from: joined, to: completedAt },
+    {
+      name: 'completed -> a poll sees it',
+      from: completedAt,
+      to: marks.completedSeen,
+      note: `polling every ${marks.pollIntervalMs} ms`,
+    },
+    { name: 'download (descriptor + 110 MB GET)', from: marks.completedSeen, to: marks.downloadEnd },
+  ];
+  // TIMELINE_CALLS=1: the assembling invocation's calls, one a line
+  if (process.env.TIMELINE_CALLS)
+    for (const c of assembler.filter((call) => call.at >= assemblyStart.at))
+      console.log(
+        `    ${((c.at - marks.uploadStart) / 1000).toFixed(3)} s +${c.ms.toFixed(0)} ms ${c.operation} ${c.target.key ?? ''}`,
+      );
+  console.log(
+    'timeline (s from the upload start; CPU s of this process in the window: main / other threads):',
+  );
+  for (const phase of phases) {
+    const used = cpu.between(phase.from, phase.to);
+    const at = (t: number) => ((t - marks.uploadStart) / 1000).toFixed(2).padStart(6);
+    console.log(
+      `  ${phase.name.padEnd(40)} ${at(phase.from)} .. ${at(phase.to)}  ${((phase.to - phase.from) / 1000).toFixed(2).padStart(5)} s` +
+        `  CPU ${used.main.toFixed(2)} / ${used.other.toFixed(2)}${phase.note ? `  (${phase.note})` : ''}`,
+    );
+  }
+}
+
+function ms(value: number): string {
+  return Number.isNaN(value) ? '-' : `${Math.round(value)} ms`;
+}
