@@ -32,7 +32,7 @@ const stages: { stage: string; match: (f: Frame) => boolean }[] = [
     match: (f) => /store\/bucket\.ts$/.test(f.url) && /readPinnedRange|readObject|^$/.test(f.name),
   },
   { stage: 'S3 PUT', match: (f) => /store\/bucket\.ts$/.test(f.url) && f.name === 'putObject' },
-  { stage: 'parse rows (readChunkRows)', match: (f) => f.name === 'readChunkRows' },
+  { stage: 'parse rows (readChunk)', match: (f) => f.name === 'readChunk' || f.name === 'readChunkRows' },
   { stage: 'annotate part', match: (f) => f.name === 'annotateChunk' },
   { stage: 'row index', match: (f) => f.name === 'indexChunk' },
   {
