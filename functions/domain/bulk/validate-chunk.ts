@@ -90,7 +90,7 @@ function dnsDeadlineMs(time: ChunkRunContext, nowMs = systemClock().getTime()): 
 }
 
 /**
- * Primary course: skip a chunk already counted (redelivery); ranged GET (begun beside the job's read); classify (DNS up to the
+ * Primary course: skip a chunk already counted (redelivery); ranged GET; classify (DNS up to the
  * invocation's deadline); put the part under a key of this attempt; count it on the job (a single
  * conditional update: once per chunk index, on a processing job); if it was the last, complete the job.
  * One read of the job item, at the start: the count's update answers with the job as it is after it,
@@ -105,24 +105,19 @@ export async function processChunkMessage(
   if (message.kind === 'finalize') return completeJobById(message.companyId, message.jobId, log);
   const work = message;
   const chunkLog = log.child({ jobId: work.jobId, companyId: work.companyId, chunk: work.index });
-  // The range is read while the job is: one round trip less per chunk. A chunk the job turns out not
-  // to want (counted already, job gone) drops the bytes; its read's failure is then nobody's concern.
-  const reading = readRange(work).then(
-    (bytes) => ({ bytes }),
-    (error: unknown) => ({ error }),
-  );
   const job = await getJobItem(work.companyId, work.jobId, true);
   // A completed job may still owe its last steps (slot, webhook) when a crash cut them short.
   if (job?.status === 'completed') return completeIfDone(job, chunkLog);
   if (!acceptsWork(job)) return chunkLog.info('chunk of a job not processing; dropped');
   if (job.doneChunks?.has(work.index)) return completeIfDone(job, chunkLog);
 
-  const read = await reading;
-  if ('error' in read) {
-    if (!(read.error instanceof ObjectChangedError)) throw read.error;
+  let chunk: Buffer;
+  try {
+    chunk = await readRange(work);
+  } catch (error) {
+    if (!(error instanceof ObjectChangedError)) throw error;
     return failJob(job, replacedFileError, chunkLog);
   }
-  const chunk = read.bytes;
   const rows = readChunk(chunk, { ...work, chunkStart: work.start });
   const emails = rows.emails;
   // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
