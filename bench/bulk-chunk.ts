@@ -3,7 +3,7 @@
 // count), annotated and indexed as a validator does, without S3, SQS or DynamoDB. The figure is CPU
 // time per MB of input (process.cpuUsage), which the machine's load moves much less than wall time.
 //   npx tsx bench/bulk-chunk.ts [--mb N] [--rounds N] [--chunk-mb N]
-import { annotateChunk, readChunkRows } from '../functions/domain/bulk/csv/annotate';
+import { annotateChunk, readChunk } from '../functions/domain/bulk/csv/annotate';
 import type { TextEncoding } from '../functions/domain/bulk/csv/encoding';
 import { indexChunk } from '../functions/domain/bulk/csv/row-index';
 import { scanCsv, type ChunkRange } from '../functions/domain/bulk/csv/scan';
@@ -65,9 +65,9 @@ async function main(): Promise<void> {
     // every domain resolved once, before anything is timed
     for (const chunk of chunks) {
       const bytes = file.subarray(chunk.start, chunk.end);
-      const rows = readChunkRows(bytes, { ...layout, chunkStart: chunk.start });
+      const rows = readChunk(bytes, { ...layout, chunkStart: chunk.start });
       await classify(
-        rows.filter((row) => row.kind === 'data').map((row) => row.email ?? ''),
+        rows.emails.map((email) => email ?? ''),
         'bench',
       );
     }
@@ -77,8 +77,8 @@ async function main(): Promise<void> {
       for (const chunk of chunks) {
         const bytes = file.subarray(chunk.start, chunk.end);
         let t = process.cpuUsage();
-        const rows = readChunkRows(bytes, { ...layout, chunkStart: chunk.start });
-        const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
+        const rows = readChunk(bytes, { ...layout, chunkStart: chunk.start });
+        const emails = rows.emails;
         steps.read += cpuMs(t);
         t = process.cpuUsage();
         const { verdicts } = await classifyRows(emails, classify, 'bench');

@@ -3,7 +3,7 @@
 // status and reason, its part is rewritten, the statistics move with it, and the row index marks it.
 import { randomUUID } from 'node:crypto';
 import { assembleResults } from '../../functions/domain/bulk/assemble';
-import { annotateChunk, readChunkRows } from '../../functions/domain/bulk/csv/annotate';
+import { annotateChunk, readChunk } from '../../functions/domain/bulk/csv/annotate';
 import { encodeAscii } from '../../functions/domain/bulk/csv/encoding';
 import { indexChunk, type RowVerdict } from '../../functions/domain/bulk/csv/row-index';
 import {
@@ -42,7 +42,7 @@ async function writePart(
     emailColumn: 0,
     chunkStart,
   };
-  const rows = readChunkRows(chunk, index === 0 ? layout : { ...layout, headerStart: -1 });
+  const rows = readChunk(chunk, index === 0 ? layout : { ...layout, headerStart: -1 });
   const part = annotateChunk(
     chunk,
     rows,

@@ -13,7 +13,7 @@ import { loadChunkVerdicts } from '../../store/jobs/probe-state';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
-import { annotateChunk, readChunkRows } from './csv/annotate';
+import { annotateChunk, readChunk } from './csv/annotate';
 import type { TextEncoding } from './csv/encoding';
 import { indexChunk } from './csv/row-index';
 import { partIndexKey, partObjectKey } from './object-keys';
@@ -118,8 +118,8 @@ export async function processChunkMessage(
     if (!(error instanceof ObjectChangedError)) throw error;
     return failJob(job, replacedFileError, chunkLog);
   }
-  const rows = readChunkRows(chunk, { ...work, chunkStart: work.start });
-  const emails = rows.filter((row) => row.kind === 'data').map((row) => row.email);
+  const rows = readChunk(chunk, { ...work, chunkStart: work.start });
+  const emails = rows.emails;
   // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
   // the probe stage's verdicts, stored as the probes it wrote (store/probe-batches.ts keeps strings)
   const probed = work.probed

@@ -33,7 +33,11 @@ export function parseDnsServers(value: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-type HostLookup = { routable: string[]; privateOnly: boolean; failure: 'timeout' | 'error' | null };
+/** A host's A/AAAA answers, as far as mail can use them. */
+export type HostLookup = { routable: string[]; privateOnly: boolean; failure: 'timeout' | 'error' | null };
+
+/** How lookupMailDomain gets an MX host's addresses: by default a lookup each time; the engine caches them. */
+export type MxHostLookup = (host: string) => Promise<HostLookup>;
 
 function errorCode(e: unknown): string {
   return typeof e === 'object' && e !== null && 'code' in e
@@ -51,7 +55,12 @@ function isRoutable(address: string, allowPrivate: boolean): boolean {
   );
 }
 
-async function lookupHost(client: DnsClient, host: string, allowPrivate: boolean): Promise<HostLookup> {
+/** The A and AAAA answers of `host` (an address literal stands for itself). Never throws. */
+export async function lookupHost(
+  client: DnsClient,
+  host: string,
+  allowPrivate: boolean,
+): Promise<HostLookup> {
   if (ipaddr.isValid(host)) {
     // an MX pointing at an address literal breaks RFC 5321, but mail does flow to it
     const ok = isRoutable(host, allowPrivate);
@@ -76,11 +85,15 @@ async function lookupHost(client: DnsClient, host: string, allowPrivate: boolean
   };
 }
 
-/** Where mail for the domain goes, or why it cannot go anywhere. Never throws. */
+/**
+ * Where mail for the domain goes, or why it cannot go anywhere. Never throws.
+ * @param mxHost how an MX host's addresses are looked up (the engine shares them between domains)
+ */
 export async function lookupMailDomain(
   client: DnsClient,
   domain: string,
   allowPrivateMx: boolean,
+  mxHost: MxHostLookup = (host) => lookupHost(client, host, allowPrivateMx),
 ): Promise<DnsFacts> {
   let mx: MxRecord[];
   try {
@@ -104,7 +117,7 @@ export async function lookupMailDomain(
   let sawPrivate = false;
   // Stop at the first host with a routable address: one working MX is enough, and it saves queries.
   for (const host of new Set(records.map((r) => r.exchange))) {
-    const h = await lookupHost(client, host, allowPrivateMx);
+    const h = await mxHost(host);
     if (h.routable.length > 0)
       return { dns: 'ok', dnsDetail: null, mxRecords: records, mailHost: { host, addresses: h.routable } };
     sawTimeout ||= h.failure === 'timeout';

@@ -22,7 +22,14 @@ import {
   offlineDomainVerdict,
   testVerdictOf,
 } from './domain-verdict';
-import { createResolver, lookupMailDomain, type DnsClient, type DnsFacts } from './dns-lookup';
+import {
+  createResolver,
+  lookupHost,
+  lookupMailDomain,
+  type DnsClient,
+  type DnsFacts,
+  type HostLookup,
+} from './dns-lookup';
 import { DnsHealth } from './dns-health';
 import { smtpOptionsOf, type EngineOptions } from './engine-options';
 import { extractAddress, isOwnAddress } from './extract-address';
@@ -97,6 +104,12 @@ export class ValidationEngine {
   /** Whether the resolver can be trusted to say a domain does not exist. */
   readonly dnsHealth: DnsHealth;
   private readonly cache: FlightCache<DomainVerdict>;
+  /**
+   * MX hosts' addresses, shared by the domains that name the host (most use one of a few providers'):
+   * one A/AAAA lookup per host rather than per domain. Only hosts that resolved are kept, as long as a
+   * settled domain verdict; a host that failed is asked again by the next domain.
+   */
+  private readonly mxHosts: FlightCache<HostLookup>;
   /** Raw domain text as written in input -> verdict, so statusOf skips normalisation. */
   private readonly rawDomains = new RawDomainIndex();
   private readonly lists: KnownAddressLists;
@@ -115,9 +128,21 @@ export class ValidationEngine {
       options.maxConcurrentLookups ?? 32,
       clock,
     );
+    this.mxHosts = new FlightCache(
+      options.maxCachedDomains ?? 100_000,
+      options.maxConcurrentLookups ?? 32,
+      clock,
+    );
     this.lists = options.knownLists ?? NO_KNOWN_LISTS;
     this.smtp = smtpOptionsOf(options);
   }
+
+  private readonly lookupMxHost = (host: string): Promise<HostLookup> =>
+    this.mxHosts.get(host, async () => {
+      const value = await lookupHost(this.dns, host, this.options.allowPrivateMx ?? false);
+      if (value.routable.length > 0) Object.freeze(value.routable);
+      return { value, ttlMs: value.routable.length > 0 ? (this.options.cacheTtlMs ?? 3_600_000) : 0 };
+    });
 
   /** The verdict of a domain (as written, or normalised); cached with TTL, one lookup per domain at a time. */
   async resolveDomain(raw: string): Promise<DomainVerdict> {
@@ -352,9 +377,12 @@ export class ValidationEngine {
   }
 
   private async loadDomain(ascii: string, unicode: string): Promise<{ value: DomainVerdict; ttlMs: number }> {
-    let facts: DnsFacts = await lookupMailDomain(this.dns, ascii, this.options.allowPrivateMx ?? false).catch(
-      (): DnsFacts => ({ dns: 'dns_error', dnsDetail: 'resolver', mxRecords: [], mailHost: null }),
-    );
+    let facts: DnsFacts = await lookupMailDomain(
+      this.dns,
+      ascii,
+      this.options.allowPrivateMx ?? false,
+      this.lookupMxHost,
+    ).catch((): DnsFacts => ({ dns: 'dns_error', dnsDetail: 'resolver', mxRecords: [], mailHost: null }));
     // A negative answer is believed only from a resolver that still answers for the canaries; while it
     // does not, nothing loaded is cached (the next lookup after it heals gets the real answer).
     let resolverBroken = false;

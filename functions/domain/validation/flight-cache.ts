@@ -45,7 +45,12 @@ export class FlightCache<V> {
     return e.value;
   }
 
+  /** Keeps `value` for ttlMs; a TTL of 0 or less keeps nothing (and drops an older value of the key). */
   set(key: string, value: V, ttlMs: number): void {
+    if (ttlMs <= 0) {
+      this.entries.delete(key);
+      return;
+    }
     if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
       // Map keeps insertion order: the first key is the oldest entry
       const oldest = this.entries.keys().next();

@@ -1,5 +1,5 @@
 // The bulk pipeline without AWS: scan a buffer into chunks, then annotate each chunk as a validator does.
-import { annotateChunk, readChunkRows } from '../../../functions/domain/bulk/csv/annotate';
+import { annotateChunk, readChunk } from '../../../functions/domain/bulk/csv/annotate';
 import type { Dialect } from '../../../functions/domain/bulk/csv/dialect';
 import { scanCsv, type ChunkRange } from '../../../functions/domain/bulk/csv/scan';
 import {
@@ -46,12 +46,10 @@ export async function runPipeline(
   for (const chunk of chunks) {
     const bytes = input.subarray(chunk.start, chunk.end);
     const layout = { ...scan.dialect, emailColumn: options.emailColumn, chunkStart: chunk.start };
-    const rows = readChunkRows(bytes, layout);
-    const statuses = rows
-      .filter((row) => row.kind === 'data')
-      .map((row) =>
-        row.email === undefined || row.email === '' ? 'block_bounce_risk' : options.classify(row.email),
-      );
+    const rows = readChunk(bytes, layout);
+    const statuses = rows.emails.map((email) =>
+      email === undefined || email === '' ? 'block_bounce_risk' : options.classify(email),
+    );
     if (statuses.length !== chunk.dataRows)
       throw new Error(`chunk ${chunk.index}: scan and validator disagree on rows`);
     for (const [status, n] of Object.entries(countStatuses(statuses))) statistics[status as BulkStatus] += n;

@@ -1,7 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { bucketName, resetS3, s3 } from '../../../functions/clients/s3';
-import { readChunkRows, annotateChunk } from '../../../functions/domain/bulk/csv/annotate';
+import { readChunk, annotateChunk } from '../../../functions/domain/bulk/csv/annotate';
 import {
   indexChunk,
   parseIndexLine,
@@ -42,7 +42,7 @@ describe('row index of a results part', () => {
     headerStart: 0,
     dataStart: 'name;email\r\n'.length,
   };
-  const rows = readChunkRows(input, layout);
+  const rows = readChunk(input, layout);
   const verdicts = [
     { status: 'safe' as const, reason: 'domain_ok' },
     { status: 'block_bounce_risk' as const, reason: 'blank' },
@@ -86,12 +86,24 @@ describe('row index of a results part', () => {
     const text = '\ufeffname\temail\r\nA\ta@x.test\r\n';
     const utf16 = Buffer.from(text, 'utf16le');
     const wide = { ...layout, delimiter: '\t' as const, encoding: 'utf-16le' as const, dataStart: 24 };
-    const wideRows = readChunkRows(utf16, wide);
+    const wideRows = readChunk(utf16, wide);
     const widePart = annotateChunk(utf16, wideRows, wide, ['safe']);
     const wideIndex = indexChunk(wideRows, [{ status: 'safe', reason: 'domain_ok' }], 'utf-16le');
     const variant = { reason: true, delimiter: '\t', encoding: 'utf-16le' as const };
     expect((await applyVariant(widePart, wideIndex, variant)).toString('utf16le')).toBe(
       '\ufeffname\temail\tmailvet_status\tmailvet_reason\r\nA\ta@x.test\tsafe\tdomain_ok\r\n',
+    );
+  });
+
+  it('keeps every row of a chunk of rows shorter than its tables first expect', () => {
+    const short = Buffer.from(`email\n${'a@b.c\n\n'.repeat(600)}x@y.z`, 'utf8');
+    const shortLayout = { ...layout, delimiter: ',' as const, emailColumn: 0, dataStart: 6 };
+    const shortRows = readChunk(short, shortLayout);
+    expect(shortRows.count).toBe(1 + 600 * 2 + 1);
+    expect(shortRows.emails).toEqual([...Array<string>(600).fill('a@b.c'), 'x@y.z']);
+    const statuses = shortRows.emails.map((email) => (email === 'x@y.z' ? 'some_risk' : 'safe'));
+    expect(annotateChunk(short, shortRows, shortLayout, statuses).toString('utf8')).toBe(
+      `email,mailvet_status\n${'a@b.c,safe\n\n'.repeat(600)}x@y.z,some_risk`,
     );
   });
 

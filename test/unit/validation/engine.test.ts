@@ -367,6 +367,60 @@ describe('cache, single-flight and the bulk path', () => {
     expect(peak).toBe(3);
   });
 
+  /** A resolver whose domains all name mx.shared.example; its A answers come from `a` and are counted. */
+  function sharedMxDns(a: () => Promise<string[]>) {
+    const calls = { a: 0, aaaa: 0 };
+    const client = {
+      resolveMx: async () => [{ exchange: 'mx.shared.example', priority: 10 }],
+      resolve4: () => {
+        calls.a++;
+        return a();
+      },
+      resolve6: async () => {
+        calls.aaaa++;
+        return [];
+      },
+    };
+    return { client, calls };
+  }
+
+  it("looks up a shared MX host's addresses once for every domain that names it", async () => {
+    const { client, calls } = sharedMxDns(async () => ['93.184.216.34']);
+    const engine = new ValidationEngine({ dnsClient: client, maxConcurrentLookups: 4 });
+    const domains = Array.from({ length: 20 }, (_, i) => `d${i}.example.net`);
+    await engine.prepareDomains(domains);
+    expect(calls).toEqual({ a: 1, aaaa: 1 });
+    for (const d of domains)
+      expect(engine.classify(`ann@${d}`)).toMatchObject({ status: 'safe', reason: 'domain_ok' });
+    expect(engine.domainOf('ann@d7.example.net')?.mailHost).toEqual({
+      host: 'mx.shared.example',
+      addresses: ['93.184.216.34'],
+    });
+  });
+
+  it('asks again for an MX host that did not resolve, and keeps one that did only as long as a domain', async () => {
+    const answers = [
+      () => Promise.reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })),
+      () => Promise.resolve(['93.184.216.34']),
+      () => Promise.resolve(['93.184.216.35']),
+    ];
+    const { client, calls } = sharedMxDns(() => answers[Math.min(calls.a - 1, 2)]!());
+    let now = 0;
+    const engine = new ValidationEngine({
+      dnsClient: client,
+      cacheTtlMs: 1000,
+      clock: () => new Date(now),
+    });
+    expect((await engine.resolveDomain('late.example.net')).dns).toBe('dns_timeout');
+    // the failed lookup was not kept: the next domain asks again and gets the address
+    expect((await engine.resolveDomain('next.example.net')).mailHost?.addresses).toEqual(['93.184.216.34']);
+    expect((await engine.resolveDomain('third.example.net')).mailHost?.addresses).toEqual(['93.184.216.34']);
+    expect(calls.a).toBe(2);
+    now = 1000; // the host's addresses expire with the domain verdicts
+    expect((await engine.resolveDomain('fourth.example.net')).mailHost?.addresses).toEqual(['93.184.216.35']);
+    expect(calls.a).toBe(3);
+  });
+
   it('only ever answers with the five statuses', async () => {
     const r = await dnsOnly.validate('alice@example-corp.test');
     expect(STATUSES).toContain(r.result.status);

@@ -8,7 +8,7 @@
 // its status and the engine's reason, and `u` when the row repeats an earlier row's address: the
 // assembly adds it, domain/bulk/duplicates.ts). Content bytes count the row as the results file holds it (its
 // `mailvet_status` field included) up to its line ending.
-import type { ChunkRow } from './annotate';
+import type { ChunkRows } from './annotate';
 import { statusColumnHeader } from './annotate';
 import { encodeAscii, unitBytes, type TextEncoding } from './encoding';
 
@@ -32,7 +32,7 @@ export type IndexedRow =
 
 /** The index lines of one annotated chunk part (rows as readChunkRows gave them, verdicts per data row). */
 export function indexChunk(
-  rows: readonly ChunkRow[],
+  rows: ChunkRows,
   verdicts: readonly RowVerdict[],
   encoding: TextEncoding = 'utf-8',
 ): Buffer {
@@ -40,15 +40,16 @@ export function indexChunk(
   const width = unitBytes(encoding);
   // Written straight into bytes, not a string per row (a chunk has ~45,000 rows): the engine's verdicts
   // are a few shared objects, so each one's ` d <status> <reason>\n` is encoded once.
-  const out = new IndexWriter(rows.length * 48);
+  const { count, starts, contentEnds, ends } = rows;
+  const out = new IndexWriter(count * 48);
   const tails = new Map<RowVerdict, Buffer>();
   let next = 0;
-  for (const row of rows) {
-    const eol = row.end - row.contentEnd;
-    const content = row.contentEnd - row.start;
-    if (row.kind === 'pass') out.line(content, eol, passTail);
-    else if (row.kind === 'header')
-      out.line(content + (1 + statusColumnHeader.length) * width, eol, headerTail);
+  for (let row = 0; row < count; row++) {
+    const eol = ends[row]! - contentEnds[row]!;
+    const content = contentEnds[row]! - starts[row]!;
+    const kind = rows.kindOf(row);
+    if (kind === 'pass') out.line(content, eol, passTail);
+    else if (kind === 'header') out.line(content + (1 + statusColumnHeader.length) * width, eol, headerTail);
     else {
       const verdict = verdicts[next++];
       if (!verdict) throw new Error('indexChunk: fewer verdicts than data rows');
