@@ -16,7 +16,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../local/dynamodb';
+import { ensureTable, localDynamoDbClient, startDynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/ports';
 
 function flag(name: string, fallback: number): number {
@@ -150,7 +150,7 @@ async function startAsShipped(
     { cwd: dir, stdio: 'ignore' },
   );
   const endpoint = `http://127.0.0.1:${port}`;
-  const probe = clientOf(endpoint);
+  const probe = localDynamoDbClient(endpoint);
   for (let attempt = 0; ; attempt++) {
     try {
       await probe.send(new ListTablesCommand({}));
@@ -172,14 +172,6 @@ async function startAsShipped(
   };
 }
 
-function clientOf(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-}
-
 async function measure(setting: Mode): Promise<void> {
   const benchDir = path.resolve('.bench');
   mkdirSync(benchDir, { recursive: true });
@@ -192,7 +184,7 @@ async function measure(setting: Mode): Promise<void> {
           pid: local.process.pid!,
           stop: () => local.stop(),
         }));
-  const client = clientOf(dynamo.endpoint);
+  const client = localDynamoDbClient(dynamo.endpoint);
   try {
     await ensureTable(dynamo.endpoint, table);
     // warm the JVM's code paths and the client's sockets

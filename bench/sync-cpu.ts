@@ -8,18 +8,15 @@
 //   4. the sync path's two DynamoDB calls alone (the rate counter's UpdateItem and a two-item
 //      TransactWriteItems) through the process's SDK client.
 // The JVM's CPU is not in any of them. Not a test: it prints numbers, with the load beside them.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../functions/clients/dynamodb';
 import { demoKeys } from '../local/demo/accounts';
 import { apiEvent } from '../local/events';
-import { startLocalRuntime } from '../local/runtime';
-import { fixtureCanaryDomain, startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
-import { ZONES } from '../test/unit/validation/fixtures/world';
+import { startSyncBenchRuntime } from './sync-runtime';
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -73,20 +70,7 @@ function post(agent: http.Agent, url: string, body: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const dns = await startFixtureDns(ZONES);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-sync-cpu-'));
-  const runtime = await startLocalRuntime({
-    port: 0,
-    dataDir,
-    workers: 0,
-    env: {
-      DNS_SERVERS: dns.servers.join(','),
-      DNS_CANARY_DOMAINS: fixtureCanaryDomain,
-      ALLOW_PRIVATE_MX: 'true',
-      RATE_LIMIT_PER_SECOND: '1000000',
-      LOG_LEVEL: 'warn',
-    },
-  });
+  const { runtime, dns, dataDir } = await startSyncBenchRuntime('sync-cpu', { workers: 0 });
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   try {
     const bodyOf = (n: number) =>

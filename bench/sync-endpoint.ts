@@ -8,7 +8,7 @@
 // test: it prints numbers; the last line is `p50_ms=<n> p99_ms=<n> requests_per_second=<n>
 // baseline_requests_per_second=<n> rounds_avg=<n> rounds_max=<n> usage_exact=<bool>`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -20,10 +20,9 @@ import { createMailvetClient } from '../client';
 import { queryAll } from '../functions/store/dynamodb';
 import { validationRequestKey } from '../functions/store/keys';
 import { localFsync } from '../local/fsync';
-import { startLocalRuntime, type LocalRuntime } from '../local/runtime';
+import type { LocalRuntime } from '../local/runtime';
 import { callsPerInvocation } from '../test/helpers/call-rounds';
-import { fixtureCanaryDomain, startFixtureDns } from '../test/unit/validation/fixtures/dns-server';
-import { ZONES } from '../test/unit/validation/fixtures/world';
+import { startSyncBenchRuntime } from './sync-runtime';
 
 /** The part of autocannon's result used here (the package ships no type declarations). */
 interface AutocannonResult {
@@ -228,21 +227,7 @@ async function measureBaseline(body: string, seconds: number, connections: numbe
 async function main(): Promise<void> {
   const seconds = flag('seconds', 30);
   const connections = flag('connections', 10);
-  const dns = await startFixtureDns(ZONES);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-sync-'));
-  const runtime = await startLocalRuntime({
-    port: 0,
-    dataDir,
-    env: {
-      DNS_SERVERS: dns.servers.join(','),
-      DNS_CANARY_DOMAINS: fixtureCanaryDomain,
-      ALLOW_PRIVATE_MX: 'true',
-      // the bench measures the endpoint, not the per-company limit (docs/api.md default 25/s)
-      RATE_LIMIT_PER_SECOND: '1000000',
-      LOG_LEVEL: 'warn',
-    },
-    recordAwsCalls: true,
-  });
+  const { runtime, dns, dataDir } = await startSyncBenchRuntime('sync', { recordAwsCalls: true });
   try {
     const url = `${runtime.baseUrl}/v1/email/validate`;
     const client = createMailvetClient({ baseUrl: runtime.baseUrl, apiKey: demoKeys.admin });

@@ -266,7 +266,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     lastExitAt: () => lastExit,
     async failedSince(since) {
       if (!up || lastExit >= since) return true;
-      const probe = localClient(endpoint);
+      const probe = localDynamoDbClient(endpoint, 1);
       try {
         await probe.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(5000) });
         return lastExit >= since;
@@ -308,17 +308,18 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   };
 }
 
-function localClient(endpoint: string): DynamoDBClient {
+/** A client of DynamoDB Local at `endpoint` (it takes any credentials); the supervisor's own tries once. */
+export function localDynamoDbClient(endpoint: string, maxAttempts?: number): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
+    ...(maxAttempts === undefined ? {} : { maxAttempts }),
   });
 }
 
 async function waitUntilReady(endpoint: string, timeoutMs: number, gone: () => boolean): Promise<void> {
-  const client = localClient(endpoint);
+  const client = localDynamoDbClient(endpoint, 1);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
@@ -351,7 +352,7 @@ function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
 
 /** Creates the single table (keys, GSIs and TTL of functions/store/table.ts) unless it exists. */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = localClient(endpoint);
+  const client = localDynamoDbClient(endpoint, 1);
   try {
     const { TableNames = [] } = await client.send(new ListTablesCommand({}));
     if (!TableNames.includes(tableName)) {

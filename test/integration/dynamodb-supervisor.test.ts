@@ -3,9 +3,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { startApiGateway, type DependencyHealth } from '../../local/api-gateway';
-import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb';
+import { ensureTable, localDynamoDbClient, startDynamoDbLocal } from '../../local/dynamodb';
 
 jest.setTimeout(180_000);
 
@@ -32,11 +32,7 @@ describe('the DynamoDB Local supervisor', () => {
       maxRestarts: 1,
       onFatal: (error) => fatal.push(error),
     });
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const client = localDynamoDbClient(dynamo.endpoint);
     try {
       const first = dynamo.process.pid!;
       // the compiled launcher class, not its .java source (source-file mode runs javac at every start)
@@ -80,11 +76,7 @@ describe("DynamoDB Local's SQLite journal (LOCAL_FSYNC)", () => {
     async (_name, fsync, expected) => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-sqlite-sync-'));
       const dynamo = await startDynamoDbLocal({ dataDir, ...(fsync ? { fsync } : {}) });
-      const client = new DynamoDBClient({
-        endpoint: dynamo.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
+      const client = localDynamoDbClient(dynamo.endpoint);
       try {
         const first = dynamo.process.pid!;
         expect(readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0')).toContain(
