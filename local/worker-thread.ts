@@ -53,10 +53,8 @@ async function run(message: Extract<ToWorker, { type: 'invoke' }>): Promise<void
     if (!handler || !spec) throw new Error(`Function ${message.name} is not loaded in this worker`);
     const { timeoutSeconds, memoryMb } = spec;
     const context = lambdaContext(message.name, timeoutSeconds * 1000, memoryMb);
-    // Attributing calls to their invocation takes an AsyncLocalStorage, whose hooks then run on every
-    // promise of the thread: only when calls are recorded.
-    const invoke = () => handler(message.event, context);
-    const value = await (setup.recordAwsCalls ? runAsFunction(message.name, invoke) : invoke());
+    // runAsFunction enters its AsyncLocalStorage only while calls are recorded (setup.recordAwsCalls)
+    const value = await runAsFunction(message.name, () => handler(message.event, context));
     send({ type: 'result', id: message.id, value });
   } catch (error) {
     send({ type: 'error', id: message.id, error: serialize(error) });
