@@ -68,6 +68,37 @@ function plainEnd(b: number): boolean {
   return (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || b === 0x5d;
 }
 
+/** hashPlain's answer for a cell that is not plain ASCII: the slow path decides. */
+const notPlain = -2;
+
+/**
+ * Hashes raw[start, end) (trimmed, not empty) straight from the bytes when it is a plain ASCII address
+ * cell; the offset of its one "@" (-1 when it has none), or notPlain. The fast path's conditions are
+ * extractAddress's: printable ASCII, not "<" or a quote first, a plain last character, no "mailto:", at
+ * most one "@".
+ */
+function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number {
+  const first = raw[start]!;
+  if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!)) return notPlain;
+  if (end - start > 7 && raw[start + 6] === 0x3a) return notPlain;
+  let a = FNV_OFFSET;
+  let b = LANE_B_SEED;
+  let at = -1;
+  for (let i = start; i < end; i++) {
+    let c = raw[i]!;
+    if (c <= SPACE || c >= 0x7f) return notPlain;
+    if (c === AT) {
+      if (at >= 0) return notPlain;
+      at = i;
+    } else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  finish(a, b, end - start, out);
+  return at;
+}
+
 /**
  * Hashes the comparison key of a raw email cell (the file's bytes). Plain ASCII cells (the bulk of any
  * real file) are hashed straight from the bytes; anything else (quotes, `Name <address>`, non-ASCII,
@@ -86,27 +117,8 @@ export function hashCell(
   while (start < end && (raw[start] === SPACE || raw[start] === TAB)) start++;
   while (end > start && (raw[end - 1] === SPACE || raw[end - 1] === TAB)) end--;
   if (start === end) return false;
-  const first = raw[start]!;
-  // the fast path's conditions are extractAddress's: printable ASCII, not "<" or a quote first, a plain
-  // last character, no "mailto:", at most one "@"
-  if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!))
-    return hashSlow(raw.subarray(from, to), encoding, out);
-  if (end - start > 7 && raw[start + 6] === 0x3a) return hashSlow(raw.subarray(from, to), encoding, out);
-  let a = FNV_OFFSET;
-  let b = LANE_B_SEED;
-  let ats = 0;
-  for (let i = start; i < end; i++) {
-    let c = raw[i]!;
-    if (c <= SPACE || c >= 0x7f) return hashSlow(raw.subarray(from, to), encoding, out);
-    if (c === AT) ats++;
-    else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  if (ats > 1) return hashSlow(raw.subarray(from, to), encoding, out);
-  finish(a, b, end - start, out);
-  return true;
+  if (hashPlain(raw, start, end, out) !== notPlain) return true;
+  return hashSlow(raw.subarray(from, to), encoding, out);
 }
 
 function hashSlow(raw: Buffer, encoding: TextEncoding, out: Hash64): boolean {
@@ -133,6 +145,16 @@ function mentionsTestDomain(raw: Buffer, from: number, to: number, encoding: Tex
   return false;
 }
 
+/** `@mailvet.test` (any case) at raw[at, end). */
+function testDomainAt(raw: Buffer, at: number, end: number): boolean {
+  if (end - at < testDomain.length) return false;
+  for (let j = 0; j < testDomain.length; j++) {
+    const c = raw[at + j]!;
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== testDomain[j]) return false;
+  }
+  return true;
+}
+
 /** Slots at most: 2^25 (400 MB of typed arrays) holds the rows of the largest file allowed. */
 const maxCapacity = 1 << 25;
 
@@ -152,6 +174,15 @@ export class HashOrdinalSet {
     while (capacity < initialCapacity && capacity < maxCapacity) capacity <<= 1;
     this.slots = new Uint32Array(capacity * 3);
     this.mask = capacity - 1;
+  }
+
+  /**
+   * Reads the cache line where a probe for `lo` starts, and nothing else. JavaScript has no prefetch:
+   * these loads, many in a row with nothing depending on them, wait for memory together rather than
+   * one probe after another (the table is far larger than any cache).
+   */
+  touch(lo: number): number {
+    return this.slots[(lo & this.mask) * 3 + 2]!;
   }
 
   /** The ordinal that first held the hash, or -1 after recording `ordinal` as its first. */
@@ -201,13 +232,25 @@ export interface DuplicateRows {
   pairs(): Buffer;
 }
 
+/** Rows hashed before their probes run together (HashOrdinalSet.touch): 16 KB of slots at most. */
+const batchRows = 256;
+
 /** Collects the duplicate rows of one file as the scan hands it each data row's email cell. */
 export class DuplicateFinder implements DuplicateRows {
   private readonly set: HashOrdinalSet;
   private readonly hash: Hash64 = [0, 0];
+  private readonly wide: boolean;
   private pairWords = new Uint32Array(1024);
-  count = 0;
-  testAddresses = 0;
+  private found = 0;
+  private foundTest = 0;
+  /** Rows hashed, not yet looked up: hash halves, ordinal, and whether the cell is a test address. */
+  private readonly batchHi = new Uint32Array(batchRows);
+  private readonly batchLo = new Uint32Array(batchRows);
+  private readonly batchOrdinal = new Uint32Array(batchRows);
+  private readonly batchTest = new Uint8Array(batchRows);
+  private batched = 0;
+  /** Where the touched words go, so that no compiler drops the loads. */
+  private touched = 0;
 
   /** @param expectedRows a guess of the file's rows (the set starts that large, no regrowth) */
   constructor(
@@ -215,27 +258,81 @@ export class DuplicateFinder implements DuplicateRows {
     expectedRows = 0,
   ) {
     this.set = new HashOrdinalSet(Math.max(1 << 16, expectedRows / 0.7));
+    this.wide = encoding.startsWith('utf-16');
+  }
+
+  /** Duplicate rows found. */
+  get count(): number {
+    this.lookUp();
+    return this.found;
+  }
+
+  /** Duplicates holding a test address. */
+  get testAddresses(): number {
+    this.lookUp();
+    return this.foundTest;
   }
 
   /** Data row `ordinal` (0-based, file order) has the raw email cell raw[from, to). */
   row(ordinal: number, raw: Buffer, from: number, to: number): void {
-    if (!hashCell(raw, this.encoding, this.hash, from, to)) return;
-    const first = this.set.firstOrAdd(this.hash[0], this.hash[1], ordinal);
-    if (first < 0) return;
-    if (this.pairWords.length < (this.count + 1) * 2) {
-      const grown = new Uint32Array(this.pairWords.length * 2);
-      grown.set(this.pairWords);
-      this.pairWords = grown;
+    const hash = this.hash;
+    let test = false;
+    let at = notPlain;
+    if (!this.wide) {
+      let start = from;
+      let end = to;
+      while (start < end && (raw[start] === SPACE || raw[start] === TAB)) start++;
+      while (end > start && (raw[end - 1] === SPACE || raw[end - 1] === TAB)) end--;
+      if (start === end) return;
+      at = hashPlain(raw, start, end, hash);
+      if (at >= 0 && testDomainAt(raw, at, end)) test = this.isTestCell(raw, from, to);
     }
-    this.pairWords[this.count * 2] = ordinal;
-    this.pairWords[this.count * 2 + 1] = first;
-    this.count++;
-    if (!mentionsTestDomain(raw, from, to, this.encoding)) return;
-    if (isTestAddress(cellText(decodeText(raw.subarray(from, to), this.encoding)))) this.testAddresses++;
+    if (at === notPlain) {
+      if (!hashSlow(raw.subarray(from, to), this.encoding, hash)) return;
+      test = mentionsTestDomain(raw, from, to, this.encoding) && this.isTestCell(raw, from, to);
+    }
+    const n = this.batched;
+    this.batchHi[n] = hash[0];
+    this.batchLo[n] = hash[1];
+    this.batchOrdinal[n] = ordinal;
+    this.batchTest[n] = test ? 1 : 0;
+    this.batched = n + 1;
+    if (n + 1 === batchRows) this.lookUp();
+  }
+
+  private isTestCell(raw: Buffer, from: number, to: number): boolean {
+    return isTestAddress(cellText(decodeText(raw.subarray(from, to), this.encoding)));
+  }
+
+  /** Looks the batched rows up in file order, recording each duplicate. */
+  private lookUp(): void {
+    const n = this.batched;
+    if (n === 0) return;
+    this.batched = 0;
+    const { set, batchHi, batchLo, batchOrdinal, batchTest } = this;
+    let touched = 0;
+    for (let k = 0; k < n; k++) touched |= set.touch(batchLo[k]!);
+    this.touched |= touched;
+    for (let k = 0; k < n; k++) {
+      const ordinal = batchOrdinal[k]!;
+      const first = set.firstOrAdd(batchHi[k]!, batchLo[k]!, ordinal);
+      if (first < 0) continue;
+      const count = this.found;
+      if (this.pairWords.length < (count + 1) * 2) {
+        const grown = new Uint32Array(this.pairWords.length * 2);
+        grown.set(this.pairWords);
+        this.pairWords = grown;
+      }
+      this.pairWords[count * 2] = ordinal;
+      this.pairWords[count * 2 + 1] = first;
+      this.found = count + 1;
+      if (batchTest[k] === 1) this.foundTest++;
+    }
   }
 
   pairs(): Buffer {
-    const words = this.pairWords.subarray(0, this.count * 2);
+    this.lookUp();
+    const words = this.pairWords.subarray(0, this.found * 2);
     const out = Buffer.alloc(words.length * 4);
     for (let i = 0; i < words.length; i++) out.writeUInt32LE(words[i]!, i * 4);
     return out;

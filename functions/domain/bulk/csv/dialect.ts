@@ -144,7 +144,13 @@ function sampleRows(
   cell: (start: number, end: number) => string,
 ): { rows: SampleRow[]; occurs: boolean } {
   const bounds: RowBounds[] = [];
-  const tokenizer = new RowTokenizer(delimiter.charCodeAt(0), emailColumn, (row) => bounds.push(row), 0, bom);
+  const tokenizer = new RowTokenizer(
+    delimiter.charCodeAt(0),
+    emailColumn,
+    (row) => bounds.push({ ...row }),
+    0,
+    bom,
+  );
   tokenizer.push(units);
   if (wholeFile) tokenizer.finish();
   const read = bounds.filter((row) => row.start >= from);

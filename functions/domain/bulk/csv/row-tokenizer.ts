@@ -30,6 +30,7 @@ export interface RowBounds {
   blank: boolean;
 }
 
+/** Called once a row ends. `row` is reused for the next row: read it during the call, copy it to keep it. */
 export type RowCallback = (row: RowBounds) => void;
 
 const enum State {
@@ -58,6 +59,16 @@ export class RowTokenizer {
   private rowHasContent = false;
   /** Absolute offset of the next byte to be pushed. */
   private offset: number;
+  /** The one record every row is reported in: a million rows, no object each. */
+  private readonly row: RowBounds = {
+    start: 0,
+    contentEnd: 0,
+    end: 0,
+    fields: 0,
+    emailStart: -1,
+    emailEnd: -1,
+    blank: true,
+  };
 
   /**
    * @param delimiter the delimiter byte
@@ -94,29 +105,56 @@ export class RowTokenizer {
     let state = this.state;
     while (i < length) {
       switch (state) {
+        case State.FieldStart: {
+          const b = buffer[i]!;
+          if (b === delimiter || b === LF || b === CR) {
+            state = this.boundary(b, base + i);
+            i++;
+            continue;
+          }
+          if (b === QUOTE && base + i === this.fieldStart) {
+            state = State.Quoted;
+            i++;
+            continue;
+          }
+          i++;
+          // leading blanks: still at the start of the field's content (a quote after them is literal)
+          if (b === SPACE || b === TAB) continue;
+          this.rowHasContent = true;
+          i = plainEnd(buffer, i, delimiter);
+          if (i === length) {
+            state = State.Unquoted;
+            continue;
+          }
+          state = this.boundary(buffer[i]!, base + i);
+          i++;
+          continue;
+        }
+        case State.Unquoted: {
+          i = plainEnd(buffer, i, delimiter);
+          if (i === length) continue;
+          state = this.boundary(buffer[i]!, base + i);
+          i++;
+          continue;
+        }
         case State.Quoted: {
-          // Skip straight to the next quote: everything inside quotes is data.
-          const next = buffer.indexOf(QUOTE, i);
-          const stop = next === -1 ? length : next;
-          if (!this.rowHasContent) this.rowHasContent = hasContent(buffer, i, stop);
-          if (next === -1) {
+          // Skip straight to the next quote: everything inside quotes is data. Most quoted cells are
+          // short: a loop here costs less than a native indexOf call; a long one goes native after 64.
+          let next = i;
+          const near = Math.min(length, i + 64);
+          while (next < near && buffer[next] !== QUOTE) next++;
+          if (next === near && near < length) {
+            next = buffer.indexOf(QUOTE, near);
+            if (next === -1) next = length;
+          }
+          if (!this.rowHasContent) this.rowHasContent = hasContent(buffer, i, next);
+          if (next === length) {
             i = length;
             continue;
           }
           i = next + 1;
           state = State.QuoteInQuoted;
           continue;
-        }
-        case State.Unquoted: {
-          // Hot loop: most bytes are plain field content.
-          while (i < length) {
-            const b = buffer[i]!;
-            if (b === delimiter || b === LF || b === CR) break;
-            i++;
-          }
-          if (i === length) continue;
-          state = State.FieldStart;
-          continue; // re-dispatch the special byte in FieldStart's handling below
         }
         case State.QuoteInQuoted: {
           const b = buffer[i]!;
@@ -127,7 +165,8 @@ export class RowTokenizer {
             continue;
           }
           if (b === delimiter || b === LF || b === CR) {
-            state = State.FieldStart;
+            state = this.boundary(b, base + i);
+            i++;
             continue;
           }
           this.rowHasContent = true;
@@ -146,34 +185,25 @@ export class RowTokenizer {
           state = State.FieldStart;
           continue;
         }
-        case State.FieldStart: {
-          const b = buffer[i]!;
-          const at = base + i;
-          if (b === delimiter) {
-            this.endField(at);
-            this.fieldStart = at + 1;
-          } else if (b === LF) {
-            this.endField(at);
-            this.endRow(at, at + 1);
-          } else if (b === CR) {
-            this.endField(at);
-            this.crAt = at;
-            state = State.AfterCr;
-          } else if (b === QUOTE && at === this.fieldStart) {
-            state = State.Quoted;
-          } else if (b === SPACE || b === TAB) {
-            // leading blanks: still at the start of the field's content (a quote after them is literal)
-          } else {
-            this.rowHasContent = true;
-            state = State.Unquoted;
-          }
-          i++;
-          continue;
-        }
       }
     }
     this.state = state;
     this.offset = base + length;
+  }
+
+  /** A delimiter, LF or CR outside quotes at offset `at`: ends the field (and the row); the next state. */
+  private boundary(b: number, at: number): State {
+    this.endField(at);
+    if (b === LF) {
+      this.endRow(at, at + 1);
+      return State.FieldStart;
+    }
+    if (b === CR) {
+      this.crAt = at;
+      return State.AfterCr;
+    }
+    this.fieldStart = at + 1;
+    return State.FieldStart;
   }
 
   /**
@@ -204,15 +234,15 @@ export class RowTokenizer {
   }
 
   private endRow(contentEnd: number, end: number): void {
-    this.onRow({
-      start: this.rowStart,
-      contentEnd,
-      end,
-      fields: this.fieldIndex,
-      emailStart: this.emailStart,
-      emailEnd: this.emailEnd,
-      blank: !this.rowHasContent,
-    });
+    const row = this.row;
+    row.start = this.rowStart;
+    row.contentEnd = contentEnd;
+    row.end = end;
+    row.fields = this.fieldIndex;
+    row.emailStart = this.emailStart;
+    row.emailEnd = this.emailEnd;
+    row.blank = !this.rowHasContent;
+    this.onRow(row);
     this.rowHasContent = false;
     this.rowStart = end;
     this.fieldStart = end;
@@ -220,6 +250,18 @@ export class RowTokenizer {
     this.emailStart = -1;
     this.emailEnd = -1;
   }
+}
+
+/** The first delimiter, LF or CR in buffer from `from` (its length if none): the hot loop, plain field content. */
+function plainEnd(buffer: Buffer, from: number, delimiter: number): number {
+  const length = buffer.length;
+  let i = from;
+  while (i < length) {
+    const b = buffer[i]!;
+    if (b === delimiter || b === LF || b === CR) return i;
+    i++;
+  }
+  return length;
 }
 
 /** Any byte in buffer[from, to) that is not blank (space, tab, CR, LF). */
