@@ -17,9 +17,11 @@ import { isTestAddress } from '../validation/test-addresses';
 /** A comparison key's hash as two 32-bit halves (written by hashKey* into `out`). */
 type Hash64 = [hi: number, lo: number];
 
-// Two independent 32-bit lanes over the same units: FNV-1a and a multiply-xorshift, each finished with
-// murmur3's fmix32. ASCII bytes and the same characters as UTF-16 code units hash alike, so a key read
-// straight from bytes (fast path) and one built as a string (slow path) meet.
+// Two independent 32-bit lanes over the same words: FNV-1a style and a multiply-xorshift, each finished
+// with murmur3's fmix32. A word packs 4 units of the key (2 when a unit is above 0xff): ASCII bytes and
+// the same characters as UTF-16 code units hash alike, so a key read straight from bytes (fast path) and
+// one built as a string (slow path) meet. A word a step, not a unit, makes the lanes' multiply chains
+// four times shorter: they bound the speed of the fast path.
 const FNV_OFFSET = 0x811c9dc5;
 const LANE_B_SEED = 0x9747b28c;
 
@@ -40,10 +42,24 @@ function finish(a: number, b: number, length: number, out: Hash64): void {
 function hashKey(key: string, out: Hash64): void {
   let a = FNV_OFFSET;
   let b = LANE_B_SEED;
+  // eslint-disable-next-line no-control-regex -- any unit above 0xff: two units a word
+  const step = /[^\u0000-\u00ff]/.test(key) ? 16 : 8;
+  let word = 0;
+  let shift = 0;
   for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    word |= key.charCodeAt(i) << shift;
+    shift += step;
+    if (shift === 32) {
+      a = Math.imul(a ^ word, 0x01000193);
+      b = Math.imul(b ^ word, 0x5bd1e995);
+      b ^= b >>> 15;
+      word = 0;
+      shift = 0;
+    }
+  }
+  if (shift > 0) {
+    a = Math.imul(a ^ word, 0x01000193);
+    b = Math.imul(b ^ word, 0x5bd1e995);
     b ^= b >>> 15;
   }
   finish(a, b, key.length, out);
@@ -84,6 +100,8 @@ function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number
   let a = FNV_OFFSET;
   let b = LANE_B_SEED;
   let at = -1;
+  let word = 0;
+  let shift = 0;
   for (let i = start; i < end; i++) {
     let c = raw[i]!;
     if (c <= SPACE || c >= 0x7f) return notPlain;
@@ -91,8 +109,19 @@ function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number
       if (at >= 0) return notPlain;
       at = i;
     } else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    word |= c << shift;
+    shift += 8;
+    if (shift === 32) {
+      a = Math.imul(a ^ word, 0x01000193);
+      b = Math.imul(b ^ word, 0x5bd1e995);
+      b ^= b >>> 15;
+      word = 0;
+      shift = 0;
+    }
+  }
+  if (shift > 0) {
+    a = Math.imul(a ^ word, 0x01000193);
+    b = Math.imul(b ^ word, 0x5bd1e995);
     b ^= b >>> 15;
   }
   finish(a, b, end - start, out);
