@@ -258,7 +258,7 @@ function plainEnd(buffer: Buffer, from: number, delimiter: number): number {
   let i = from;
   while (i < length) {
     const b = buffer[i]!;
-    if (b === delimiter || b === LF || b === CR) return i;
+    if (b === delimiter || (b <= CR && (b === LF || b === CR))) return i;
     i++;
   }
   return length;
