@@ -86,12 +86,16 @@ function plainEnd(b: number): boolean {
 
 /** hashPlain's answer for a cell that is not plain ASCII: the slow path decides. */
 const notPlain = -2;
+/** hashPlain's answer for a plain cell with more than one "@". */
+const severalAts = -3;
 
 /**
  * Hashes raw[start, end) (trimmed, not empty) straight from the bytes when it is a plain ASCII address
- * cell; the offset of its one "@" (-1 when it has none), or notPlain. The fast path's conditions are
- * extractAddress's: printable ASCII, not "<" or a quote first, a plain last character, no "mailto:", at
- * most one "@".
+ * cell; the offset of its one "@" (-1 when it has none, severalAts), or notPlain. The fast path's
+ * conditions are those under which comparisonKey is the cell lower-cased: printable ASCII, not "<" or a
+ * quote first, a plain last character, no "mailto:". extractAddress then gives the cell as it is (or null
+ * for several addresses, and the key is the cell's text again) and normalizeEmail only lower-cases the
+ * domain after the last "@".
  */
 function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number {
   const first = raw[start]!;
@@ -106,8 +110,7 @@ function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number
     let c = raw[i]!;
     if (c <= SPACE || c >= 0x7f) return notPlain;
     if (c === AT) {
-      if (at >= 0) return notPlain;
-      at = i;
+      at = at === -1 ? i : severalAts;
     } else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
     word |= c << shift;
     shift += 8;
@@ -315,6 +318,8 @@ export class DuplicateFinder implements DuplicateRows {
       if (start === end) return;
       at = hashPlain(raw, start, end, hash);
       if (at >= 0 && testDomainAt(raw, at, end)) test = this.isTestCell(raw, from, to);
+      else if (at === severalAts)
+        test = mentionsTestDomain(raw, from, to, this.encoding) && this.isTestCell(raw, from, to);
     }
     if (at === notPlain) {
       if (!hashSlow(raw.subarray(from, to), this.encoding, hash)) return;
