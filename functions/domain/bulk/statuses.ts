@@ -14,6 +14,19 @@ export function emptyStatistics(): Statistics {
 
 export function countStatuses(statuses: Iterable<BulkStatus>): Statistics {
   const counts = emptyStatistics();
-  for (const status of statuses) counts[status]++;
+  // a run of equal statuses is added at once: `counts[status]++` by a variable key is a slow lookup, and
+  // neighbouring rows mostly share a status
+  let last: BulkStatus | undefined;
+  let run = 0;
+  for (const status of statuses) {
+    if (status === last) {
+      run++;
+      continue;
+    }
+    if (last !== undefined) counts[last] += run;
+    last = status;
+    run = 1;
+  }
+  if (last !== undefined) counts[last] += run;
   return counts;
 }

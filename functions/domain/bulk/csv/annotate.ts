@@ -10,7 +10,9 @@ export const statusColumnHeader = 'mailvet_status';
 
 export type ChunkRowKind = 'header' | 'data' | 'pass';
 
-const kindCodes = { pass: 0, header: 1, data: 2 } as const;
+/** ChunkRows.kinds: a row's kind as a byte. */
+export const ROW_KIND_CODES = { pass: 0, header: 1, data: 2 } as const;
+const kindCodes = ROW_KIND_CODES;
 const PASS = kindCodes.pass;
 const HEADER = kindCodes.header;
 const DATA = kindCodes.data;
@@ -303,11 +305,17 @@ export function annotateChunk(
   layout: Pick<ChunkLayout, 'delimiter' | 'encoding'>,
   statuses: readonly string[],
 ): Buffer {
-  // The appended bytes of each label, encoded once per chunk.
+  // The appended bytes of each label, encoded once per chunk; most rows repeat the row before's label,
+  // which skips the map.
   const appended = new Map<string, Buffer>();
+  let lastLabel: string | undefined;
+  let lastBytes: Buffer | undefined;
   const bytesOf = (label: string): Buffer => {
+    if (label === lastLabel) return lastBytes!;
     let bytes = appended.get(label);
     if (!bytes) appended.set(label, (bytes = encodeAscii(layout.delimiter + label, layout.encoding)));
+    lastLabel = label;
+    lastBytes = bytes;
     return bytes;
   };
   const { count, kinds, starts, contentEnds, ends } = rows;
