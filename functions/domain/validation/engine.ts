@@ -32,7 +32,7 @@ import {
 } from './dns-lookup';
 import { DnsHealth } from './dns-health';
 import { smtpOptionsOf, type EngineOptions } from './engine-options';
-import { extractAddress, isOwnAddress } from './extract-address';
+import { extractAddress, isOwnAddress, lastAtSign } from './extract-address';
 import { FlightCache } from './flight-cache';
 import { NO_KNOWN_LISTS, type KnownAddressLists } from './known-lists';
 import { listEmail } from '../../store/keys';
@@ -84,6 +84,8 @@ export interface PreparedBatch {
   classify(email: string): Verdict;
   /** classify the index-th email given to prepare, without extracting its address again. */
   verdictAt(index: number): Verdict;
+  /** Whether the engine probes mailboxes (SMTP_PROBE): else probeNeed is always null. */
+  readonly probes: boolean;
   /** Whether a probe could change this address's verdict, and where to probe it. */
   probeNeed(email: string): ProbeNeed;
   /** The verdict given a probe outcome (undefined: no probe ran, as classify). */
@@ -93,6 +95,7 @@ export interface PreparedBatch {
 // bound once: see classify.ts on import getters in the hot path
 const classifyAt = classifyParts;
 const extract = extractAddress;
+const findLastAt = lastAtSign;
 const ownAddress = isOwnAddress;
 const plainEnd = plainLocalEnd;
 const OCTETS = LOCAL_OCTETS;
@@ -199,7 +202,7 @@ export class ValidationEngine {
       if (address === null || address.length === 0) continue;
       list.push(address);
       // the text after the last "@" (rawDomainOf): empty without one
-      const at = address.lastIndexOf('@');
+      const at = findLastAt(address);
       ats[index] = at;
       slots[index] = at < 0 ? domains.slotOf(address, 0, 0) : domains.slotOf(address, at + 1, address.length);
     }
@@ -248,6 +251,7 @@ export class ValidationEngine {
       // one call less per row on the bulk hot path
       statusOf: common ? (email) => this.classify(email).status : (email) => verdictOf(email).status,
       verdictAt: classifyAt,
+      probes: this.options.smtpProbe === true,
       probeNeed: (email) => {
         if (!this.options.smtpProbe) return null;
         const address = typeof email === 'string' ? extract(email) : null;
@@ -340,7 +344,7 @@ export class ValidationEngine {
         return classifyAt(address, plainAt, domain, known, undefined, plainAt * OCTETS);
     }
     if (address.length === 0) return V.blank;
-    const at = address.lastIndexOf('@');
+    const at = lastAt >= 0 ? lastAt : findLastAt(address);
     if (at < 0) return V.missingAt;
     const domain =
       at === lastAt && lastDomain !== undefined ? lastDomain : this.domainAt(address, at + 1, address.length);
