@@ -65,9 +65,15 @@ export async function classifyRows(
   probed?: ReadonlyMap<string, MailboxProbe>,
   deadlineMs?: number,
 ): Promise<ChunkClassification> {
-  // every row has an email cell (the usual chunk): the classifier's verdicts are the rows' already
-  if (!emails.some((email) => email === undefined || email === ''))
-    return classify(emails as string[], companyId, probed, deadlineMs);
+  // Every row has a cell (the usual chunk; blank cells are ''): the cells go to the classifier as they
+  // are, and the blank ones' verdicts are set here, rather than copying the rows twice around it.
+  if (!emails.includes(undefined)) {
+    const out = await classify(emails as string[], companyId, probed, deadlineMs);
+    const verdicts = out.verdicts;
+    for (let index = emails.indexOf(''); index >= 0; index = emails.indexOf('', index + 1))
+      verdicts[index] = blankRow;
+    return out;
+  }
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
   const out = await classify(present, companyId, probed, deadlineMs);
@@ -141,8 +147,7 @@ export async function processChunkMessage(
     // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
     return handOffToProbes(work, verdicts.length, probes, chunkLog);
   }
-  const statuses = verdicts.map((verdict) => verdict.status);
-  const part = annotateChunk(chunk, rows, work, statuses);
+  const part = annotateChunk(chunk, rows, work, verdicts);
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
   await Promise.all([
     putObject(partKey, part, 'text/csv'),
@@ -153,7 +158,7 @@ export async function processChunkMessage(
     job,
     {
       index: work.index,
-      counts: countStatuses(statuses),
+      counts: countStatuses(verdicts),
       partKey,
       partBytes: part.length,
       uncounted: countTestAddresses(emails),

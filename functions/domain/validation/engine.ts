@@ -189,23 +189,33 @@ export class ValidationEngine {
   async prepare(emails: Iterable<string>, ctx: ValidateContext = {}): Promise<PreparedBatch> {
     const cells = Array.isArray(emails) ? (emails as readonly string[]) : [...emails];
     // Extracted once here; verdictAt reuses them (the bulk hot path extracts each cell once), with the
-    // index of each one's last "@" and the slot of the domain text after it.
-    const addresses: (string | null)[] = [];
+    // index of each one's last "@" and the slot of the domain text after it. Most cells are their own
+    // address: only the others are kept (changed), so a chunk allocates no second array of its rows.
+    const changed = new Map<number, string | null>();
     const ats = new Int32Array(cells.length).fill(-1);
     const slots = new Int32Array(cells.length).fill(-1);
-    const list: string[] = [];
     const domains = new BatchDomains();
     for (let index = 0; index < cells.length; index++) {
       const e = cells[index];
       const address = typeof e === 'string' ? extract(e) : '';
-      addresses.push(address);
+      if (address !== e) changed.set(index, address);
       if (address === null || address.length === 0) continue;
-      list.push(address);
       // the text after the last "@" (rawDomainOf): empty without one
       const at = findLastAt(address);
       ats[index] = at;
       slots[index] = at < 0 ? domains.slotOf(address, 0, 0) : domains.slotOf(address, at + 1, address.length);
     }
+    const addressAt = (index: number): string | null =>
+      changed.size > 0 && changed.has(index) ? changed.get(index)! : cells[index]!;
+    // the addresses for the lists, read only when some list applies (most chunks: none)
+    const list: Iterable<string> = {
+      *[Symbol.iterator]() {
+        for (let index = 0; index < cells.length; index++) {
+          const address = addressAt(index);
+          if (address !== null && address.length > 0) yield address;
+        }
+      },
+    };
     // A slot's domain verdict, looked up once per batch rather than once per row.
     const slotVerdicts: (DomainVerdict | undefined)[] = new Array<DomainVerdict | undefined>(
       domains.names.length,
@@ -235,9 +245,10 @@ export class ValidationEngine {
     };
     /** classifyOne of the index-th address, its last "@" and domain known from above. */
     const classifyAt = (index: number): Verdict => {
-      const address = addresses[index];
+      const address = addressAt(index);
       const at = ats[index]!;
-      if (address === null || address === undefined || at < 0) return classifyOne(address ?? '');
+      // null (several addresses) reads invalid_syntax / multiple_addresses, as classify says
+      if (address === null || at < 0) return classifyOne(address);
       if (lateDomains.size > 0 && lateDomains.has(address.slice(at + 1))) return classifyOne(address);
       return this.classifyAddress(address, flagsOf(address), at, lastDomainOf(index, address));
     };

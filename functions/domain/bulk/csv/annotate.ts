@@ -297,13 +297,14 @@ function hasContent(bytes: Buffer, from: number, to: number): boolean {
 
 /**
  * The chunk's part of the results file.
- * @param statuses one status per data row of `rows`, in order
+ * @param statuses one status per data row of `rows`, in order: the status, or the row's verdict (the
+ *   validator passes its verdicts as they are, rather than a second array of their statuses)
  */
 export function annotateChunk(
   chunk: Buffer,
   rows: ChunkRows,
   layout: Pick<ChunkLayout, 'delimiter' | 'encoding'>,
-  statuses: readonly string[],
+  statuses: readonly (string | { status: string })[],
 ): Buffer {
   // The appended bytes of each label, encoded once per chunk; most rows repeat the row before's label,
   // which skips the map.
@@ -324,8 +325,9 @@ export function annotateChunk(
   for (let row = 0; row < count; row++) {
     const kind = kinds[row];
     if (kind === PASS) continue;
-    const label = kind === HEADER ? statusColumnHeader : statuses[next++];
-    if (label === undefined) throw new Error('annotateChunk: fewer statuses than data rows');
+    const status = kind === HEADER ? statusColumnHeader : statuses[next++];
+    if (status === undefined) throw new Error('annotateChunk: fewer statuses than data rows');
+    const label = typeof status === 'string' ? status : status.status;
     extra += bytesOf(label).length;
   }
   const out = Buffer.allocUnsafe(chunk.length + extra);
@@ -344,7 +346,8 @@ export function annotateChunk(
     to = ends[row]!;
     const kind = kinds[row];
     if (kind === PASS) continue;
-    const label = bytesOf(kind === HEADER ? statusColumnHeader : statuses[next++]!);
+    const status = kind === HEADER ? statusColumnHeader : statuses[next++]!;
+    const label = bytesOf(typeof status === 'string' ? status : status.status);
     const contentEnd = contentEnds[row]!;
     at += chunk.copy(out, at, from, contentEnd);
     for (let i = 0; i < label.length; i++) out[at++] = label[i]!;
