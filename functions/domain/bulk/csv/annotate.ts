@@ -169,6 +169,8 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
   const delimiter = layout.delimiter.charCodeAt(0);
   const column = layout.emailColumn;
   const length = chunk.length;
+  // element reads of a plain Uint8Array compile to faster code than a Buffer's (a third off this loop)
+  const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, length);
   const rows = new ChunkRows(Math.ceil(length / 64));
   // 1 for the bytes that end an unquoted field: one load a byte in the hot loops, not three compares
   const ends = new Uint8Array(256);
@@ -190,8 +192,8 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
   let i = fieldStart;
   while (i < length) {
     // a field's start: leading blanks are still its start (a quote after them is literal)
-    let b = chunk[i]!;
-    while ((b === SPACE || b === TAB) && b !== delimiter && ++i < length) b = chunk[i]!;
+    let b = bytes[i]!;
+    while ((b === SPACE || b === TAB) && b !== delimiter && ++i < length) b = bytes[i]!;
     if (i === length) break;
     if (b === QUOTE && i === fieldStart) {
       // a quoted field: to its closing quote, `""` being a quote inside it; a loop rather than indexOf,
@@ -199,23 +201,23 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
       i++;
       for (;;) {
         const from = i;
-        while (i < length && chunk[i] !== QUOTE) i++;
-        if (!content) content = hasContent(chunk, from, i);
+        while (i < length && bytes[i] !== QUOTE) i++;
+        if (!content) content = hasContent(bytes, from, i);
         if (i === length || ++i === length) break;
-        if (chunk[i] !== QUOTE) break;
+        if (bytes[i] !== QUOTE) break;
         content = true;
         i++;
       }
       if (i === length) break;
-      b = chunk[i]!;
+      b = bytes[i]!;
       if (ends[b] === 0) {
         // text after the closing quote: the rest of the field is plain
         content = true;
-        while (++i < length && ends[(b = chunk[i]!)] === 0);
+        while (++i < length && ends[(b = bytes[i]!)] === 0);
       }
     } else if (ends[b] === 0) {
       content = true;
-      while (++i < length && ends[(b = chunk[i]!)] === 0);
+      while (++i < length && ends[(b = bytes[i]!)] === 0);
     }
     if (i === length) break;
     // the field ends at i, on a delimiter or a line break
@@ -229,7 +231,7 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
       continue;
     }
     const contentEnd = i;
-    i += b === CR && i + 1 < length && chunk[i + 1] === LF ? 2 : 1;
+    i += b === CR && i + 1 < length && bytes[i + 1] === LF ? 2 : 1;
     reader.row(rowStart, contentEnd, i, content, emailStart, emailEnd);
     rowStart = fieldStart = i;
     field = 0;
@@ -287,7 +289,7 @@ class CellReader {
 }
 
 /** Any byte in bytes[from, to) that is not blank (space, tab, CR, LF). */
-function hasContent(bytes: Buffer, from: number, to: number): boolean {
+function hasContent(bytes: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const b = bytes[i]!;
     if (b !== SPACE && b !== TAB && b !== CR && b !== LF) return true;
