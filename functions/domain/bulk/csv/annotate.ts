@@ -276,7 +276,8 @@ class CellReader {
   /** The email cell's text, as cellText(decodeRange(...)) gives it. */
   private cell(from: number, to: number): string {
     const chunk = this.chunk;
-    if (this.asciiIsText && to > from) {
+    if (to === from) return '';
+    if (this.asciiIsText) {
       const first = chunk[from]!;
       if (first > SPACE && first !== QUOTE && chunk[to - 1]! > SPACE) {
         let i = from;
@@ -333,6 +334,12 @@ export function annotateChunk(
     extra += bytesOf(label).length;
   }
   const out = Buffer.allocUnsafe(chunk.length + extra);
+  // a row's bytes go by Uint8Array.set of a view: Buffer.copy costs more per call than a row's bytes
+  const from8 = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+  const copy = (start: number, end: number, to: number): number => {
+    out.set(from8.subarray(start, end), to);
+    return end - start;
+  };
   let at = 0;
   next = 0;
   // Rows follow each other: the bytes from one insertion point to the next go in one copy, and a
@@ -342,7 +349,7 @@ export function annotateChunk(
   for (let row = 0; row < count; row++) {
     const start = starts[row]!;
     if (start !== to) {
-      at += chunk.copy(out, at, from, to);
+      at += copy(from, to, at);
       from = start;
     }
     to = ends[row]!;
@@ -351,10 +358,10 @@ export function annotateChunk(
     const status = kind === HEADER ? statusColumnHeader : statuses[next++]!;
     const label = bytesOf(typeof status === 'string' ? status : status.status);
     const contentEnd = contentEnds[row]!;
-    at += chunk.copy(out, at, from, contentEnd);
+    at += copy(from, contentEnd, at);
     for (let i = 0; i < label.length; i++) out[at++] = label[i]!;
     from = contentEnd;
   }
-  chunk.copy(out, at, from, to);
+  copy(from, to, at);
   return out;
 }
