@@ -53,7 +53,16 @@ export function chunkClassifier(engineOf: () => ValidationEngine): ClassifyChunk
   return async (emails, companyId, probed, deadlineMs) => {
     const batch = await engineOf().prepare(emails, { companyId, deadlineMs });
     const probes: ProbeTarget[] = [];
-    const verdicts = emails.map((email, index): ChunkVerdict => {
+    // the engine's verdicts are shared frozen objects: a row costs no allocation; the array is made at
+    // its size (pushing 80,000 rows costs three times as much, and the copies left behind are GC work)
+    const verdicts = new Array<ChunkVerdict>(emails.length);
+    if (!batch.probes) {
+      // SMTP_PROBE off: no row can need a probe
+      for (let index = 0; index < emails.length; index++) verdicts[index] = batch.verdictAt(index);
+      return { verdicts, probes };
+    }
+    for (let index = 0; index < emails.length; index++) {
+      const email = emails[index]!;
       const need = batch.probeNeed(email);
       let verdict: Verdict;
       if (need === null) verdict = batch.verdictAt(index);
@@ -63,9 +72,8 @@ export function chunkClassifier(engineOf: () => ValidationEngine): ClassifyChunk
         probes.push(need);
         verdict = batch.verdictAt(index);
       }
-      // the engine's verdicts are shared frozen objects: a row costs no allocation
-      return verdict;
-    });
+      verdicts[index] = verdict;
+    }
     return { verdicts, probes };
   };
 }

@@ -32,7 +32,7 @@ import {
 } from './dns-lookup';
 import { DnsHealth } from './dns-health';
 import { smtpOptionsOf, type EngineOptions } from './engine-options';
-import { extractAddress, isOwnAddress } from './extract-address';
+import { extractAddress, isOwnAddress, lastAtSign } from './extract-address';
 import { FlightCache } from './flight-cache';
 import { NO_KNOWN_LISTS, type KnownAddressLists } from './known-lists';
 import { listEmail } from '../../store/keys';
@@ -40,7 +40,7 @@ import { isDisposableDomain } from './lists';
 import { probeMailbox, shouldProbe, withReplyCode } from './mailbox-probe';
 import { mxProviderOf } from './mx-provider';
 import { normalizeEmail, rawDomainOf } from './normalize';
-import { RawDomainIndex } from './raw-domain-index';
+import { BatchDomains, RawDomainIndex } from './raw-domain-index';
 import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
 import { isAcceptAllProvider } from '../probe/accept-all';
 import { LOCAL_OCTETS, parseDomain } from './syntax';
@@ -84,6 +84,8 @@ export interface PreparedBatch {
   classify(email: string): Verdict;
   /** classify the index-th email given to prepare, without extracting its address again. */
   verdictAt(index: number): Verdict;
+  /** Whether the engine probes mailboxes (SMTP_PROBE): else probeNeed is always null. */
+  readonly probes: boolean;
   /** Whether a probe could change this address's verdict, and where to probe it. */
   probeNeed(email: string): ProbeNeed;
   /** The verdict given a probe outcome (undefined: no probe ran, as classify). */
@@ -93,6 +95,7 @@ export interface PreparedBatch {
 // bound once: see classify.ts on import getters in the hot path
 const classifyAt = classifyParts;
 const extract = extractAddress;
+const findLastAt = lastAtSign;
 const ownAddress = isOwnAddress;
 const plainEnd = plainLocalEnd;
 const OCTETS = LOCAL_OCTETS;
@@ -184,20 +187,48 @@ export class ValidationEngine {
 
   /** Loads domains and list flags for a chunk of addresses; the batch then classifies synchronously. */
   async prepare(emails: Iterable<string>, ctx: ValidateContext = {}): Promise<PreparedBatch> {
-    // Extracted once here; verdictAt reuses them (the bulk hot path extracts each cell once).
-    const addresses: (string | null)[] = [];
-    const list: string[] = [];
-    const domains = new Set<string>();
-    for (const e of emails) {
+    const cells = Array.isArray(emails) ? (emails as readonly string[]) : [...emails];
+    // Extracted once here; verdictAt reuses them (the bulk hot path extracts each cell once), with the
+    // index of each one's last "@" and the slot of the domain text after it. Most cells are their own
+    // address: only the others are kept (changed), so a chunk allocates no second array of its rows.
+    const changed = new Map<number, string | null>();
+    const ats = new Int32Array(cells.length).fill(-1);
+    const slots = new Int32Array(cells.length).fill(-1);
+    const domains = new BatchDomains();
+    for (let index = 0; index < cells.length; index++) {
+      const e = cells[index];
       const address = typeof e === 'string' ? extract(e) : '';
-      addresses.push(address);
+      if (address !== e) changed.set(index, address);
       if (address === null || address.length === 0) continue;
-      list.push(address);
-      domains.add(rawDomainOf(address));
+      // the text after the last "@" (rawDomainOf): empty without one
+      const at = findLastAt(address);
+      ats[index] = at;
+      slots[index] = at < 0 ? domains.slotOf(address, 0, 0) : domains.slotOf(address, at + 1, address.length);
     }
+    const addressAt = (index: number): string | null =>
+      changed.size > 0 && changed.has(index) ? changed.get(index)! : cells[index]!;
+    // the addresses for the lists, read only when some list applies (most chunks: none)
+    const list: Iterable<string> = {
+      *[Symbol.iterator]() {
+        for (let index = 0; index < cells.length; index++) {
+          const address = addressAt(index);
+          if (address !== null && address.length > 0) yield address;
+        }
+      },
+    };
+    // A slot's domain verdict, looked up once per batch rather than once per row.
+    const slotVerdicts: (DomainVerdict | undefined)[] = new Array<DomainVerdict | undefined>(
+      domains.names.length,
+    );
+    const lastDomainOf = (index: number, address: string): DomainVerdict | undefined => {
+      const slot = slots[index]!;
+      let v = slotVerdicts[slot];
+      if (v === undefined) slotVerdicts[slot] = v = this.domainAt(address, ats[index]! + 1, address.length);
+      return v;
+    };
     const [flags, unresolved] = await Promise.all([
       this.lists.lookup(ctx.companyId, list),
-      this.prepareDomains(domains, ctx.deadlineMs),
+      this.prepareDomains(domains.names, ctx.deadlineMs),
     ]);
     const flagsOf = (address: string | null): KnownFlags | undefined =>
       flags.size === 0 || address === null ? undefined : flags.get(listEmail(address));
@@ -212,6 +243,15 @@ export class ValidationEngine {
         ? classifyLocal(address, late, flagsOf(address))
         : this.classifyAddress(address, flagsOf(address));
     };
+    /** classifyOne of the index-th address, its last "@" and domain known from above. */
+    const classifyAt = (index: number): Verdict => {
+      const address = addressAt(index);
+      const at = ats[index]!;
+      // null (several addresses) reads invalid_syntax / multiple_addresses, as classify says
+      if (address === null || at < 0) return classifyOne(address);
+      if (lateDomains.size > 0 && lateDomains.has(address.slice(at + 1))) return classifyOne(address);
+      return this.classifyAddress(address, flagsOf(address), at, lastDomainOf(index, address));
+    };
     // the common batch (no list flags, every domain in time) classifies a cell as engine.classify does
     const common = flags.size === 0 && lateDomains.size === 0;
     const verdictOf = common
@@ -221,7 +261,8 @@ export class ValidationEngine {
       classify: verdictOf,
       // one call less per row on the bulk hot path
       statusOf: common ? (email) => this.classify(email).status : (email) => verdictOf(email).status,
-      verdictAt: (index) => classifyOne(addresses[index] ?? ''),
+      verdictAt: classifyAt,
+      probes: this.options.smtpProbe === true,
       probeNeed: (email) => {
         if (!this.options.smtpProbe) return null;
         const address = typeof email === 'string' ? extract(email) : null;
@@ -291,21 +332,33 @@ export class ValidationEngine {
     return this.classifyAddress(extract(email), known);
   }
 
-  /** classify after extractAddress (null: several addresses). */
-  private classifyAddress(address: string | null, known: KnownFlags | undefined): Verdict {
+  /**
+   * classify after extractAddress (null: several addresses). A batch that has looked up the domain
+   * after the last "@" (at lastAt) passes it as lastDomain: the same verdict domainAt gives.
+   */
+  private classifyAddress(
+    address: string | null,
+    known: KnownFlags | undefined,
+    lastAt = -1,
+    lastDomain?: DomainVerdict,
+  ): Verdict {
     if (address === null) return V.multipleAddresses;
     const plainAt = plainEnd(address);
     if (plainAt > 0 && plainAt <= 64) {
       // a plain dot-atom local part (a second "@" would sit in the domain part, which then fails)
-      const domain = this.domainAt(address, plainAt + 1, address.length);
+      const domain =
+        plainAt === lastAt && lastDomain !== undefined
+          ? lastDomain
+          : this.domainAt(address, plainAt + 1, address.length);
       if (domain === TEST_VERDICT) return testVerdict(address);
       if (domain !== undefined)
         return classifyAt(address, plainAt, domain, known, undefined, plainAt * OCTETS);
     }
     if (address.length === 0) return V.blank;
-    const at = address.lastIndexOf('@');
+    const at = lastAt >= 0 ? lastAt : findLastAt(address);
     if (at < 0) return V.missingAt;
-    const domain = this.domainAt(address, at + 1, address.length);
+    const domain =
+      at === lastAt && lastDomain !== undefined ? lastDomain : this.domainAt(address, at + 1, address.length);
     if (domain === TEST_VERDICT) return testVerdict(address);
     return classifyAt(address, at, domain, known, undefined);
   }

@@ -45,3 +45,47 @@ export class RawDomainIndex {
     this.size++;
   }
 }
+
+/**
+ * The distinct domain texts of one batch (bulk: a chunk), each found by hashing an address's domain part
+ * in place: a row costs no slice and no string hashing, and each distinct text is sliced once. Slot n is
+ * names[n]; an open-addressing table of slots keyed by fnv1a.
+ */
+export class BatchDomains {
+  readonly names: string[] = [];
+  private readonly hashes: number[] = [];
+  private table = new Int32Array(1024).fill(-1);
+
+  /** The slot of the domain written at address[start, end), added when new. */
+  slotOf(address: string, start: number, end: number): number {
+    const hash = hashRange(address, start, end);
+    const mask = this.table.length - 1;
+    const len = end - start;
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const slot = this.table[i]!;
+      if (slot < 0) {
+        const added = this.names.length;
+        this.names.push(address.slice(start, end));
+        this.hashes.push(hash);
+        this.table[i] = added;
+        if (added * 2 >= this.table.length) this.grow();
+        return added;
+      }
+      if (this.hashes[slot] === hash) {
+        const name = this.names[slot]!;
+        if (name.length === len && address.startsWith(name, start)) return slot;
+      }
+    }
+  }
+
+  private grow(): void {
+    const table = new Int32Array(this.table.length * 2).fill(-1);
+    const mask = table.length - 1;
+    for (let slot = 0; slot < this.names.length; slot++) {
+      let i = this.hashes[slot]! & mask;
+      while (table[i]! >= 0) i = (i + 1) & mask;
+      table[i] = slot;
+    }
+    this.table = table;
+  }
+}

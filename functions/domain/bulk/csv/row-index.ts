@@ -9,7 +9,7 @@
 // assembly adds it, domain/bulk/duplicates.ts). Content bytes count the row as the results file holds it (its
 // `mailvet_status` field included) up to its line ending.
 import type { ChunkRows } from './annotate';
-import { statusColumnHeader } from './annotate';
+import { ROW_KIND_CODES, statusColumnHeader } from './annotate';
 import { encodeAscii, unitBytes, type TextEncoding } from './encoding';
 
 export interface RowVerdict {
@@ -40,28 +40,37 @@ export function indexChunk(
   const width = unitBytes(encoding);
   // Written straight into bytes, not a string per row (a chunk has ~45,000 rows): the engine's verdicts
   // are a few shared objects, so each one's ` d <status> <reason>\n` is encoded once.
-  const { count, starts, contentEnds, ends } = rows;
+  const { count, kinds, starts, contentEnds, ends } = rows;
   const out = new IndexWriter(count * 48);
   const tails = new Map<RowVerdict, Buffer>();
+  // most rows have the row before's verdict: that skips the map
+  let lastVerdict: RowVerdict | undefined;
+  let lastTail: Buffer = passTail;
   let next = 0;
   for (let row = 0; row < count; row++) {
     const eol = ends[row]! - contentEnds[row]!;
     const content = contentEnds[row]! - starts[row]!;
-    const kind = rows.kindOf(row);
-    if (kind === 'pass') out.line(content, eol, passTail);
-    else if (kind === 'header') out.line(content + (1 + statusColumnHeader.length) * width, eol, headerTail);
+    const kind = kinds[row];
+    if (kind === PASS) out.line(content, eol, passTail);
+    else if (kind === HEADER) out.line(content + (1 + statusColumnHeader.length) * width, eol, headerTail);
     else {
       const verdict = verdicts[next++];
       if (!verdict) throw new Error('indexChunk: fewer verdicts than data rows');
-      let tail = tails.get(verdict);
-      if (!tail)
-        tails.set(verdict, (tail = Buffer.from(` d ${verdict.status} ${verdict.reason}\n`, 'latin1')));
-      out.line(content + (1 + verdict.status.length) * width, eol, tail);
+      if (verdict !== lastVerdict) {
+        let tail = tails.get(verdict);
+        if (!tail)
+          tails.set(verdict, (tail = Buffer.from(` d ${verdict.status} ${verdict.reason}\n`, 'latin1')));
+        lastVerdict = verdict;
+        lastTail = tail;
+      }
+      out.line(content + (1 + verdict.status.length) * width, eol, lastTail);
     }
   }
   return out.bytes();
 }
 
+const PASS = ROW_KIND_CODES.pass;
+const HEADER = ROW_KIND_CODES.header;
 const passTail = Buffer.from(' e\n', 'latin1');
 const headerTail = Buffer.from(' h\n', 'latin1');
 
