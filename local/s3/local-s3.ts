@@ -1039,7 +1039,10 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
     fsyncDirectory(path.dirname(store.getResourcePath(bucket, key, 'metadata.json')));
   };
   // s3rver's, plus multipart objects kept as their parts: their size and ETag are the manifest's.
-  const describe = async (bucket: string, key: string): Promise<{ metadata: Metadata; manifest?: Manifest }> => {
+  const describe = async (
+    bucket: string,
+    key: string,
+  ): Promise<{ metadata: Metadata; manifest?: Manifest }> => {
     const file = objectPath(bucket, key);
     // throws ENOENT when the object does not exist, as s3rver's does
     const stats = await stat(file);

@@ -181,7 +181,8 @@ class PartsReader extends Readable {
     const buffer = Buffer.allocUnsafe(length);
     read(this.fds[this.part]!, buffer, 0, length, offset, (error, bytesRead) => {
       if (error) return void this.destroy(error);
-      if (bytesRead === 0) return void this.destroy(new Error('a part of the object is shorter than recorded'));
+      if (bytesRead === 0)
+        return void this.destroy(new Error('a part of the object is shorter than recorded'));
       this.position += bytesRead;
       this.push(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
     });

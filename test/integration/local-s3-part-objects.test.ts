@@ -151,7 +151,11 @@ describe('a completed multipart object', () => {
   it('copies as the same multipart object, and each copy outlives the other', async () => {
     const etag = await completeMultipart('results/original.csv', parts);
     const copied = await s3.send(
-      new CopyObjectCommand({ Bucket: bucket, Key: 'results/copy.csv', CopySource: `${bucket}/results/original.csv` }),
+      new CopyObjectCommand({
+        Bucket: bucket,
+        Key: 'results/copy.csv',
+        CopySource: `${bucket}/results/original.csv`,
+      }),
     );
     expect(copied.CopyObjectResult?.ETag).toBe(etag);
     expect(await partsDirs()).toHaveLength(2);
@@ -159,7 +163,9 @@ describe('a completed multipart object', () => {
     expect(await partsDirs()).toHaveLength(1);
     expect((await read('results/copy.csv')).equals(whole)).toBe(true);
     // a part copied from a multipart object is its bytes, with their MD5
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'results/again.csv' }));
+    const { UploadId } = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'results/again.csv' }),
+    );
     const { CopyPartResult } = await s3.send(
       new UploadPartCopyCommand({
         Bucket: bucket,
@@ -181,7 +187,9 @@ describe('a completed multipart object', () => {
     const etag = await completeMultipart('results/twice.csv', second);
     expect(await partsDirs()).toHaveLength(1);
     expect((await read('results/twice.csv')).equals(Buffer.concat(second))).toBe(true);
-    expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'results/twice.csv' }))).ETag).toBe(etag);
+    expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'results/twice.csv' }))).ETag).toBe(
+      etag,
+    );
   });
 
   it('survives a restart, which removes parts no manifest names (a crash between two steps)', async () => {
