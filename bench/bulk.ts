@@ -228,8 +228,8 @@ async function main(): Promise<void> {
   console.log(`input: ${inputMb.toFixed(1)} MB, ~${rows} lines`);
 
   // In a worker thread of its own: a real DNS server is another machine, not a load on the runtime's
-  // main thread (nor on the baseline's, which queries it too).
-  const dns = await startFixtureDnsThread(dnsZones());
+  // main thread (nor on the baseline's, which queries it too), and it encodes each answer once.
+  const dns = await startFixtureDnsThread(dnsZones(), { cacheAnswers: true });
   // Worker threads as `npm start` has them (LOCAL_WORKERS, else one per core).
   const workers = localWorkers();
   const runtime = await startTestRuntime(
