@@ -5,7 +5,7 @@
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -16,7 +16,8 @@ import { DUMMY_ACCOUNT } from 's3rver/lib/models/account';
 import S3Object from 's3rver/lib/models/object';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
-import { fsyncDirectory, writeFileAtomically } from '../journal';
+import { writeFileAtomically } from '../journal';
+import { syncDirectory, syncFile } from './flush';
 import { listen } from '../ports';
 import {
   linkParts,
@@ -870,7 +871,7 @@ async function copyPart(
       };
     const { md5 } = await writeAtomically(partPath, content, fsync);
     await writeFile(`${partPath}.md5`, md5);
-    if (fsync) fsyncDirectory(uploadDir);
+    if (fsync) await syncDirectory(uploadDir);
     return { etag: md5, lastModified: (await stat(partPath)).mtime };
   }
   // The MD5 is read before the link: an object replaced meanwhile shows as a file newer than its MD5.
@@ -897,7 +898,7 @@ async function copyPart(
         : await fileMd5(temporary);
     await rename(temporary, partPath);
     await writeFile(`${partPath}.md5`, md5);
-    if (fsync) fsyncDirectory(uploadDir);
+    if (fsync) await syncDirectory(uploadDir);
     return { etag: md5, lastModified: linked.mtime };
   } catch (error) {
     await rm(temporary, { force: true });
@@ -1034,9 +1035,11 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
   store.putMetadata = async (bucket, key, metadata, md5) => {
     await putMetadata(bucket, key, metadata, md5);
     if (!fsync) return;
-    await syncFile(store.getResourcePath(bucket, key, 'metadata.json'));
-    if (md5) await syncFile(store.getResourcePath(bucket, key, 'object.md5'));
-    fsyncDirectory(path.dirname(store.getResourcePath(bucket, key, 'metadata.json')));
+    await Promise.all([
+      syncFile(store.getResourcePath(bucket, key, 'metadata.json')),
+      md5 && syncFile(store.getResourcePath(bucket, key, 'object.md5')),
+    ]);
+    await syncDirectory(path.dirname(store.getResourcePath(bucket, key, 'metadata.json')));
   };
   // s3rver's, plus multipart objects kept as their parts: their size and ETag are the manifest's.
   const describe = async (
@@ -1221,15 +1224,6 @@ function ignoreMissing(error: NodeJS.ErrnoException): undefined {
 
 type Metadata = Record<string, string>;
 
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 async function removePartialFiles(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile() && entry.name.endsWith('.partial'))
@@ -1275,7 +1269,7 @@ async function writeAtomically(
     await pipeline(content, measure, createWriteStream(temporary));
     if (fsync) await syncFile(temporary);
     await rename(temporary, target);
-    if (fsync) fsyncDirectory(path.dirname(target));
+    if (fsync) await syncDirectory(path.dirname(target));
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;

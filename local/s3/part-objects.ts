@@ -16,7 +16,7 @@ import { link, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'nod
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { fsyncDirectory } from '../journal';
+import { syncDirectory } from './flush';
 
 /** Starts every manifest: a NUL byte first, which no CSV or JSON object begins with. */
 const MANIFEST_MAGIC = Buffer.from('\0mailvet local S3 multipart object v1\n');
@@ -84,8 +84,7 @@ export async function linkParts(
   await Promise.all(files.map((file, n) => link(file, path.join(target, String(n + 1)))));
   await writeFile(path.join(target, 'key'), key);
   if (fsync) {
-    fsyncDirectory(target);
-    fsyncDirectory(root);
+    await Promise.all([syncDirectory(target), syncDirectory(root)]);
   }
   return { dir, parts: sizes, bytes: sizes.reduce((sum, size) => sum + size, 0), etag };
 }
@@ -216,5 +215,5 @@ export async function writeManifest(objectPath: string, manifest: Manifest, fsyn
     await rm(temporary, { force: true });
     throw error;
   }
-  if (fsync) fsyncDirectory(path.dirname(objectPath));
+  if (fsync) await syncDirectory(path.dirname(objectPath));
 }
