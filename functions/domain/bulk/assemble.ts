@@ -2,7 +2,7 @@
 // least 5 MB (S3's minimum for all but the last; every part at the default chunk size) is copied by S3
 // into its place; smaller ones are concatenated into multipart parts of at least 5 MB, a few at a time,
 // so memory holds a handful of parts and never the whole file.
-import { joinObjects, ObjectWriter, readObjectBytes } from '../../store/bucket';
+import { joinObjects } from '../../store/bucket';
 import type { JobDuplicates } from '../../store/jobs/duplicates';
 import type { JobItem } from '../../store/jobs/item';
 import { resolveDuplicates } from './assemble-duplicates';
@@ -34,38 +34,6 @@ function planGroups(parts: PartSource[], minBytes = minMultipartPartBytes): Part
   return groups;
 }
 
-/** Index parts read ahead of the one being appended (each is about a tenth of its part's size). */
-const indexReadsAhead = 8;
-
-/**
- * Concatenates the parts' row indexes, in order, into one object. They are read a few ahead and sent
- * as parts of S3's minimum size as they come (ObjectWriter), so the upload of all but the last part
- * overlaps the reads still running, and memory holds a few indexes, never the whole.
- */
-async function joinIndexes(keys: string[], key: string): Promise<void> {
-  const writer = await ObjectWriter.open(key, 'text/csv');
-  const reads: Promise<Buffer>[] = [];
-  const readUpTo = (last: number) => {
-    for (let n = reads.length; n <= Math.min(last, keys.length - 1); n++) {
-      const read = readObjectBytes(keys[n]!);
-      // a read that fails while an earlier one is awaited is reported when its turn comes
-      read.catch(() => undefined);
-      reads.push(read);
-    }
-  };
-  try {
-    for (let n = 0; n < keys.length; n++) {
-      readUpTo(n + indexReadsAhead);
-      await writer.write(await reads[n]!);
-      delete reads[n];
-    }
-    await writer.close();
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  }
-}
-
 /** The job's parts in chunk order, from the keys the counted attempts recorded. */
 function partSources(job: JobItem): PartSource[] {
   const count = job.chunkCount ?? 0;
@@ -95,14 +63,12 @@ export async function assembleResults(
     return { key, moved };
   }
   const parts = partSources(job);
-  // The row index is joined at the same time as the results (those, at the default chunk size, are
-  // copied by S3 part by part).
+  // Index parts are about a tenth of their parts' size; joined without knowing their sizes up front,
+  // at the same time as the results (those, at the default chunk size, are copied by S3 part by part).
+  const indexParts = parts.map((part) => ({ key: partIndexKey(part.key), bytes: 0 }));
   await Promise.all([
     joinObjects(planGroups(parts), key),
-    joinIndexes(
-      parts.map((part) => partIndexKey(part.key)),
-      resultIndexKey(job.companyId, job.jobId),
-    ),
+    joinObjects(planGroups(indexParts, Number.POSITIVE_INFINITY), resultIndexKey(job.companyId, job.jobId)),
   ]);
   return { key, moved: emptyStatistics() };
 }
