@@ -90,7 +90,7 @@ export async function linkParts(
 }
 
 /** The manifest's text as stored in the object's file. */
-export function manifestBytes(manifest: Manifest): Buffer {
+function manifestBytes(manifest: Manifest): Buffer {
   return Buffer.concat([MANIFEST_MAGIC, Buffer.from(JSON.stringify(manifest))]);
 }
 
