@@ -29,7 +29,7 @@ export interface Recovered<State, Record> {
 }
 
 /** Flushes a directory entry (a rename or a new file) to disk. */
-export function fsyncDirectory(dir: string): void {
+function fsyncDirectory(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');

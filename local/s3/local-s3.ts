@@ -5,7 +5,7 @@
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -16,8 +16,20 @@ import { DUMMY_ACCOUNT } from 's3rver/lib/models/account';
 import S3Object from 's3rver/lib/models/object';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
-import { fsyncDirectory, writeFileAtomically } from '../journal';
+import { writeFileAtomically } from '../journal';
+import { syncDirectory, syncFile } from './flush';
 import { listen } from '../ports';
+import {
+  linkParts,
+  mayBeManifest,
+  partsRoot,
+  openPartsReader,
+  readManifest,
+  removeOrphanParts,
+  removeParts,
+  writeManifest,
+  type Manifest,
+} from './part-objects';
 
 export interface LocalS3Options {
   /** Objects, buckets and their configuration live here and survive a restart. */
@@ -103,6 +115,10 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   // The front sets X-Forwarded-For, so event records carry the real client address.
   backend.proxy = true;
   patchStore(backend.store, fsync);
+  for (const bucket of await readdir(options.dataDir))
+    await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
+      backend.store.getResourcePath(bucket, key, 'object'),
+    );
 
   const deliveries = new Set<Promise<void>>();
   const { eventsDir } = options;
@@ -836,10 +852,31 @@ async function copyPart(
       detail: { UploadId: uploadId },
     };
   const sourcePath = store.getResourcePath(source.bucket, source.key, 'object');
+  const partPath = path.join(uploadDir, String(partNumber));
+  const manifest = await readManifest(sourcePath).catch(() => undefined);
+  if (manifest) {
+    // A multipart object kept as its parts: its bytes are written out as this part.
+    const content = await openPartsReader(
+      store.getBucketPath(source.bucket),
+      manifest,
+      0,
+      manifest.bytes - 1,
+    ).catch(() => undefined);
+    if (!content)
+      return {
+        status: 404,
+        code: 'NoSuchKey',
+        message: 'The specified key does not exist.',
+        detail: { Key: source.key },
+      };
+    const { md5 } = await writeAtomically(partPath, content, fsync);
+    await writeFile(`${partPath}.md5`, md5);
+    if (fsync) await syncDirectory(uploadDir);
+    return { etag: md5, lastModified: (await stat(partPath)).mtime };
+  }
   // The MD5 is read before the link: an object replaced meanwhile shows as a file newer than its MD5.
   const md5File = await stat(`${sourcePath}.md5`).catch(() => undefined);
   const storedMd5 = md5File && (await readFile(`${sourcePath}.md5`, 'utf8').catch(() => undefined));
-  const partPath = path.join(uploadDir, String(partNumber));
   const temporary = `${partPath}.${randomBytes(6).toString('hex')}.partial`;
   try {
     await link(sourcePath, temporary);
@@ -861,7 +898,7 @@ async function copyPart(
         : await fileMd5(temporary);
     await rename(temporary, partPath);
     await writeFile(`${partPath}.md5`, md5);
-    if (fsync) fsyncDirectory(uploadDir);
+    if (fsync) await syncDirectory(uploadDir);
     return { etag: md5, lastModified: linked.mtime };
   } catch (error) {
     await rm(temporary, { force: true });
@@ -991,20 +1028,58 @@ async function deliver(
 // it to be flushed, and rename it into place only when the whole body arrived.
 
 function patchStore(store: FilesystemStore, fsync: boolean): void {
+  const objectPath = (bucket: string, key: string) => store.getResourcePath(bucket, key, 'object');
+  /** The manifest of a multipart object kept as its parts (part-objects.ts), if the key is one. */
+  const manifestAt = (file: string) => readManifest(file).catch(() => undefined);
   const putMetadata = store.putMetadata.bind(store);
   store.putMetadata = async (bucket, key, metadata, md5) => {
     await putMetadata(bucket, key, metadata, md5);
     if (!fsync) return;
-    await syncFile(store.getResourcePath(bucket, key, 'metadata.json'));
-    if (md5) await syncFile(store.getResourcePath(bucket, key, 'object.md5'));
-    fsyncDirectory(path.dirname(store.getResourcePath(bucket, key, 'metadata.json')));
+    await Promise.all([
+      syncFile(store.getResourcePath(bucket, key, 'metadata.json')),
+      md5 && syncFile(store.getResourcePath(bucket, key, 'object.md5')),
+    ]);
+    await syncDirectory(path.dirname(store.getResourcePath(bucket, key, 'metadata.json')));
   };
+  // s3rver's, plus multipart objects kept as their parts: their size and ETag are the manifest's.
+  const describe = async (
+    bucket: string,
+    key: string,
+  ): Promise<{ metadata: Metadata; manifest?: Manifest }> => {
+    const file = objectPath(bucket, key);
+    // throws ENOENT when the object does not exist, as s3rver's does
+    const stats = await stat(file);
+    const [stored, md5] = await Promise.all([
+      readFile(store.getResourcePath(bucket, key, 'metadata.json'), 'utf8').then(
+        (text) => JSON.parse(text) as Metadata,
+        ignoreMissing,
+      ),
+      readFile(`${file}.md5`, 'utf8').then((text) => text.trim(), ignoreMissing),
+    ]);
+    const manifest = mayBeManifest(md5) ? await readManifest(file) : undefined;
+    let etag = manifest?.etag ?? md5;
+    if (etag === undefined) {
+      // an object s3rver wrote without its MD5: computed once and kept, as s3rver does
+      etag = await fileMd5(file);
+      await writeFile(`${file}.md5`, etag);
+    }
+    const metadata: Metadata = {
+      ...stored,
+      etag: JSON.stringify(etag),
+      'last-modified': stats.mtime.toUTCString(),
+      'content-length': String(manifest?.bytes ?? stats.size),
+    };
+    return manifest ? { metadata, manifest } : { metadata };
+  };
+  store.getMetadata = async (bucket, key) => (await describe(bucket, key)).metadata;
   store.putObject = async (object) => {
-    const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
+    const file = objectPath(object.bucket, object.key);
     const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
     if (!content) throw new Error(`No content for ${object.bucket}/${object.key}`);
-    const { size, md5 } = await writeAtomically(objectPath, content, fsync);
+    const previous = await manifestAt(file);
+    const { size, md5 } = await writeAtomically(file, content, fsync);
     await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+    await removeParts(store.getBucketPath(object.bucket), previous);
     return { size, md5 };
   };
   store.putPart = async (bucket, uploadId, partNumber, content) => {
@@ -1020,51 +1095,94 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
   // s3rver's reads go in 64 KiB pieces: every download, chunk read and scan of an upload would be a
   // read and a socket write per 64 KiB on the main thread. The same read, in 1 MiB pieces.
   store.getObject = async (bucket, key, options) => {
-    let metadata: Metadata;
-    try {
-      metadata = await store.getMetadata(bucket, key);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+    // A multipart object replaced between its manifest's read and its parts' opening: read it again.
+    for (let attempt = 1; ; attempt++) {
+      let described: Awaited<ReturnType<typeof describe>>;
+      try {
+        described = await describe(bucket, key);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+      const { metadata, manifest } = described;
+      const lastByte = Math.max(0, Number(metadata['content-length']) - 1);
+      const ranged = options !== undefined && (options.start !== undefined || options.end !== undefined);
+      const range = { start: options?.start ?? 0, end: Math.min(options?.end ?? Infinity, lastByte) };
+      let content: Readable | null = null;
+      // an unsatisfiable range gets no content (s3rver answers InvalidRange)
+      if (range.start >= 0 && range.end >= range.start) {
+        const file = objectPath(bucket, key);
+        try {
+          content = manifest
+            ? await openPartsReader(store.getBucketPath(bucket), manifest, range.start, range.end)
+            : await new Promise<Readable>((resolve, reject) => {
+                const stream = createReadStream(file, { ...range, highWaterMark: READ_PIECE_BYTES })
+                  .on('error', reject)
+                  .on('open', () => resolve(stream));
+              });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 3) continue;
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+          throw error;
+        }
+      }
+      const object = new S3Object(bucket, key, content, metadata);
+      if (ranged) object.range = range;
+      return object;
     }
-    const lastByte = Math.max(0, Number(metadata['content-length']) - 1);
-    const ranged = options !== undefined && (options.start !== undefined || options.end !== undefined);
-    const range = { start: options?.start ?? 0, end: Math.min(options?.end ?? Infinity, lastByte) };
-    let content: Readable | null = null;
-    // an unsatisfiable range gets no content (s3rver answers InvalidRange)
-    if (range.start >= 0 && range.end >= range.start) {
-      const path = store.getResourcePath(bucket, key, 'object');
-      content = await new Promise<Readable>((resolve, reject) => {
-        const stream = createReadStream(path, { ...range, highWaterMark: READ_PIECE_BYTES })
-          .on('error', reject)
-          .on('open', () => resolve(stream));
-      });
-    }
-    const object = new S3Object(bucket, key, content, metadata);
-    if (ranged) object.range = range;
-    return object;
   };
   // s3rver's CopyObject writes the target's file in place: a GET meanwhile could read a short file, and
   // a part linked to that file by UploadPartCopy would change under its upload. Written aside and
-  // renamed into place instead, like every other object.
+  // renamed into place instead, like every other object. A multipart source is copied as its parts,
+  // linked again, with its ETag (the copy is the same multipart object).
   store.copyObject = async (srcBucket, srcKey, destBucket, destKey, replacementMetadata) => {
-    const from = store.getResourcePath(srcBucket, srcKey, 'object');
-    const to = store.getResourcePath(destBucket, destKey, 'object');
-    const [md5, metadata] = await Promise.all([
+    const from = objectPath(srcBucket, srcKey);
+    const to = objectPath(destBucket, destKey);
+    const [md5, metadata, source] = await Promise.all([
       readFile(`${from}.md5`, 'utf8').catch(() => ''),
       replacementMetadata ??
         readFile(store.getResourcePath(srcBucket, srcKey, 'metadata.json'), 'utf8').then(
           (text) => JSON.parse(text) as Metadata,
         ),
+      from === to ? undefined : manifestAt(from),
     ]);
-    if (from !== to) await writeAtomically(to, createReadStream(from), fsync, false);
-    // without a stored MD5 (an object s3rver wrote), getMetadata computes it
-    await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
+    if (from === to) {
+      // without a stored MD5 (an object s3rver wrote), getMetadata computes it
+      await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
+      return store.getMetadata(destBucket, destKey);
+    }
+    const previous = await manifestAt(to);
+    if (source) {
+      const sourceDir = path.join(partsRootOf(store, srcBucket), source.dir);
+      const files = source.parts.map((_, n) => path.join(sourceDir, String(n + 1)));
+      const manifest = await linkParts(
+        store.getBucketPath(destBucket),
+        destKey,
+        files,
+        source.parts,
+        source.etag,
+        fsync,
+      );
+      // the ETag first: a read between the two sees the multipart ETag and looks for a manifest
+      await mkdir(path.dirname(to), { recursive: true });
+      await store.putMetadata(destBucket, destKey, metadata, source.etag);
+      await writeManifest(to, manifest, fsync);
+    } else {
+      await writeAtomically(to, createReadStream(from), fsync, false);
+      await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
+    }
+    await removeParts(store.getBucketPath(destBucket), previous);
     return store.getMetadata(destBucket, destKey);
   };
-  // Completion joins the part files as they are, without hashing the whole object again: its ETag is
-  // S3's for a multipart object, the MD5 of the parts' MD5s and the part count (s3rver's own hashed
-  // every byte once more).
+  const deleteObject = store.deleteObject.bind(store);
+  store.deleteObject = async (bucket, key) => {
+    const previous = await manifestAt(objectPath(bucket, key));
+    await deleteObject(bucket, key);
+    await removeParts(store.getBucketPath(bucket), previous);
+  };
+  // Completion links the part files into the object's parts directory and writes a manifest naming
+  // them (part-objects.ts): no byte of the object is read or written again. Its ETag is S3's for a
+  // multipart object, the MD5 of the parts' MD5s and the part count.
   store.putObjectMultipart = async (bucket, uploadId, parts) => {
     const uploadDir = path.join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
     const [key, metadata] = await Promise.all([
@@ -1074,34 +1192,37 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
     const files = [...parts]
       .sort((a, b) => a.number - b.number)
       .map((part) => path.join(uploadDir, String(part.number)));
-    const md5s = await Promise.all(files.map((file) => readFile(`${file}.md5`, 'utf8')));
+    const [md5s, sizes] = await Promise.all([
+      Promise.all(files.map((file) => readFile(`${file}.md5`, 'utf8'))),
+      Promise.all(files.map(async (file) => (await stat(file)).size)),
+    ]);
     const etag = `${createHash('md5')
       .update(Buffer.concat(md5s.map((md5) => Buffer.from(md5.trim(), 'hex'))))
       .digest('hex')}-${files.length}`;
-    const objectPath = store.getResourcePath(bucket, key, 'object');
-    const { size } = await writeAtomically(objectPath, Readable.from(filesContent(files)), fsync, false);
-    // s3rver's default type for an object created without one
+    const file = objectPath(bucket, key);
+    const previous = await manifestAt(file);
+    const manifest = await linkParts(store.getBucketPath(bucket), key, files, sizes, etag, fsync);
+    // The ETag first: a read between the two sees the multipart ETag and looks for a manifest.
+    // s3rver's default type for an object created without one.
+    await mkdir(path.dirname(file), { recursive: true });
     await store.putMetadata(bucket, key, { 'content-type': 'binary/octet-stream', ...metadata }, etag);
+    await writeManifest(file, manifest, fsync);
     await rm(uploadDir, { recursive: true, force: true });
-    return { size, md5: etag };
+    await removeParts(store.getBucketPath(bucket), previous);
+    return { size: manifest.bytes, md5: etag };
   };
 }
 
+function partsRootOf(store: FilesystemStore, bucket: string): string {
+  return partsRoot(store.getBucketPath(bucket));
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT') return undefined;
+  throw error;
+}
+
 type Metadata = Record<string, string>;
-
-/** The files' bytes in order, a file at a time (multipart parts: a few MB each). */
-async function* filesContent(files: string[]): AsyncGenerator<Buffer> {
-  for (const file of files) yield await readFile(file);
-}
-
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 async function removePartialFiles(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
@@ -1148,7 +1269,7 @@ async function writeAtomically(
     await pipeline(content, measure, createWriteStream(temporary));
     if (fsync) await syncFile(temporary);
     await rename(temporary, target);
-    if (fsync) fsyncDirectory(path.dirname(target));
+    if (fsync) await syncDirectory(path.dirname(target));
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;

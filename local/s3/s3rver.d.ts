@@ -51,6 +51,8 @@ declare module 's3rver' {
 
   export interface FilesystemStore {
     getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+    getBucketPath(bucket: string): string;
+    deleteObject(bucket: string, key: string): Promise<void>;
     getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
     putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
