@@ -42,13 +42,20 @@ function usageUpdate(companyId: string, month: string) {
 
 const ttlOf = (createdAt: string) => epochSeconds(new Date(createdAt)) + REQUEST_TTL_SECONDS;
 
+/**
+ * The outcome as JSON text: one string attribute costs DynamoDB (and the SDK's marshalling) far less
+ * per write than the same result as nested maps, and nothing queries inside it.
+ */
+const outcomeJsonOf = (outcome: unknown) => JSON.stringify(outcome);
+
 function toItem<Outcome>(request: ValidationRequest<Outcome>) {
-  const { metadata, ...rest } = request;
+  const { metadata, outcome, ...rest } = request;
   return {
     ...validationRequestKey(request.companyId, request.requestId),
     type: 'validation_request',
     ...rest,
     ...(metadata === undefined ? {} : { metadataJson: JSON.stringify(metadata) }),
+    ...(outcome === undefined ? {} : { outcomeJson: outcomeJsonOf(outcome) }),
     ttl: ttlOf(request.createdAt),
   };
 }
@@ -72,9 +79,14 @@ function metadataOf(item: StoredRequest, json: string): Record<string, unknown> 
   return metadata;
 }
 
+/** The stored outcome: JSON text, or nested maps in items written before the text. */
+function storedOutcome(item: StoredRequest): unknown {
+  return item.outcomeJson === undefined ? item.outcome : JSON.parse(item.outcomeJson);
+}
+
 function outcomeOf<Outcome>(item: StoredRequest, parseOutcome: OutcomeParser<Outcome>): Outcome {
   try {
-    return parseOutcome(item.outcome);
+    return parseOutcome(storedOutcome(item));
   } catch (error) {
     throw malformed(item, `outcome: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -93,7 +105,7 @@ function fromItem<Outcome>(
     ...(rest.input === undefined ? {} : { input: rest.input }),
     ...(metadataJson === undefined ? {} : { metadata: metadataOf(item, metadataJson) }),
     ...(rest.validatedAt === undefined ? {} : { validatedAt: rest.validatedAt }),
-    ...(rest.outcome === undefined || parseOutcome === undefined
+    ...((rest.outcome === undefined && rest.outcomeJson === undefined) || parseOutcome === undefined
       ? {}
       : { outcome: outcomeOf(item, parseOutcome) }),
     ...(rest.error === undefined ? {} : { error: rest.error }),
@@ -211,13 +223,13 @@ export async function completePendingRequest(
               TableName: tableName(),
               Key: validationRequestKey(companyId, requestId),
               UpdateExpression:
-                'SET #status = :completed, outcome = :outcome, validatedAt = :at REMOVE #input',
+                'SET #status = :completed, outcomeJson = :outcome, validatedAt = :at REMOVE #input',
               ConditionExpression: '#status = :pending',
               ExpressionAttributeNames: { '#status': 'status', '#input': 'input' },
               ExpressionAttributeValues: {
                 ':completed': 'completed',
                 ':pending': 'pending',
-                ':outcome': outcome,
+                ':outcome': outcomeJsonOf(outcome),
                 ':at': validatedAt,
               },
             },

@@ -231,6 +231,62 @@ describe('usage, rate and request items (store/usage.ts, rate-counters.ts, valid
     await expect(readRequest(companyId, 'req-odd', parseStoredOutcome)).rejects.toThrow(
       /Malformed validationRequest item .*req-odd: outcome: /,
     );
+
+    // stored as one JSON text attribute, not as nested maps
+    const raw = await readRawItem(validationRequestKey(companyId, 'req-ok'));
+    expect(raw?.outcome).toBeUndefined();
+    expect(JSON.parse(raw?.outcomeJson as string)).toEqual(outcome);
+  });
+
+  it('a completed request written with its outcome as nested maps (before outcomeJson) still reads', async () => {
+    const outcome = {
+      email: 'bo@x.test',
+      domain: {
+        name: 'x.test',
+        unicodeName: 'x.test',
+        registrableDomain: 'x.test',
+        mxRecords: [{ exchange: 'mx.x.test', priority: 10 }],
+        mxProvider: 'other',
+        isCatchAll: null,
+        isDisposable: false,
+        isFreeProvider: false,
+        hasMailServer: true,
+      },
+      mailbox: {
+        localPart: 'bo',
+        isRoleAccount: false,
+        isAbuseRole: false,
+        isKnownDead: false,
+        isKnownComplainer: false,
+        smtpProbe: 'off',
+        smtpReply: null,
+      },
+      result: { status: 'safe', reason: 'domain_ok', subStatus: null },
+    };
+    const old = {
+      ...validationRequestKey(companyId, 'req-maps'),
+      type: 'validation_request',
+      companyId,
+      requestId: 'req-maps',
+      status: 'completed',
+      createdAt,
+      validatedAt: createdAt,
+      outcome,
+      ttl: 1_800_000_000,
+    };
+    await putRawItem(old);
+    expect((await readRequest(companyId, 'req-maps', parseStoredOutcome))?.outcome).toEqual(outcome);
+    await expectRoundTrip(validationRequestEntity as never, validationRequestKey(companyId, 'req-maps'));
+
+    await putRawItem({
+      ...old,
+      ...validationRequestKey(companyId, 'req-text'),
+      requestId: 'req-text',
+      outcomeJson: '{"email":',
+    });
+    await expect(readRequest(companyId, 'req-text', parseStoredOutcome)).rejects.toThrow(
+      /Malformed validationRequest item .*req-text: outcome: /,
+    );
   });
 
   it('an API key (store/accounts.ts)', async () => {

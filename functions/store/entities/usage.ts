@@ -44,6 +44,9 @@ export const validationRequestEntity = storedEntity('validationRequest', {
   createdAt: string(),
   validatedAt: string().optional(),
   failedAt: string().optional(),
+  /** The engine's result as JSON text. */
+  outcomeJson: string().optional(),
+  /** The same as nested maps: items written before outcomeJson (they expire within 30 days). */
   outcome: any().optional(),
   error: string().optional(),
   ttl: number(),
