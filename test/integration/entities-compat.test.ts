@@ -103,9 +103,10 @@ async function readRaw(key: ItemKey): Promise<Record<string, unknown>> {
 }
 
 /**
- * Refuses an item whose TTL has passed: DynamoDB Local's TTL sweep may delete it at any moment, so a
- * test that writes one and reads it (or writes it conditionally) again later fails now and then; a job
- * item swept before `settleProbeBatch` makes the settle count nothing and write no batch item.
+ * Refuses an item whose TTL has passed: a TTL sweep (DynamoDB's; DynamoDB Local's jar has one too) may
+ * delete it at any moment, so a test that writes one and reads it (or writes it conditionally) again
+ * later could fail now and then; a job item swept before `settleProbeBatch` makes the settle count
+ * nothing and write no batch item.
  */
 function expectNotExpired(key: ItemKey, raw: Record<string, unknown>): void {
   const ttl = raw[ttlAttribute];
