@@ -1,20 +1,19 @@
 // Probe stage benchmark: a bulk job with SMTP_PROBE=true end to end on the local runtime. Addresses are
 // spread over domains whose MX hosts are fixture SMTP servers, one per host on its own loopback address
 // (127.0.x.y, same port), each answering every command 50 ms after it arrives, rejecting ~10% of
-// mailboxes with 5.1.1 and greylisting ~5% once. The servers count sessions and the most open at once.
+// mailboxes with 5.1.1 and greylisting ~5% once. The servers count sessions and the most open at once;
+// they run in a worker thread of their own (probe-fixtures.ts), so the times they note are not skewed
+// by the handlers' CPU in this thread.
 // The last line reads `probe_addresses_per_second=<n> max_sessions_per_host=<n> rcpt_per_session_avg=<n>`.
 //
 //   npm run bench:probe                      100,000 addresses over 1,000 domains
 //   npm run bench:probe -- --addresses 20000 --domains 200   a smaller run on a loaded machine
 //   add --no-cache to run with PROBE_CACHE_DAYS=0 (what the verdict cache's writes cost)
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dynamoDb } from '../functions/clients/dynamodb';
 import { sqs } from '../functions/clients/sqs';
 import { startTestRuntime } from '../test/helpers/local-runtime';
-import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
-import { replies, startBatchSmtp, type BatchSmtp } from '../test/unit/validation/fixtures/batch-smtp';
-import { closedPort } from '../test/unit/validation/fixtures/harness';
+import { bucketOf, startProbeFixtures } from './probe-fixtures';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,54 +33,12 @@ const RCPT_PER_SECOND_PER_HOST = 20;
 /** PROBE_CACHE_DAYS of the run: 0 shows what the per-address verdict cache writes cost (a diagnostic). */
 const CACHE_DAYS = process.argv.includes('--no-cache') ? '0' : '7';
 
-const hostAddress = (n: number) => `127.0.${1 + Math.floor(n / 250)}.${1 + (n % 250)}`;
-
-/** 0..99 from the address: < 10 rejected (5.1.1), < 15 greylisted once, else accepted. */
-function bucketOf(address: string): number {
-  return createHash('sha1').update(address).digest().readUInt16BE(0) % 100;
-}
-
 async function main(): Promise<void> {
-  const zones: Zones = {};
-  for (let n = 0; n < DOMAINS; n++) {
-    zones[`p${n}.bench.test`] = { mx: [{ exchange: `mx${n}.bench.test`, priority: 10 }] };
-    zones[`mx${n}.bench.test`] = { a: [hostAddress(n)] };
-  }
-  const dns = await startFixtureDns(zones);
-  const port = await closedPort();
-  const probeSessions = new Set<string>();
-  let firstRcptAt = 0;
   let t0 = performance.now();
-  let lastRcptAt = 0;
-  let probeRcpts = 0;
-  const servers: BatchSmtp[] = [];
-  /** When each probe RCPT reached each host: the politeness check of SMTP_RCPT_PER_SECOND_PER_HOST. */
-  const rcptTimes: number[][] = Array.from({ length: DOMAINS }, () => []);
-  for (let n = 0; n < DOMAINS; n++) {
-    servers.push(
-      await startBatchSmtp({
-        host: hostAddress(n),
-        port,
-        delayMs: DELAY_MS,
-        rcpt: (address, ctx) => {
-          const local = address.slice(0, address.lastIndexOf('@'));
-          if (local.startsWith('mailvet-probe-')) return replies.unknown; // the domain's catch-all test
-          probeSessions.add(`${n}:${ctx.session}`);
-          probeRcpts++;
-          const now = Date.now();
-          rcptTimes[n]!.push(now);
-          if (!firstRcptAt)
-            console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s: first probe RCPT`);
-          firstRcptAt ||= now;
-          lastRcptAt = now;
-          const b = bucketOf(address);
-          if (b < 10) return replies.unknown;
-          if (b < 15 && ctx.seenBefore === 0) return replies.greylisted;
-          return replies.ok;
-        },
-      }),
-    );
-  }
+  // the servers run in a thread of their own, so a busy moment here never delays when they note a RCPT
+  const fixtures = await startProbeFixtures({ domains: DOMAINS, delayMs: DELAY_MS }, () =>
+    console.log(`  ${((performance.now() - t0) / 1000).toFixed(1)} s: first probe RCPT`),
+  );
   let expectedRejected = 0;
   const lines = ['email'];
   for (let i = 0; i < ADDRESSES; i++) {
@@ -94,19 +51,23 @@ async function main(): Promise<void> {
     `${ADDRESSES} addresses over ${DOMAINS} domains (one fixture MX each, ${DELAY_MS} ms per command), greylist delay ${GREYLIST_DELAY_SECONDS} s, PROBE_CACHE_DAYS=${CACHE_DAYS}`,
   );
 
-  const runtime = await startTestRuntime({
-    DNS_SERVERS: dns.servers.join(','),
+  const started = startTestRuntime({
+    DNS_SERVERS: fixtures.dnsServers.join(','),
     DNS_TIMEOUT_MS: '2000',
     ALLOW_PRIVATE_MX: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SMTP_PROBE: 'true',
-    SMTP_PORT: String(port),
+    SMTP_PORT: String(fixtures.smtpPort),
     SMTP_TIMEOUT_MS: '5000',
     SMTP_MAX_SESSIONS_PER_HOST: String(MAX_SESSIONS_PER_HOST),
     SMTP_RCPT_PER_SECOND_PER_HOST: String(RCPT_PER_SECOND_PER_HOST),
     PROBE_GREYLIST_DELAY_SECONDS: String(GREYLIST_DELAY_SECONDS),
     PROBE_CACHE_DAYS: CACHE_DAYS,
     RATE_LIMIT_PER_SECOND: '1000',
+  });
+  const runtime = await started.catch(async (error: unknown) => {
+    await fixtures.close();
+    throw error;
   });
   const calls = traceCalls();
   try {
@@ -130,11 +91,13 @@ async function main(): Promise<void> {
     let lastPercent = -1;
     // a run too long for the machine still says how fast the probe stage went while it ran
     const ticker = setInterval(() => {
-      if (!firstRcptAt) return;
-      const s = (Date.now() - firstRcptAt) / 1000;
-      console.log(
-        `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${probeRcpts} probe RCPT so far, ${(probeRcpts / s).toFixed(0)} RCPT/s since the first`,
-      );
+      void fixtures.progress().then(({ probeRcpts, firstRcptAt }) => {
+        if (!firstRcptAt) return;
+        const s = (Date.now() - firstRcptAt) / 1000;
+        console.log(
+          `  ${((performance.now() - t0) / 1000).toFixed(0)} s: ${probeRcpts} probe RCPT so far, ${(probeRcpts / s).toFixed(0)} RCPT/s since the first`,
+        );
+      });
     }, 60_000);
     ticker.unref();
     for (;;) {
@@ -177,7 +140,7 @@ async function main(): Promise<void> {
     console.log(`5.1.1 rejections found: ${rejected} (fixture rejected ${expectedRejected})`);
     if (rejected !== expectedRejected || wrong.length > 0)
       throw new Error('bulk statuses do not match the fixture mailboxes');
-    const maxOpen = Math.max(...servers.map((s) => s.stats.maxOpen));
+    const { probeRcpts, probeSessions, firstRcptAt, lastRcptAt, rcptTimes, maxOpen } = await fixtures.stats();
     const stageSeconds = (lastRcptAt - firstRcptAt) / 1000;
     console.log(
       `end to end (PUT -> completed): ${seconds.toFixed(1)} s, ${(ADDRESSES / seconds).toFixed(0)} addresses/s`,
@@ -201,12 +164,11 @@ async function main(): Promise<void> {
     );
     if (maxRate > RCPT_PER_SECOND_PER_HOST) throw new Error(`a host saw ${maxRate} RCPT in one second`);
     console.log(
-      `probe_addresses_per_second=${(ADDRESSES / stageSeconds).toFixed(0)} max_sessions_per_host=${maxOpen} rcpt_per_session_avg=${(probeRcpts / probeSessions.size).toFixed(1)}`,
+      `probe_addresses_per_second=${(ADDRESSES / stageSeconds).toFixed(0)} max_sessions_per_host=${maxOpen} rcpt_per_session_avg=${(probeRcpts / probeSessions).toFixed(1)}`,
     );
   } finally {
     await runtime.stop();
-    await Promise.all(servers.map((s) => s.close()));
-    await dns.close();
+    await fixtures.close();
   }
 }
 

@@ -19,6 +19,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { bucketName, presigningS3, s3 } from '../clients/s3';
+import { eachLimited } from '../concurrency';
 
 /** An object's bytes, whole. */
 export async function readObjectBytes(key: string): Promise<Buffer> {
@@ -35,15 +36,6 @@ function bufferOf(bytes: Uint8Array): Buffer {
 const groupsInFlight = 4;
 /** Parts copied by S3 at once (a copy holds nothing here). */
 const copiesInFlight = 16;
-
-/** Runs `work` on every item, at most `limit` at once. */
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 /**
  * One multipart upload to `key` (content-type text/csv) whose part n is the concatenation of the
@@ -117,14 +109,9 @@ async function keysUnder(prefix: string): Promise<string[]> {
 /** Deletes every object under the prefixes; returns how many there were. Safe to repeat. */
 export async function deleteObjectsUnder(prefixes: string[]): Promise<number> {
   const keys = (await Promise.all(prefixes.map(keysUnder))).flat();
-  let next = 0;
-  const worker = async () => {
-    while (next < keys.length) {
-      const key = keys[next++]!;
-      await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(deletesInFlight, keys.length) }, worker));
+  await eachLimited(keys, deletesInFlight, async (key) => {
+    await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }));
+  });
   return keys.length;
 }
 

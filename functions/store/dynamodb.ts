@@ -19,6 +19,7 @@ import {
   type ScanCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
+import { eachLimited } from '../concurrency';
 import { ServiceUnavailableError } from '../errors';
 import { countMetric } from '../metrics';
 import { isConditionFailure, isTransactionConditionFailure, isTransactionConflict } from './conditions';
@@ -177,21 +178,6 @@ export function slices<T>(values: readonly T[], size: number): T[][] {
   return groups;
 }
 
-/** Runs `work` over `values` in groups of `size`, `concurrency` groups at a time. */
-async function inGroups<T>(
-  values: T[],
-  size: number,
-  concurrency: number,
-  work: (group: T[]) => Promise<void>,
-): Promise<void> {
-  const groups = slices(values, size);
-  let next = 0;
-  const worker = async () => {
-    while (next < groups.length) await work(groups[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, worker));
-}
-
 /**
  * The items of any number of keys: BatchGetItem, 100 keys a request, unprocessed keys sent again with
  * backoff (an error after 10 rounds). Missing items are simply absent; the order is not the keys'.
@@ -208,7 +194,7 @@ export async function batchGetAll(
   const doc = options.doc ?? dynamoDb();
   const table = options.table ?? tableName();
   const out: Item[] = [];
-  await inGroups(keys, 100, options.concurrency ?? 8, async (group) => {
+  await eachLimited(slices(keys, 100), options.concurrency ?? 8, async (group) => {
     let pending = group;
     for (let round = 0; pending.length > 0; round++) {
       if (round >= maxBatchRounds) throw new Error('BatchGetItem kept returning unprocessed keys');
@@ -246,7 +232,7 @@ export async function batchWriteAll(
 ): Promise<void> {
   const doc = options.doc ?? dynamoDb();
   const table = options.table ?? tableName();
-  await inGroups(requests, options.groupSize ?? 25, options.concurrency ?? 8, async (group) => {
+  await eachLimited(slices(requests, options.groupSize ?? 25), options.concurrency ?? 8, async (group) => {
     let pending = group;
     for (let round = 0; pending.length > 0; round++) {
       if (round >= maxBatchRounds) throw new Error('BatchWriteItem kept returning unprocessed items');

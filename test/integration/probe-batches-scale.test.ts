@@ -82,7 +82,7 @@ it(
         // half say what a probe message knows (no legacy set: no read); the others read the job again
         batch % 2 === 0 ? { batches: BATCHES, legacySettled: false } : { batches: BATCHES },
       );
-      if (!after) return;
+      if (!after.counted) return;
       counted++;
       if (after.lastOfChunk) sendsChunkOn.push(batch);
     };
@@ -103,7 +103,10 @@ it(
     expect(item.probeUnits).toEqual({ '0': 2 * BATCHES });
     expect(approximateBytes(item)).toBeLessThan(2048);
     // a batch delivered again later counts nothing
-    expect(await settleProbeBatch(job, 0, 123, 1, {}, 3600)).toBeUndefined();
+    expect(await settleProbeBatch(job, 0, 123, 1, {}, 3600)).toEqual({
+      counted: false,
+      why: 'batch settled before',
+    });
 
     const verdicts = await loadChunkVerdicts(job, 0);
     expect(verdicts.size).toBe(BATCHES);

@@ -21,15 +21,15 @@ import {
   recordProbeHandoff,
   settleProbeBatch,
 } from '../../functions/store/jobs/probe-accounting';
-import { loadChunkVerdicts, type JobProbeState } from '../../functions/store/jobs/probe-state';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { loadChunkVerdicts, readBatch, type JobProbeState } from '../../functions/store/jobs/probe-state';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '../../functions/clients/dynamodb';
 import { jobKey } from '../../functions/store/keys';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
 import { MemoryPoliteness } from '../../functions/domain/probe/politeness';
 import { defaultBatchSessionOptions } from '../../functions/domain/probe/smtp-session';
 import { MemoryProbeVerdictCache, type ProbeVerdictCache } from '../../functions/domain/probe/verdict-cache';
-import { logger } from '../../functions/log';
+import { Logger, logger } from '../../functions/log';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 import { mailboxRule, startBatchSmtp, type BatchSmtp } from '../unit/validation/fixtures/batch-smtp';
 
@@ -133,6 +133,45 @@ describe('processProbeMessage', () => {
     expect(JSON.parse(sent[0]!.body)).toMatchObject({ kind: 'chunk', index: 0, probed: true });
     // the second delivery did not probe again
     expect(smtp.stats.rcpts.filter((r) => r === 'ann@x.test')).toHaveLength(1);
+  });
+
+  it('says why a batch counted nothing when its job stopped processing while the batch was probed', async () => {
+    await processingJob('j-moved-mid');
+    const sent: Sent[] = [];
+    const cache = new MemoryProbeVerdictCache(86400_000);
+    // the cache write comes just before the settle: the job is cancelled between the batch's read and it
+    const cancelling: ProbeVerdictCache = {
+      get: (emails) => cache.get(emails),
+      put: async (verdicts) => {
+        await dynamoDb().send(
+          new UpdateCommand({
+            TableName: process.env.TABLE_NAME,
+            Key: jobKey(companyId, 'j-moved-mid'),
+            UpdateExpression: 'SET #status = :cancelled',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':cancelled': 'cancelled' },
+          }),
+        );
+        await cache.put(verdicts);
+      },
+    };
+    const info = jest.spyOn(Logger.prototype, 'info');
+    try {
+      await processProbeMessage(
+        message('j-moved-mid', ['ann@x.test']),
+        deps(sent, { cache: cancelling }),
+        plenty,
+        log,
+      );
+      expect(info).toHaveBeenCalledWith('probe batch not counted', { why: 'job not processing' });
+    } finally {
+      info.mockRestore();
+    }
+    expect((await jobState('j-moved-mid')).probedEmails).toBeUndefined();
+    expect(await readBatch({ companyId, jobId: 'j-moved-mid' }, 0, 0)).toEqual({
+      settled: false,
+      progress: undefined,
+    });
   });
 
   it('hands the whole batch back, untouched and uncounted, when the invocation is near its deadline', async () => {
@@ -427,12 +466,12 @@ describe('settleProbeBatch', () => {
     const settle = (batch: number) =>
       settleProbeBatch(job, 0, batch, 1, { [`u${batch}@x.test`]: 'accepted' }, 3600, undefined, known);
     try {
-      expect(await settle(2)).toEqual({ lastOfChunk: false });
-      expect(await settle(0)).toEqual({ lastOfChunk: false });
+      expect(await settle(2)).toEqual({ counted: true, lastOfChunk: false });
+      expect(await settle(0)).toEqual({ counted: true, lastOfChunk: false });
       // a redelivered batch counts nothing and is not the one to send the chunk on
-      expect(await settle(0)).toBeUndefined();
+      expect(await settle(0)).toEqual({ counted: false, why: 'batch settled before' });
       // the last: its first try fails for the others' count alone, the second counts it
-      expect(await settle(1)).toEqual({ lastOfChunk: true });
+      expect(await settle(1)).toEqual({ counted: true, lastOfChunk: true });
       const commands = sends.mock.calls.map(([command]) => command.constructor.name);
       // reads only to find that the redelivered batch was settled (its item, not the job)
       expect(commands.filter((name) => name === 'GetCommand')).toHaveLength(1);
@@ -459,8 +498,30 @@ describe('settleProbeBatch', () => {
       }),
     );
     const known = { batches: 2, legacySettled: false };
-    expect(await settleProbeBatch(job, 0, 0, 1, {}, 3600, undefined, known)).toBeUndefined();
+    expect(await settleProbeBatch(job, 0, 0, 1, {}, 3600, undefined, known)).toEqual({
+      counted: false,
+      why: 'job not processing',
+    });
     expect((await jobState('j-moved-on')).probedEmails).toBeUndefined();
+  });
+});
+
+describe('settleProbeBatch when the job item is gone', () => {
+  it('counts nothing, writes no batch item and says the job is not processing (a TTL sweep took it)', async () => {
+    await processingJob('j-swept');
+    const job = { companyId, jobId: 'j-swept' };
+    await recordProbeHandoff(job, 0, 2, 2);
+    // what DynamoDB's (and DynamoDB Local's) TTL sweep does to a job item whose ttl has passed
+    await dynamoDb().send(
+      new DeleteCommand({ TableName: process.env.TABLE_NAME, Key: jobKey(companyId, 'j-swept') }),
+    );
+    expect(
+      await settleProbeBatch(job, 0, 0, 2, { 'a@x.test': 'accepted', 'b@x.test': 'not_found' }, 3600),
+    ).toEqual({
+      counted: false,
+      why: 'job not processing',
+    });
+    expect(await readBatch(job, 0, 0)).toEqual({ settled: false, progress: undefined });
   });
 });
 
@@ -483,7 +544,10 @@ describe('a job that started before settled batches had their own items', () => 
     const batch = (n: number, todo: string[]) => message('j-legacy', todo, { batch: n, batches: 3, size: 1 });
     const sent: Sent[] = [];
     // batch 0 again: already settled, counts nothing, and is not the one to send the chunk on
-    expect(await settleProbeBatch(job, 0, 0, 1, {}, 3600)).toBeUndefined();
+    expect(await settleProbeBatch(job, 0, 0, 1, {}, 3600)).toEqual({
+      counted: false,
+      why: 'job not processing',
+    });
     // batch 1's progress recorded again, no higher than the legacy entry: no change
     await recordBatchProgress(job, 0, 1, 1, 3600);
     expect((await jobState('j-legacy')).probeProgress).toEqual({ '0-1': 1 });

@@ -382,11 +382,12 @@ async function settle(
     counts,
     { batch: read.batch, batches: message.batches, legacySettled: read.job.settledProbes !== undefined },
   );
-  if (settled) {
+  if (settled.counted) {
     log.info('probe batch settled', { verdicts: outcomes.length, ...counts });
     if (settled.lastOfChunk) await sendChunkOn(message, deps);
     return;
   }
+  log.info('probe batch not counted', { why: settled.why });
   // settled before (a redelivery) or meanwhile: the chunk may still be owed its next step
   const current = await readChunkProbeState(job, job.index);
   if (current) await continueChunk(current, message, deps);

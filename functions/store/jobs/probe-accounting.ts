@@ -145,7 +145,21 @@ const unchangedBatch = (progress: number | undefined) =>
 
 /** What a settle that counted says: whether this batch was its chunk's last, the one to send it on. */
 export interface SettledBatch {
+  counted: true;
   lastOfChunk: boolean;
+}
+
+/**
+ * Why a settle counted nothing, for the caller's log line: the batch's item was settled already (a
+ * redelivery, or a duplicate that won), the job's condition failed (it is no longer processing, or is
+ * gone, or a job of the legacy layout lists the batch as settled), or the batch's progress kept rising
+ * while this settle tried.
+ */
+export type NotCountedReason = 'batch settled before' | 'job not processing' | 'batch kept changing';
+
+export interface NotCounted {
+  counted: false;
+  why: NotCountedReason;
 }
 
 /** Which items of a cancelled transaction failed their condition (by position), or null: not that. */
@@ -167,8 +181,8 @@ function failedConditions(error: unknown): boolean[] | null {
  * counters are read after the settle.
  * @param known what the message read of the batch, how many batches its chunk has, and whether the
  *   job keeps the legacy settled-id set
- * @returns whether the batch was its chunk's last (never when `known` has no batch count), or
- *   undefined when the batch was settled already (or the job moved on)
+ * @returns whether the batch was its chunk's last (never when `known` has no batch count), or why it
+ *   counted nothing (a failed condition is an answer, never an error)
  */
 export async function settleProbeBatch(
   job: Job,
@@ -180,7 +194,7 @@ export async function settleProbeBatch(
   counts: SettledCounts = { unprobed: 0, blocked: 0 },
   known: { batch?: BatchState; batches?: number; legacySettled?: boolean } = {},
   clock: Clock = systemClock,
-): Promise<SettledBatch | undefined> {
+): Promise<SettledBatch | NotCounted> {
   const chunk = String(chunkIndex);
   const batches = known.batches;
   // the batch as the message read it; without that, most batches are never handed back: first try as
@@ -256,11 +270,12 @@ export async function settleProbeBatch(
     }
     if (!failed) {
       // the only batch of its chunk: settling it settled the chunk, and this settle was the last
-      if (batches === 1) return { lastOfChunk: true };
+      if (batches === 1) return { counted: true, lastOfChunk: true };
       // not holding on an earlier try, the others' count had reached batches - 1 (counts only grow)
-      if (withoutRead) return { lastOfChunk: !othersUnsettled };
+      if (withoutRead) return { counted: true, lastOfChunk: !othersUnsettled };
       const after = await readChunkProbeState(job, chunkIndex);
       return {
+        counted: true,
         lastOfChunk:
           batches !== undefined &&
           after !== undefined &&
@@ -275,11 +290,14 @@ export async function settleProbeBatch(
       othersUnsettled = false;
       continue;
     }
-    if (!batchFailed) return undefined;
+    if (!batchFailed) return { counted: false, why: 'job not processing' };
     // the batch's condition: it settled meanwhile, or its progress rose meanwhile (try again with the
     // new figure)
     const now = await readBatch(job, chunkIndex, batch);
-    if (now.settled || now.progress === before.progress || attempt >= batchWriteAttempts) return undefined;
+    if (now.settled) return { counted: false, why: 'batch settled before' };
+    // unsettled and as read (progress only rises): its condition held, so the job's was the one
+    if (now.progress === before.progress) return { counted: false, why: 'job not processing' };
+    if (attempt >= batchWriteAttempts) return { counted: false, why: 'batch kept changing' };
     before = now;
   }
 }
