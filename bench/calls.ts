@@ -22,18 +22,12 @@ import { startTestRuntime, type TestRuntime } from '../test/helpers/local-runtim
 import { startFixtureDns, type Zones } from '../test/unit/validation/fixtures/dns-server';
 import { replies, startBatchSmtp, type BatchSmtp } from '../test/unit/validation/fixtures/batch-smtp';
 import { closedPort } from '../test/unit/validation/fixtures/harness';
+import { numberFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
-  return value;
-}
-
-const ROWS = flag('rows', 150_000);
+const ROWS = numberFlag('rows', 150_000);
 const DOMAINS = 2_000;
-const PROBE_ADDRESSES = flag('probe-addresses', 2_000);
-const PROBE_DOMAINS = flag('probe-domains', 50);
+const PROBE_ADDRESSES = numberFlag('probe-addresses', 2_000);
+const PROBE_DOMAINS = numberFlag('probe-domains', 50);
 
 /** Rows shaped like bench/bulk.ts's 100 MB file (~95 bytes each, skewed domains, 3% invalid). */
 function bulkCsv(rows: number): Buffer {

@@ -18,16 +18,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localDynamoDbClient, startDynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/ports';
+import { numberFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return value;
-}
-
-const pairs = flag('pairs', 1000);
-const callers = flag('callers', 10);
+const pairs = numberFlag('pairs', 1000, true);
+const callers = numberFlag('callers', 10, true);
 const table = 'bench';
 
 /** CPU time (ms) a process has used so far, from /proc (Linux). */

@@ -14,13 +14,10 @@ import { dynamoDb, tableName } from '../functions/clients/dynamodb';
 import { DynamoPoliteness } from '../functions/store/mx-politeness';
 import { ProbeVerdictItems } from '../functions/store/probe-verdicts';
 import { startTestRuntime } from '../test/helpers/local-runtime';
+import { numberFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const CONCURRENCY = flag('concurrency', 50);
-const CALLS = flag('calls', 400);
+const CONCURRENCY = numberFlag('concurrency', 50);
+const CALLS = numberFlag('calls', 400);
 
 async function measure(name: string, items: number, call: (n: number) => Promise<unknown>) {
   const seqCalls = Math.min(50, CALLS);

@@ -14,19 +14,13 @@ import { dynamoDb } from '../functions/clients/dynamodb';
 import { sqs } from '../functions/clients/sqs';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 import { bucketOf, startProbeFixtures } from './probe-fixtures';
+import { numberFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
-  return value;
-}
-
-const ADDRESSES = flag('addresses', 100_000);
-const DOMAINS = flag('domains', 1_000);
-const DELAY_MS = flag('delay-ms', 50);
+const ADDRESSES = numberFlag('addresses', 100_000);
+const DOMAINS = numberFlag('domains', 1_000);
+const DELAY_MS = numberFlag('delay-ms', 50);
 /** Greylisting delay of the run (the product default, 300 s, would make the benchmark wait 5 minutes). */
-const GREYLIST_DELAY_SECONDS = flag('greylist-delay', 1);
+const GREYLIST_DELAY_SECONDS = numberFlag('greylist-delay', 1);
 const MAX_SESSIONS_PER_HOST = 2;
 /** M of the run: the product default. */
 const RCPT_PER_SECOND_PER_HOST = 20;

@@ -17,16 +17,10 @@ import { dynamoDb, tableName } from '../functions/clients/dynamodb';
 import { demoKeys } from '../local/demo/accounts';
 import { apiEvent } from '../local/events';
 import { startSyncBenchRuntime } from './sync-runtime';
+import { numberFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return value;
-}
-
-const requests = flag('requests', 3000);
-const concurrency = flag('concurrency', 10);
+const requests = numberFlag('requests', 3000, true);
+const concurrency = numberFlag('concurrency', 10, true);
 const emails = ['alice@example-corp.test', 'info@acme.test', 'abuse@example-corp.test', 'jane@outllook.com'];
 
 /** CPU ms of this process per unit of `work`, `requests` units from `concurrency` callers. */

@@ -23,6 +23,7 @@ import { localFsync } from '../local/fsync';
 import type { LocalRuntime } from '../local/runtime';
 import { callsPerInvocation } from '../test/helpers/call-rounds';
 import { startSyncBenchRuntime } from './sync-runtime';
+import { numberFlag } from './flags';
 
 /** The part of autocannon's result used here (the package ships no type declarations). */
 interface AutocannonResult {
@@ -63,13 +64,6 @@ interface LoadReport {
   timeouts: number;
   /** CPU the load generator used (ms). */
   cpuMs: number;
-}
-
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
-  return value;
 }
 
 /** The second process: autocannon's programmatic API, one JSON report on stdout. */
@@ -225,8 +219,8 @@ async function measureBaseline(body: string, seconds: number, connections: numbe
 }
 
 async function main(): Promise<void> {
-  const seconds = flag('seconds', 30);
-  const connections = flag('connections', 10);
+  const seconds = numberFlag('seconds', 30);
+  const connections = numberFlag('connections', 10);
   const { runtime, dns, dataDir } = await startSyncBenchRuntime('sync', { recordAwsCalls: true });
   try {
     const url = `${runtime.baseUrl}/v1/email/validate`;

@@ -18,17 +18,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { ensureTable, localDynamoDbClient, startDynamoDbLocal } from '../local/dynamodb';
 import { localFsync } from '../local/fsync';
+import { numberFlag } from './flags';
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a positive whole number`);
-  return value;
-}
-
-const pairs = flag('pairs', 3000);
-const callers = flag('callers', 10);
-const rounds = flag('rounds', 2);
+const pairs = numberFlag('pairs', 3000, true);
+const callers = numberFlag('callers', 10, true);
+const rounds = numberFlag('rounds', 2, true);
 /** --outcome-maps: the outcome as nested maps, as requests were stored before outcomeJson. */
 const outcomeAsMaps = process.argv.includes('--outcome-maps');
 const table = 'mailvet';
