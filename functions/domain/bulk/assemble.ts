@@ -63,8 +63,9 @@ export async function assembleResults(
     return { key, moved };
   }
   const parts = partSources(job);
-  // Index parts are about a tenth of their parts' size; joined without knowing their sizes up front,
-  // at the same time as the results (those, at the default chunk size, are copied by S3 part by part).
+  // Index parts are about a third of their parts' size (bench:bulk: 35 MB beside 110 MB of results), too
+  // small for S3 to copy part by part: joined in one piece without knowing their sizes up front, at the
+  // same time as the results (those, at the default chunk size, are copied by S3 part by part).
   const indexParts = parts.map((part) => ({ key: partIndexKey(part.key), bytes: 0 }));
   await Promise.all([
     joinObjects(planGroups(parts), key),
