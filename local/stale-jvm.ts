@@ -2,8 +2,30 @@
 // the same data directory ends it, before it checks its ports (the JVM would hold DynamoDB Local's).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
-/** Kills the JVM whose pid the file names, if it is still DynamoDB Local; resolves once it is gone. */
-export async function killStaleJvm(pidFile: string): Promise<void> {
+/**
+ * How long to wait for the killed JVM to be dead. A SIGKILL takes effect only once the process leaves
+ * uninterruptible sleep: a JVM inside an fsync (SQLite's, on a busy disk) can take seconds to die.
+ */
+const deathWaitMs = 15_000;
+
+/**
+ * Whether the process is dead: gone, or a zombie (it has exited and released its ports; only its
+ * parent's wait is missing, which an orphan's reaper may never do).
+ */
+export function isDead(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return true;
+  }
+  // "<pid> (<command>) <state> ...": the command may hold spaces and parentheses, the state follows the last ")"
+  const close = stat.lastIndexOf(')');
+  return stat.charAt(close + 2) === 'Z';
+}
+
+/** Kills the JVM whose pid the file names, if it is still DynamoDB Local; resolves once it is dead. */
+export async function killStaleJvm(pidFile: string, waitMs = deathWaitMs): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8'));
   rmSync(pidFile, { force: true });
@@ -15,7 +37,7 @@ export async function killStaleJvm(pidFile: string): Promise<void> {
   } catch {
     return; // Gone already, or not on Linux: nothing to clean up.
   }
-  // SIGKILL is delivered asynchronously: wait (2 s at most) until the process, and its port, are gone.
-  for (let waited = 0; waited < 2000 && existsSync(`/proc/${pid}`); waited += 20)
+  // SIGKILL is delivered asynchronously: wait until the process, and with it its port, is dead.
+  for (let waited = 0; waited < waitMs && !isDead(pid); waited += 20)
     await new Promise((resolve) => setTimeout(resolve, 20));
 }
