@@ -4,7 +4,7 @@
 import '../functions/clients/sdk-notice';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import {
   CreateQueueCommand,
   DeleteMessageCommand,
@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { startLocalS3 } from '../local/s3/local-s3';
 import { startSqsServer } from '../local/sqs/server';
+import { localS3Client } from '../test/helpers/local-s3-client';
 
 const credentials = { accessKeyId: 'bench', secretAccessKey: 'bench' };
 const benchRoot = path.resolve(process.env.BENCH_DIR ?? '.bench');
@@ -100,14 +101,7 @@ async function benchS3(fsync: boolean): Promise<void> {
     onObjectCreated: () => undefined,
   });
   local.deliverPending();
-  const s3 = new S3Client({
-    endpoint: local.url,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const s3 = localS3Client(local.url, credentials);
   try {
     const body = Buffer.alloc(64 * 1024, 'a');
     const put = await run(objects, 8, (n) =>

@@ -12,11 +12,11 @@ import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
   PutObjectCommand,
-  S3Client,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { fsyncsFiles, localFsync } from '../local/fsync';
 import { startLocalS3 } from '../local/s3/local-s3';
+import { localS3Client } from '../test/helpers/local-s3-client';
 
 const PARTS = 20;
 const PART_BYTES = 5.5 * 1024 * 1024;
@@ -44,14 +44,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-multipart-'));
   const fsync = fsyncsFiles(localFsync());
   const s3Server = await startLocalS3({ dataDir, buckets: [bucket], ...credentials, fsync });
-  const s3 = new S3Client({
-    endpoint: s3Server.url,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const s3 = localS3Client(s3Server.url, credentials);
   const steps: Record<'complete' | 'get', Step[]> = { complete: [], get: [] };
   try {
     for (let n = 0; n < PARTS; n++)

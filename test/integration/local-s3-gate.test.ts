@@ -14,6 +14,7 @@ import { resetS3, s3 as runtimeS3 } from '../../functions/clients/s3';
 import { resetSettings } from '../../functions/settings';
 import { putObject } from '../../functions/store/bucket';
 import { startLocalS3, type LocalS3, type LocalS3Options } from '../../local/s3/local-s3';
+import { localS3Client } from '../helpers/local-s3-client';
 
 const bucket = 'mailvet-gate-test';
 const credentials = { accessKeyId: 'gate-key', secretAccessKey: 'gate-secret' };
@@ -23,14 +24,7 @@ let local: LocalS3;
 let s3: S3Client;
 
 function client(endpoint: string, keys = credentials): S3Client {
-  return new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: keys,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  return localS3Client(endpoint, keys);
 }
 
 function options(extra: Partial<LocalS3Options> = {}): LocalS3Options {

@@ -19,6 +19,7 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { startLocalS3, type LocalS3, type LocalS3Options } from '../../local/s3/local-s3';
+import { localS3Client } from '../helpers/local-s3-client';
 
 const bucket = 'mailvet-part-objects-test';
 const credentials = { accessKeyId: 'part-objects-test', secretAccessKey: 'part-objects-test-secret' };
@@ -29,15 +30,7 @@ let local: LocalS3;
 let s3: S3Client;
 
 const options = (): LocalS3Options => ({ dataDir, port: 0, buckets: [bucket], ...credentials });
-const client = (endpoint: string) =>
-  new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+const client = (endpoint: string) => localS3Client(endpoint, credentials);
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'mailvet-part-objects-'));

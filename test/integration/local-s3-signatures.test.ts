@@ -1,20 +1,14 @@
 // The local S3's presigned-URL verifier against the SDK's own presigner, over many generated keys, and the
 // event-key encoding against its decoder. No server: the URLs go straight into the front's decision.
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import fc from 'fast-check';
 import { decodeS3Key, encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { authorize } from '../../local/s3/local-s3';
+import { localS3Client } from '../helpers/local-s3-client';
 
 const keys = { accessKeyId: 'sig-test', secretAccessKey: 'sig-test-secret' };
-const s3 = new S3Client({
-  endpoint: 'http://127.0.0.1:4599',
-  region: 'eu-central-1',
-  forcePathStyle: true,
-  credentials: keys,
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-});
+const s3 = localS3Client('http://127.0.0.1:4599', keys, 'eu-central-1');
 
 afterAll(() => s3.destroy());
 

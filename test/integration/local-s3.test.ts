@@ -20,6 +20,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Event } from 'aws-lambda';
 import { decodeS3Key } from '../../functions/domain/s3-keys';
 import { startLocalS3, type LocalS3, type LocalS3Options } from '../../local/s3/local-s3';
+import { localS3Client } from '../helpers/local-s3-client';
 
 const bucket = 'mailvet-local-s3-test';
 const credentials = { accessKeyId: 'local-s3-test', secretAccessKey: 'local-s3-test-secret' };
@@ -45,14 +46,7 @@ function options(): LocalS3Options {
 }
 
 function client(endpoint: string): S3Client {
-  return new S3Client({
-    endpoint,
-    region: 'eu-west-1',
-    forcePathStyle: true,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  return localS3Client(endpoint, credentials, 'eu-west-1');
 }
 
 beforeAll(async () => {
