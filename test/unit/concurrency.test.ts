@@ -1,4 +1,4 @@
-import { eachLimited } from '../../functions/concurrency';
+import { eachLimited, mapLimited } from '../../functions/concurrency';
 
 /** A call that stays in flight until the test releases it. */
 function gate() {
@@ -61,5 +61,26 @@ describe('eachLimited', () => {
         if (n === 2) throw new Error('part 2 failed');
       }),
     ).rejects.toThrow('part 2 failed');
+  });
+});
+
+describe('mapLimited', () => {
+  it("answers in the items' order although the calls finish in another", async () => {
+    const calls = gate();
+    let inFlight = 0;
+    let most = 0;
+    const run = mapLimited(['a', 'b', 'c', 'd'], 2, async (item) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      // 'a' is held back until the others are done, so it finishes last
+      if (item === 'a') await calls.wait();
+      inFlight--;
+      return item.toUpperCase();
+    });
+    await flush();
+    await flush();
+    calls.releaseOne();
+    expect(await run).toEqual(['A', 'B', 'C', 'D']);
+    expect(most).toBe(2);
   });
 });

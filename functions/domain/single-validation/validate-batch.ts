@@ -7,6 +7,7 @@
 //   3. answer in input order: a completed address's single result body, or a still-running one's
 //      {email, pollUrl, requestId} (poll it like a single request; it completes and counts then)
 import { systemClock, type Clock } from '../../clock';
+import { mapLimited } from '../../concurrency';
 import { z } from 'zod';
 import { ValidationError } from '../../errors';
 import { completedBodySchema, type CompletedBody } from './result-body';
@@ -75,20 +76,6 @@ export function parseBatchRequestBody(body: unknown): BatchRequestBody {
   return metadata === undefined ? { emails: parsed.data.emails } : { emails: parsed.data.emails, metadata };
 }
 
-/** Runs `work` over `items` with at most `limit` at once; results in input order. */
-async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 export async function validateBatch(
   companyId: string,
   body: BatchRequestBody,
@@ -98,7 +85,7 @@ export async function validateBatch(
   const counted = body.emails.filter((email) => !isTestAddress(email)).length;
   await assertValidationsLeft(companyId, clock, counted);
   const deadline = clock().getTime() + budgetMs;
-  const results = await mapBounded(body.emails, BATCH_CONCURRENCY, async (email) => {
+  const results = await mapLimited(body.emails, BATCH_CONCURRENCY, async (email) => {
     const single: ValidationRequestBody =
       body.metadata === undefined ? { email } : { email, metadata: body.metadata };
     // an address that starts late gets only what is left; none left: it goes to the queue at once
