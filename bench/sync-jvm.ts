@@ -19,6 +19,7 @@ import {
 import { ensureTable, localDynamoDbClient, startDynamoDbLocal } from '../local/dynamodb';
 import { localFsync } from '../local/fsync';
 import { numberFlag } from './flags';
+import { safeResult } from '../test/fixtures/validation-results';
 
 const pairs = numberFlag('pairs', 3000, true);
 const callers = numberFlag('callers', 10, true);
@@ -57,30 +58,7 @@ function attribute(value: unknown): AttributeValue {
 
 /** A warm request's completed item, as the runtime writes it (functions/store/validation-requests.ts). */
 function completedItem(n: number): Record<string, AttributeValue> {
-  const outcome = {
-    email: `alice${n}@example-corp.test`,
-    domain: {
-      name: 'example-corp.test',
-      unicodeName: 'example-corp.test',
-      registrableDomain: 'example-corp.test',
-      mxRecords: [{ exchange: 'mx.loop.test', priority: 10 }],
-      mxProvider: 'other',
-      isCatchAll: null,
-      isDisposable: false,
-      isFreeProvider: false,
-      hasMailServer: true,
-    },
-    mailbox: {
-      localPart: `alice${n}`,
-      isRoleAccount: false,
-      isAbuseRole: false,
-      isKnownDead: false,
-      isKnownComplainer: false,
-      smtpProbe: 'off',
-      smtpReply: null,
-    },
-    result: { reason: 'domain_ok', status: 'safe', subStatus: null },
-  };
+  const outcome = safeResult(`alice${n}@example-corp.test`, 'example-corp.test', 'mx.loop.test');
   const requestId = randomUUID();
   const now = new Date().toISOString();
   return {

@@ -13,7 +13,6 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { setSingleEngine, type Validator } from '../../functions/domain/single-validation/engine';
-import type { ValidationResult } from '../../functions/domain/validation';
 import { budgetMs, handler as validateEmail } from '../../functions/handlers/validate-email';
 import { handler as validateEmailAsync } from '../../functions/handlers/validate-email-async';
 import { handler as getValidation } from '../../functions/handlers/get-validation';
@@ -21,6 +20,7 @@ import { resetSecretClients } from '../../functions/clients/secrets';
 import { resetSecretSettings } from '../../functions/middlewares/secret-settings';
 import { resetSettings, settings } from '../../functions/settings';
 import { apiEvent, lambdaContext } from '../../local/events';
+import { safeResult } from '../fixtures/validation-results';
 import { mockApiKeyRead, mockStoredValidationRequest } from '../helpers/mocked-store';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -29,32 +29,8 @@ const key = 'mv_live_single';
 const companyId = 'c-acme';
 const requestId = '3b0d2a6e-1c4f-4e8a-9d2b-7f6e5d4c3b2a';
 
-function resultFor(email: string): ValidationResult {
-  return {
-    email,
-    domain: {
-      name: 'example.test',
-      unicodeName: 'example.test',
-      registrableDomain: 'example.test',
-      mxRecords: [{ exchange: 'mx.example.test', priority: 10 }],
-      mxProvider: 'other',
-      isCatchAll: null,
-      isDisposable: false,
-      isFreeProvider: false,
-      hasMailServer: true,
-    },
-    mailbox: {
-      localPart: email.split('@')[0] ?? '',
-      isRoleAccount: false,
-      isAbuseRole: false,
-      isKnownDead: false,
-      isKnownComplainer: false,
-      smtpProbe: 'off',
-      smtpReply: null,
-    },
-    result: { status: 'safe', reason: 'domain_ok', subStatus: null },
-  };
-}
+/** Every address reads as safe on one domain. */
+const resultFor = (email: string) => safeResult(email, 'example.test');
 
 const calls: string[] = [];
 const instantEngine: Validator = {

@@ -85,6 +85,7 @@ import {
 import { epochSeconds, ttlAttribute } from '../../functions/store/table';
 import { putRawItem, readRawItem } from '../helpers/raw-items';
 import { startWorkspaceDb, type WorkspaceDb } from './workspace-harness';
+import { safeResult } from '../fixtures/validation-results';
 
 jest.setTimeout(120_000);
 
@@ -261,30 +262,7 @@ describe('usage, rate and request items (store/usage.ts, rate-counters.ts, valid
   });
 
   it('a completed request written with its outcome as nested maps (before outcomeJson) still reads', async () => {
-    const outcome = {
-      email: 'bo@x.test',
-      domain: {
-        name: 'x.test',
-        unicodeName: 'x.test',
-        registrableDomain: 'x.test',
-        mxRecords: [{ exchange: 'mx.x.test', priority: 10 }],
-        mxProvider: 'other',
-        isCatchAll: null,
-        isDisposable: false,
-        isFreeProvider: false,
-        hasMailServer: true,
-      },
-      mailbox: {
-        localPart: 'bo',
-        isRoleAccount: false,
-        isAbuseRole: false,
-        isKnownDead: false,
-        isKnownComplainer: false,
-        smtpProbe: 'off',
-        smtpReply: null,
-      },
-      result: { status: 'safe', reason: 'domain_ok', subStatus: null },
-    };
+    const outcome = safeResult('bo@x.test');
     const old = {
       ...validationRequestKey(companyId, 'req-maps'),
       type: 'validation_request',
