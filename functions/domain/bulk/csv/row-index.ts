@@ -139,8 +139,8 @@ export class IndexSegmentWriter {
 
   /** A row of class `code` (from code()). */
   row(code: number, contentBytes: number): void {
-    if (!Number.isSafeInteger(contentBytes) || contentBytes < 0)
-      checkCount(contentBytes, 'content byte count');
+    if (code >= this.classes.length) throw new Error(`row index: no class ${code}`);
+    checkCount(contentBytes, 'content byte count');
     this.rows.room(16);
     this.rows.varint(code);
     this.rows.varint(contentBytes);
