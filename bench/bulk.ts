@@ -27,7 +27,6 @@ import { demoIds } from '../local/demo/accounts';
 import { resultIndexKey } from '../functions/domain/bulk/object-keys';
 import { addCredits } from '../functions/domain/usage';
 import { readObjectBytes } from '../functions/store/bucket';
-import type { AwsCall } from '../functions/clients/call-recording';
 import { ValidationEngine, engineOptionsFromSettings } from '../functions/domain/validation';
 import { settings } from '../functions/settings';
 import { localWorkers } from '../local/runtime';
@@ -222,18 +221,6 @@ async function rowIndexAndVariant(baseUrl: string, apiKey: string, jobId: string
   );
 }
 
-/** `--assembly-calls`: the assembling invocation's calls from its results multipart on, one a line. */
-function printAssemblyCalls(calls: AwsCall[]): void {
-  const start = calls.find(
-    (c) => c.operation === 'CreateMultipartUpload' && c.target.key?.startsWith('results/'),
-  );
-  if (!start) return;
-  for (const call of calls.filter((c) => c.invocation === start.invocation && c.at >= start.at))
-    console.log(
-      `  +${(call.at - start.at).toFixed(1).padStart(6)} ms ${call.ms.toFixed(1).padStart(6)} ms  ${call.operation} ${call.target.key ?? call.target.items?.[0] ?? ''}`,
-    );
-}
-
 /** The naive script: parse everything with papaparse, classify with the engine, unparse, write. */
 async function baseline(
   filePath: string,
@@ -330,7 +317,6 @@ async function main(): Promise<void> {
     printTimeline(run.marks, runtime.runtime.awsCalls.slice(calls), cpu);
     console.log(`results sha256 ${run.digest}`);
     await rowIndexAndVariant(runtime.baseUrl, runtime.keys.admin, run.jobId);
-    if (process.argv.includes('--assembly-calls')) printAssemblyCalls(runtime.runtime.awsCalls.slice(calls));
     if (pipelineOnly) return;
 
     const engine = new ValidationEngine(engineOptionsFromSettings(settings()));
