@@ -58,7 +58,7 @@ const headBytes = 8;
 const kindBytes: Record<RowKind, number> = { h: 0x68, e: 0x65, d: 0x64 };
 const DUPLICATE = 1;
 
-export function passClass(eolBytes: number): RowClass {
+function passClass(eolBytes: number): RowClass {
   return { kind: 'e', eolBytes, status: '', reason: '', duplicate: false };
 }
 
@@ -322,7 +322,7 @@ function textSegment(lines: string[]): IndexSegment {
 }
 
 /** Cuts index bytes, as they arrive, into segments: binary ones whole, text lines in runs. */
-export class IndexSplitter {
+class IndexSplitter {
   private buffered: Buffer = Buffer.alloc(0);
 
   push(piece: Buffer | Uint8Array): void {
