@@ -2,6 +2,7 @@
 // CSV (`--rows N`, default 200,000; every fifth address repeats an earlier one) through the local runtime
 // with DNS served on 127.0.0.1, PUT to completed to downloaded, `--runs` times (default 2). It imports
 // only the public client and the test runtime, so the same file runs against an older functions/.
+import { createHash } from 'node:crypto';
 import { createMailvetClient } from '../client';
 import { demoIds } from '../local/demo/accounts';
 import { addCredits } from '../functions/domain/usage';
@@ -15,6 +16,8 @@ const arg = (name: string, fallback: number) => {
 const ROWS = arg('--rows', 200_000);
 const RUNS = arg('--runs', 2);
 const DOMAINS = 2_000;
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 function generateCsv(): Buffer {
   let seed = 42;
@@ -53,12 +56,16 @@ async function main(): Promise<void> {
       });
       if (!end.download) throw new Error(`job ${end.job.status}: ${end.job.error}`);
       const download = await client.fetchResults(end.download.downloadUrl);
-      await download.arrayBuffer();
+      const results = Buffer.from(await download.arrayBuffer());
       const seconds = (performance.now() - t0) / 1000;
       const duplicates = (end.job as { duplicateEmails?: number }).duplicateEmails ?? 'not reported';
       console.log(
         `run ${run}: ${(file.length / 1048576).toFixed(1)} MB, ${ROWS} rows, ${seconds.toFixed(2)} s end to end, duplicateEmails ${duplicates}`,
       );
+      // after the figure: the results and a unique copy with reasons, whose bytes no revision may change
+      const unique = await client.getDownload(end.jobId, { unique: true, columns: ['status', 'reason'] });
+      const copy = Buffer.from(await (await client.fetchResults(unique.downloadUrl)).arrayBuffer());
+      console.log(`  results sha256 ${sha256(results)}, unique+reason copy sha256 ${sha256(copy)}`);
     }
   } finally {
     await runtime.stop();

@@ -5,7 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { assembleResults } from '../../functions/domain/bulk/assemble';
 import { annotateChunk, readChunk } from '../../functions/domain/bulk/csv/annotate';
 import { encodeAscii } from '../../functions/domain/bulk/csv/encoding';
-import { indexChunk, type RowVerdict } from '../../functions/domain/bulk/csv/row-index';
+import {
+  indexChunk,
+  readIndex,
+  rowIndexContentType,
+  type RowVerdict,
+} from '../../functions/domain/bulk/csv/row-index';
 import {
   duplicatePairsKey,
   partIndexKey,
@@ -51,7 +56,7 @@ async function writePart(
   );
   const key = partObjectKey(job.companyId, job.jobId, index, randomUUID());
   await putObject(key, part, 'text/csv');
-  await putObject(partIndexKey(key), indexChunk(rows, verdicts, encoding), 'text/plain');
+  await putObject(partIndexKey(key), indexChunk(rows, verdicts, encoding), rowIndexContentType);
   return { key, bytes: part.length };
 }
 
@@ -113,12 +118,14 @@ it.each(['utf-8', 'utf-16le'])(
       ),
     );
     expect(moved).toEqual({ ...emptyStatistics(), safe: 1, some_risk: -1 });
-    const index = (await readObjectBytes(resultIndexKey(job.companyId, job.jobId))).toString('latin1');
+    const index = readIndex(await readObjectBytes(resultIndexKey(job.companyId, job.jobId)));
     expect(
-      index
-        .trimEnd()
-        .split('\n')
-        .map((line) => line.split(' ').slice(2).join(' ')),
+      index.flatMap(({ classes, codes }) =>
+        Array.from(codes, (code) => {
+          const { kind, status, reason, duplicate } = classes[code]!;
+          return kind === 'd' ? `d ${status} ${reason}${duplicate ? ' u' : ''}` : kind;
+        }),
+      ),
     ).toEqual([
       'h',
       'd safe accepted',

@@ -6,6 +6,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { runAsFunction } from '../../functions/clients/call-recording';
 import { assembleResults } from '../../functions/domain/bulk/assemble';
 import { partIndexKey, partObjectKey, resultIndexKey } from '../../functions/domain/bulk/object-keys';
+import {
+  IndexSegmentWriter,
+  headerClass,
+  readIndex,
+  rowIndexContentType,
+} from '../../functions/domain/bulk/csv/row-index';
 import { minMultipartPartBytes, putObject, readObjectBytes } from '../../functions/store/bucket';
 import type { JobItem } from '../../functions/store/jobs/item';
 import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
@@ -28,9 +34,12 @@ async function jobWithParts(sizes: number[]) {
   for (const [index, size] of sizes.entries()) {
     const key = partObjectKey(job.companyId, job.jobId, index, randomUUID());
     parts.push(randomBytes(size));
-    indexes.push(Buffer.from(`${index} row index line\n`));
+    // one row standing for the part (the join never reads rows)
+    const writer = new IndexSegmentWriter();
+    writer.row(writer.code(headerClass(0)), size);
+    indexes.push(writer.finish());
     await putObject(key, parts[index]!, 'text/csv');
-    await putObject(partIndexKey(key), indexes[index]!, 'text/plain');
+    await putObject(partIndexKey(key), indexes[index]!, rowIndexContentType);
     keys[String(index)] = key;
     bytes[String(index)] = size;
   }
@@ -66,8 +75,15 @@ it('has S3 copy every part of at least 5 MiB, and the short last one, reading no
   expect((await readObjectBytes(resultIndexKey(item.companyId, item.jobId))).equals(index)).toBe(true);
   expect(count('UploadPartCopy', key)).toBe(3);
   expect(count('UploadPart', key)).toBe(0);
-  // only the row indexes are read (and joined in one part)
+  // only the row indexes are read, and joined in one put
   expect(count('GetObject', 'parts/')).toBe(3);
+  expect(count('PutObject', resultIndexKey(item.companyId, item.jobId))).toBe(1);
+  const joined = readIndex(await readObjectBytes(resultIndexKey(item.companyId, item.jobId)));
+  expect(joined.map((segment) => Array.from(segment.contentBytes))).toEqual([
+    [minMultipartPartBytes],
+    [minMultipartPartBytes + 17],
+    [1000],
+  ]);
 });
 
 it('concatenates parts under 5 MiB into parts of at least that, copying a lone last part', async () => {

@@ -1,14 +1,21 @@
 // The results assembly of a job with duplicate rows: every duplicate gets its first occurrence's status
 // and reason, whatever its own chunk found (a DNS timeout or a probe can differ between two rows of one
-// address), and its row index line the `u` mark that `?unique=true` downloads leave out.
+// address), and its row index row the duplicate mark that `?unique=true` downloads leave out.
 //
 // One pass over the parts' row indexes in file order (data-row ordinals are the scan's): each row's
 // status and reason are kept as small codes, so a duplicate looks its first occurrence up in an array.
-// Only a part holding a duplicate whose status changed is rewritten; the joined index is written here.
+// Only a part holding a duplicate whose status changed is rewritten; the joined index is written here,
+// a segment per part.
 import { ObjectWriter, putObject, readObjectBytes } from '../../store/bucket';
 import type { JobItem } from '../../store/jobs/item';
 import { encodeAscii, unitBytes } from './csv/encoding';
-import { formatIndexLine, parseIndexLine, type IndexedRow } from './csv/row-index';
+import {
+  IndexSegmentWriter,
+  readIndex,
+  rowIndexContentType,
+  type IndexSegment,
+  type RowClass,
+} from './csv/row-index';
 import { readPairs } from './duplicates';
 import { duplicatePairsKey, partIndexKey, resultIndexKey, rewrittenPartKey } from './object-keys';
 import type { PartSource } from './assemble';
@@ -36,17 +43,17 @@ class Codes {
   }
 }
 
-/** A row of a part whose status the assembly changes: its line in the part's index and the old status. */
+/** A row of a part whose status the assembly changes: its number in the part and its old status. */
 interface Change {
-  line: number;
+  row: number;
   from: string;
   to: string;
 }
 
 /**
  * Primary course: read the scan's duplicate pairs; walk the parts' indexes in order, giving each
- * duplicate its first occurrence's status and reason and writing the joined index with `u` marks;
- * rewrite the parts whose duplicates changed status.
+ * duplicate its first occurrence's status and reason and writing the joined index with duplicate
+ * marks; rewrite the parts whose duplicates changed status.
  */
 export async function resolveDuplicates(job: JobItem, parts: PartSource[]): Promise<ResolvedParts> {
   const { duplicates, firsts } = readPairs(
@@ -63,38 +70,55 @@ export async function resolveDuplicates(job: JobItem, parts: PartSource[]): Prom
   const resolved: PartSource[] = [];
   let ordinal = 0;
   let next = 0;
-  const index = await ObjectWriter.open(resultIndexKey(job.companyId, job.jobId), 'text/plain');
+  const index = await ObjectWriter.open(resultIndexKey(job.companyId, job.jobId), rowIndexContentType);
   try {
     for (const part of parts) {
-      const lines = (await readObjectBytes(partIndexKey(part.key))).toString('latin1').split('\n');
-      if (lines[lines.length - 1] === '') lines.pop();
-      const rows: IndexedRow[] = lines.map(parseIndexLine);
+      const segments = readIndex(await readObjectBytes(partIndexKey(part.key)));
       const changes: Change[] = [];
-      const out: string[] = [];
-      rows.forEach((row, line) => {
-        if (row.kind === 'd') {
-          if (ordinal === duplicates[next]) {
-            const first = firsts[next++]!;
-            const status = statuses.names[statusOf[first]!]!;
-            const reason = reasons.names[reasonOf[first]!]!;
-            if (status !== row.status) {
-              changes.push({ line, from: row.status, to: status });
-              moved[row.status as BulkStatus]--;
-              moved[status as BulkStatus]++;
-              row.contentBytes += (status.length - row.status.length) * width;
+      const out = new IndexSegmentWriter(segments.reduce((sum, s) => sum + s.codes.length, 0));
+      let row = 0;
+      for (const { classes, codes, contentBytes } of segments) {
+        // per class of the segment: its code in the joined segment, its status's and reason's codes
+        const outCodes = classes.map((rowClass) => out.code(rowClass));
+        const statusCodes = classes.map((c) => (c.kind === 'd' ? statuses.code(c.status) : 0));
+        const reasonCodes = classes.map((c) => (c.kind === 'd' ? reasons.code(c.reason) : 0));
+        // a duplicate's class in the joined segment, by its own class and its first's status and reason
+        const duplicateCodes = new Map<number, number>();
+        for (let n = 0; n < codes.length; n++, row++) {
+          const code = codes[n]!;
+          const rowClass = classes[code]!;
+          let content = contentBytes[n]!;
+          let outCode = outCodes[code]!;
+          if (rowClass.kind === 'd') {
+            let statusCode = statusCodes[code]!;
+            let reasonCode = reasonCodes[code]!;
+            if (ordinal === duplicates[next]) {
+              const first = firsts[next++]!;
+              const status = statuses.names[statusOf[first]!]!;
+              if (status !== rowClass.status) {
+                changes.push({ row, from: rowClass.status, to: status });
+                moved[rowClass.status as BulkStatus]--;
+                moved[status as BulkStatus]++;
+                content += (status.length - rowClass.status.length) * width;
+              }
+              statusCode = statusOf[first]!;
+              reasonCode = reasonOf[first]!;
+              outCode = duplicateCode(duplicateCodes, out, rowClass, code, statusCode, reasonCode, {
+                statuses: statuses.names,
+                reasons: reasons.names,
+              });
             }
-            Object.assign(row, { status, reason, duplicate: true });
+            if (ordinal < total) {
+              statusOf[ordinal] = statusCode;
+              reasonOf[ordinal] = reasonCode;
+            }
+            ordinal++;
           }
-          if (ordinal < total) {
-            statusOf[ordinal] = statuses.code(row.status);
-            reasonOf[ordinal] = reasons.code(row.reason);
-          }
-          ordinal++;
+          out.row(outCode, content);
         }
-        out.push(formatIndexLine(row));
-      });
-      if (out.length > 0) await index.write(Buffer.from(out.join('\n') + '\n', 'latin1'));
-      resolved.push(changes.length === 0 ? part : await rewritePart(part, lines, changes, encoding));
+      }
+      await index.write(out.finish());
+      resolved.push(changes.length === 0 ? part : await rewritePart(part, segments, changes, encoding));
     }
     await index.close();
   } catch (error) {
@@ -104,10 +128,35 @@ export async function resolveDuplicates(job: JobItem, parts: PartSource[]): Prom
   return { parts: resolved, moved };
 }
 
+/** The joined segment's class of a duplicate: its own class with its first's status and reason, marked. */
+function duplicateCode(
+  cache: Map<number, number>,
+  out: IndexSegmentWriter,
+  rowClass: RowClass,
+  code: number,
+  statusCode: number,
+  reasonCode: number,
+  names: { statuses: string[]; reasons: string[] },
+): number {
+  // status codes fit a byte and reason codes 16 bits (the arrays above): one number keys all three
+  const key = (code * 0x100 + statusCode) * 0x10000 + reasonCode;
+  let outCode = cache.get(key);
+  if (outCode === undefined) {
+    outCode = out.code({
+      ...rowClass,
+      status: names.statuses[statusCode]!,
+      reason: names.reasons[reasonCode]!,
+      duplicate: true,
+    });
+    cache.set(key, outCode);
+  }
+  return outCode;
+}
+
 /** Writes a copy of the part whose changed rows carry their new status; the original stays as it was. */
 async function rewritePart(
   part: PartSource,
-  originalLines: string[],
+  segments: IndexSegment[],
   changes: Change[],
   encoding: string,
 ): Promise<PartSource> {
@@ -115,20 +164,26 @@ async function rewritePart(
   const width = unitBytes(encoding);
   const pieces: Buffer[] = [];
   let at = 0;
+  let row = 0;
   let change = 0;
-  originalLines.forEach((line, n) => {
-    const row = parseIndexLine(line);
-    const length = row.contentBytes + row.eolBytes;
-    const next = changes[change];
-    if (next?.line === n) {
-      change++;
-      // the status is the last field of the row's content, in the file's encoding
-      const statusStart = at + row.contentBytes - next.from.length * width;
-      pieces.push(bytes.subarray(at, statusStart), encodeAscii(next.to, encoding));
-      pieces.push(bytes.subarray(at + row.contentBytes, at + length));
-    } else pieces.push(bytes.subarray(at, at + length));
-    at += length;
-  });
+  // unchanged rows between two changes go as one piece
+  let runStart = 0;
+  for (const { classes, codes, contentBytes } of segments) {
+    for (let n = 0; n < codes.length; n++, row++) {
+      const content = contentBytes[n]!;
+      const length = content + classes[codes[n]!]!.eolBytes;
+      const next = changes[change];
+      if (next?.row === row) {
+        change++;
+        // the status is the last field of the row's content, in the file's encoding
+        const statusStart = at + content - next.from.length * width;
+        pieces.push(bytes.subarray(runStart, statusStart), encodeAscii(next.to, encoding));
+        runStart = at + content;
+      }
+      at += length;
+    }
+  }
+  pieces.push(bytes.subarray(runStart, at));
   const rewritten = Buffer.concat(pieces);
   const key = rewrittenPartKey(part.key);
   await putObject(key, rewritten, 'text/csv');

@@ -2,10 +2,12 @@
 // least 5 MB (S3's minimum for all but the last; every part at the default chunk size) is copied by S3
 // into its place; smaller ones are concatenated into multipart parts of at least 5 MB, a few at a time,
 // so memory holds a handful of parts and never the whole file.
-import { joinObjects } from '../../store/bucket';
+import { eachLimited } from '../../concurrency';
+import { joinObjects, putObject, readObjectBytes } from '../../store/bucket';
 import type { JobDuplicates } from '../../store/jobs/duplicates';
 import type { JobItem } from '../../store/jobs/item';
 import { resolveDuplicates } from './assemble-duplicates';
+import { rowIndexContentType } from './csv/row-index';
 import { minMultipartPartBytes } from './limits';
 import { partIndexKey, resultIndexKey, resultObjectKey } from './object-keys';
 import { emptyStatistics, type Statistics } from './statuses';
@@ -63,13 +65,28 @@ export async function assembleResults(
     return { key, moved };
   }
   const parts = partSources(job);
-  // Index parts are about a third of their parts' size (bench:bulk: 35 MB beside 110 MB of results), too
-  // small for S3 to copy part by part: joined in one piece without knowing their sizes up front, at the
-  // same time as the results (those, at the default chunk size, are copied by S3 part by part).
-  const indexParts = parts.map((part) => ({ key: partIndexKey(part.key), bytes: 0 }));
-  await Promise.all([
-    joinObjects(planGroups(parts), key),
-    joinObjects(planGroups(indexParts, Number.POSITIVE_INFINITY), resultIndexKey(job.companyId, job.jobId)),
-  ]);
+  // The results, at the default chunk size, are copied by S3 part by part; the row index is joined
+  // meanwhile.
+  await Promise.all([joinObjects(planGroups(parts), key), joinRowIndexes(job, parts)]);
   return { key, moved: emptyStatistics() };
+}
+
+/** Part indexes read at once. */
+const indexReadsInFlight = 8;
+
+/**
+ * The parts' row indexes, concatenated in order, as the results' row index (csv/row-index.ts: an index
+ * is a sequence of self-contained segments, so no row is decoded). A part's index is ~2 bytes a row
+ * (bench:bulk: 3 MB for 1.6 million rows), so one put, not a multipart upload.
+ */
+async function joinRowIndexes(job: JobItem, parts: PartSource[]): Promise<void> {
+  const indexes: Buffer[] = new Array(parts.length);
+  await eachLimited(
+    parts.map((_, n) => n),
+    indexReadsInFlight,
+    async (n) => {
+      indexes[n] = await readObjectBytes(partIndexKey(parts[n]!.key));
+    },
+  );
+  await putObject(resultIndexKey(job.companyId, job.jobId), Buffer.concat(indexes), rowIndexContentType);
 }

@@ -15,7 +15,7 @@ import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classif
 import { completeIfDone, completeJobById } from './completion';
 import { annotateChunk, readChunk } from './csv/annotate';
 import type { TextEncoding } from './csv/encoding';
-import { indexChunk } from './csv/row-index';
+import { indexChunk, rowIndexContentType } from './csv/row-index';
 import { partIndexKey, partObjectKey } from './object-keys';
 import { handOffToProbes } from './probe-stage';
 import { countStatuses } from './statuses';
@@ -151,7 +151,11 @@ export async function processChunkMessage(
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
   await Promise.all([
     putObject(partKey, part, 'text/csv'),
-    putObject(partIndexKey(partKey), indexChunk(rows, verdicts, work.encoding as TextEncoding), 'text/plain'),
+    putObject(
+      partIndexKey(partKey),
+      indexChunk(rows, verdicts, work.encoding as TextEncoding),
+      rowIndexContentType,
+    ),
   ]);
 
   const counted = await recordChunk(

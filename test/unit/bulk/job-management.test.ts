@@ -2,11 +2,8 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { bucketName, resetS3, s3 } from '../../../functions/clients/s3';
 import { readChunk, annotateChunk } from '../../../functions/domain/bulk/csv/annotate';
-import {
-  indexChunk,
-  parseIndexLine,
-  type ResultsVariant,
-} from '../../../functions/domain/bulk/csv/row-index';
+import { indexChunk, type ResultsVariant } from '../../../functions/domain/bulk/csv/row-index';
+import { parseIndexLine } from '../../../functions/domain/bulk/csv/row-index-text';
 import { walkVariant } from '../../../functions/domain/bulk/results-variants';
 import { presignUpload } from '../../../functions/domain/bulk/presign';
 import { countMetric } from '../../../functions/metrics';
