@@ -148,30 +148,29 @@ export async function processChunkMessage(
     return handOffToProbes(work, verdicts.length, probes, chunkLog);
   }
   const part = annotateChunk(chunk, rows, work, verdicts);
+  // What the count needs, taken before the PUTs: the rows' strings and arrays are garbage while the
+  // PUTs wait, rather than live objects the worker's collector copies (two chunks share a worker).
+  const record = {
+    index: work.index,
+    counts: countStatuses(verdicts),
+    partBytes: part.length,
+    uncounted: countTestAddresses(emails),
+  };
+  const rowsValidated = verdicts.length;
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
   await Promise.all([
     putObject(partKey, part, 'text/csv'),
     putObject(partIndexKey(partKey), indexChunk(rows, verdicts, work.encoding as TextEncoding), 'text/plain'),
   ]);
 
-  const counted = await recordChunk(
-    job,
-    {
-      index: work.index,
-      counts: countStatuses(verdicts),
-      partKey,
-      partBytes: part.length,
-      uncounted: countTestAddresses(emails),
-    },
-    systemClock().toISOString(),
-  );
+  const counted = await recordChunk(job, { ...record, partKey }, systemClock().toISOString());
   if (!counted) {
     // This attempt's part is nobody's (another delivery counted the chunk first, or the job was
     // deleted while the chunk was validated): the bucket's lifecycle rule for parts removes it.
     chunkLog.info('chunk already counted or job no longer processing');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }
-  countMetric('RowsValidated', verdicts.length);
+  countMetric('RowsValidated', rowsValidated);
   await completeIfDone(counted, chunkLog);
 }
 
