@@ -1,10 +1,11 @@
 // A chunk validator's S3 traffic alone, as the validator's side pays for it: the ranged GET of each
 // chunk of a generated upload (readPinnedRange) and the two PUTs of its part and row index (putObject,
-// bodies of the sizes bench:bulk writes), through the functions' own S3 client. The local S3 runs in a
-// child process, so this process's CPU (process.cpuUsage: SDK, HTTP, sockets, body copies, GC) is the
-// validator's alone. Prints CPU ms per chunk, the best of `--rounds` rounds (the machine's load moves
-// the rest).
-//   npx tsx bench/chunk-io.ts [--mb N] [--rounds N]
+// bodies of the sizes bench:bulk writes, the part written into a buffer as annotateChunk does), through
+// the functions' own S3 client. The local S3 runs in a child process, so this process's CPU
+// (process.cpuUsage: SDK, HTTP, sockets, body copies, page faults, GC) is the validator's alone.
+// Prints CPU ms per chunk, the best of `--rounds` rounds (the machine's load moves the rest).
+// --no-pool gives no buffer back to chunkBuffers, so every chunk and part is a fresh buffer.
+//   npx tsx bench/chunk-io.ts [--mb N] [--rounds N] [--no-pool]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,9 @@ async function main(): Promise<void> {
     });
     await import('../test/helpers/env');
     const { putObject, readPinnedRange } = await import('../functions/store/bucket');
+    const { chunkBuffers } = await import('../functions/buffer-pool');
+    const pooled = !process.argv.includes('--no-pool');
+    const giveBack = (buffer: Buffer) => (pooled ? chunkBuffers.give(buffer) : undefined);
     const { s3 } = await import('../functions/clients/s3');
     const { PutObjectCommand } = await import('@aws-sdk/client-s3');
     const { generateCsv } = await import('./bulk-input');
@@ -62,16 +66,22 @@ async function main(): Promise<void> {
     for (let at = 0; at < file.length; at += chunkBytes)
       ranges.push([at, Math.min(file.length, at + chunkBytes)]);
     // bench:bulk's part is its chunk plus ~10% of statuses, its row index about a third of the part
-    const part = Buffer.alloc(Math.round(chunkBytes * 1.1), 0x61);
-    const index = Buffer.alloc(Math.round(part.length / 3), 0x62);
+    const partBytes = Math.round(chunkBytes * 1.1);
+    const index = Buffer.alloc(Math.round(partBytes / 3), 0x62);
 
     const oneChunk = async ([start, end]: [number, number], n: number) => {
       const body = await readPinnedRange(object, start, end);
       if (body.length !== end - start) throw new Error('short read');
+      // the part: the chunk's bytes and some more, in a buffer as processChunkMessage takes one
+      const part = chunkBuffers.take(partBytes);
+      part.set(body, 0);
+      part.fill(0x61, body.length);
+      giveBack(body);
       await Promise.all([
         putObject(`parts/${n}.csv`, part, 'text/csv'),
         putObject(`parts/${n}.index`, index, 'text/plain'),
       ]);
+      giveBack(part);
     };
     // warm up: connections, JIT
     for (const [n, range] of ranges.entries()) await oneChunk(range, n);
@@ -85,7 +95,7 @@ async function main(): Promise<void> {
       best = Math.min(best, (used.user + used.system) / 1000 / ranges.length);
     }
     console.log(
-      `${ranges.length} chunks of ${(chunkBytes / 1048576).toFixed(0)} MB: GET + PUT ${(part.length / 1048576).toFixed(1)} MB + PUT ${(index.length / 1048576).toFixed(1)} MB`,
+      `${ranges.length} chunks of ${(chunkBytes / 1048576).toFixed(0)} MB: GET + PUT ${(partBytes / 1048576).toFixed(1)} MB + PUT ${(index.length / 1048576).toFixed(1)} MB${pooled ? '' : ', no buffer pool'}`,
     );
     console.log(`validator side CPU: ${best.toFixed(2)} ms per chunk (best of ${rounds} rounds)`);
   } finally {
