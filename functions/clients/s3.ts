@@ -9,13 +9,17 @@ import { traced } from './tracer';
 let client: S3Client | undefined;
 let presigner: S3Client | undefined;
 
-function build(checksumsWhenRequired: boolean): S3Client {
+function build(checksumsWhenRequired: boolean, cacheMiddleware: boolean): S3Client {
   const s = settings();
   const local = s.AWS_ENDPOINT_URL_S3 !== undefined;
   const built = new S3Client({
     region: s.AWS_REGION,
     endpoint: s.AWS_ENDPOINT_URL_S3,
     forcePathStyle: s.S3_FORCE_PATH_STYLE || local,
+    cacheMiddleware,
+    // A body of 2 MB or more waits for "100 Continue" before it is sent: a round trip through the local
+    // S3's busy event loop for nothing (it refuses nothing by its headers). In AWS the default stays.
+    ...(local ? { expectContinueHeader: false } : {}),
     ...(checksumsWhenRequired
       ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
       : {}),
@@ -42,9 +46,13 @@ function unsignedPayloads(client: S3Client): void {
   );
 }
 
-/** The client the functions' own S3 calls use (in AWS with the SDK's default checksums). */
+/**
+ * The client the functions' own S3 calls use (in AWS with the SDK's default checksums). It resolves its
+ * middleware stack once per command class (cacheMiddleware), not on every call: up to ~0.7 ms of CPU a call
+ * otherwise, several a chunk. Its middleware is all added here, before the first call, as that needs.
+ */
 export function s3(): S3Client {
-  client ??= traced(build(settings().AWS_ENDPOINT_URL_S3 !== undefined));
+  client ??= traced(build(settings().AWS_ENDPOINT_URL_S3 !== undefined, true));
   return client;
 }
 
@@ -55,7 +63,8 @@ export function s3(): S3Client {
  */
 export function presigningS3(): S3Client {
   // not traced: it only signs URLs and sends nothing
-  presigner ??= build(true);
+  // getSignedUrl adds its own middleware to each command: no cached stacks here
+  presigner ??= build(true, false);
   return presigner;
 }
 

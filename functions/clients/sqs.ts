@@ -11,7 +11,10 @@ let client: SQSClient | undefined;
 export function sqs(): SQSClient {
   if (!client) {
     const s = settings();
-    client = traced(new SQSClient({ region: s.AWS_REGION, endpoint: s.AWS_ENDPOINT_URL_SQS }));
+    // the middleware stack resolved once per command class (see s3.ts), its middleware all added here
+    client = traced(
+      new SQSClient({ region: s.AWS_REGION, endpoint: s.AWS_ENDPOINT_URL_SQS, cacheMiddleware: true }),
+    );
     recordCallsOf(client, 'sqs');
   }
   return client;

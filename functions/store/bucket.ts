@@ -18,6 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
+import { chunkBuffers } from '../buffer-pool';
 import { bucketName, presigningS3, s3 } from '../clients/s3';
 import { eachLimited } from '../concurrency';
 
@@ -270,7 +271,9 @@ const stripQuotes = (etag: string) => etag.replace(/"/g, '');
 
 /**
  * Bytes [start, end) of the exact object version `object` names (If-Match on its ETag, and its version
- * id when the bucket keeps versions); ObjectChangedError when that version is no longer there.
+ * id when the bucket keeps versions); ObjectChangedError when that version is no longer there. A
+ * large range comes in a buffer of chunkBuffers (functions/buffer-pool.ts), which the caller may give
+ * back once nothing reads it.
  */
 export async function readPinnedRange(
   object: { key: string; etag: string; versionId?: string },
@@ -308,11 +311,12 @@ export async function readPinnedRange(
 /**
  * A body of known length, each piece copied into one buffer as it arrives: the SDK's
  * transformToByteArray pipes the pieces into a list and then copies them into a zero-filled array,
- * twice the memory traffic for a chunk's 4 MB. ObjectChangedError when the length differs.
+ * twice the memory traffic for a chunk's 4 MB. ObjectChangedError when the length differs. The buffer
+ * comes from chunkBuffers: the caller may give it back there once done with it.
  */
 function readExactly(body: Readable, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const out = Buffer.allocUnsafe(length);
+    const out = chunkBuffers.take(length);
     let at = 0;
     body.on('data', (piece: Buffer) => {
       if (at + piece.length > length) {

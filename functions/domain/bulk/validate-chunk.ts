@@ -1,5 +1,6 @@
 // One chunk of an upload: read its byte range of the pinned object, classify each row's email cell,
 // write the chunk's part of the results file, and add its counts to the job exactly once.
+import { chunkBuffers } from '../../buffer-pool';
 import { systemClock } from '../../clock';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../log';
@@ -22,6 +23,8 @@ import { countStatuses } from './statuses';
 import { releaseFailedJob } from '../usage';
 import { isTestAddress } from '../validation/test-addresses';
 import type { MailboxProbe } from '../validation/types';
+
+const takeBuffer = (bytes: number) => chunkBuffers.take(bytes);
 
 const replacedFileError =
   'The uploaded file was replaced by a second upload while it was being processed. Create a new job and upload the file once.';
@@ -147,9 +150,18 @@ export async function processChunkMessage(
     // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
     return handOffToProbes(work, verdicts.length, probes, chunkLog);
   }
-  const part = annotateChunk(chunk, rows, work, verdicts);
+  const part = annotateChunk(chunk, rows, work, verdicts, takeBuffer);
+  // What the count needs, taken before the PUTs: the rows' strings and arrays are garbage while the
+  // PUTs wait, rather than live objects the worker's collector copies (two chunks share a worker).
+  const record = {
+    index: work.index,
+    counts: countStatuses(verdicts),
+    partBytes: part.length,
+    uncounted: countTestAddresses(emails),
+  };
+  const rowsValidated = verdicts.length;
   const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
-  await Promise.all([
+  const written = Promise.all([
     putObject(partKey, part, 'text/csv'),
     putObject(
       partIndexKey(partKey),
@@ -157,25 +169,20 @@ export async function processChunkMessage(
       rowIndexContentType,
     ),
   ]);
+  // the rows are read: the chunk's buffer serves the next chunk; the part's, once S3 has answered
+  // (a failed PUT leaves it to the garbage collector: its bytes may still be on their way)
+  chunkBuffers.give(chunk);
+  await written;
+  chunkBuffers.give(part);
 
-  const counted = await recordChunk(
-    job,
-    {
-      index: work.index,
-      counts: countStatuses(verdicts),
-      partKey,
-      partBytes: part.length,
-      uncounted: countTestAddresses(emails),
-    },
-    systemClock().toISOString(),
-  );
+  const counted = await recordChunk(job, { ...record, partKey }, systemClock().toISOString());
   if (!counted) {
     // This attempt's part is nobody's (another delivery counted the chunk first, or the job was
     // deleted while the chunk was validated): the bucket's lifecycle rule for parts removes it.
     chunkLog.info('chunk already counted or job no longer processing');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }
-  countMetric('RowsValidated', verdicts.length);
+  countMetric('RowsValidated', rowsValidated);
   await completeIfDone(counted, chunkLog);
 }
 

@@ -72,6 +72,14 @@ export class ChunkRows {
   }
 }
 
+/**
+ * Rows to make room for in a chunk of `bytes`: one per 48 bytes, as a list of contacts has rows of
+ * 50-100 bytes (bench:bulk's ~62). Short of that the arrays grow, a copy of each and twice the memory.
+ */
+function rowCapacityFor(bytes: number): number {
+  return Math.ceil(bytes / 48);
+}
+
 /** What a validator knows of the file it reads a chunk of (the chunk message carries it). */
 export type ChunkLayout = Pick<Dialect, 'delimiter' | 'encoding' | 'headerStart' | 'dataStart'> & {
   emailColumn: number;
@@ -125,8 +133,7 @@ export function readTokenized(chunk: Buffer, layout: ChunkLayout): ChunkRows {
     width === 1
       ? (unit: number) => unit - chunkStart
       : (unit: number) => Math.min(unit * 2, end) - chunkStart;
-  // rows of the bench's file are ~95 bytes; the arrays grow when rows are shorter
-  const rows = new ChunkRows(Math.ceil(chunk.length / 64));
+  const rows = new ChunkRows(rowCapacityFor(chunk.length));
   const emails = rows.emails;
   const tokenizer = new RowTokenizer(
     layout.delimiter.charCodeAt(0),
@@ -171,7 +178,7 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
   const length = chunk.length;
   // element reads of a plain Uint8Array compile to faster code than a Buffer's (a third off this loop)
   const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, length);
-  const rows = new ChunkRows(Math.ceil(length / 64));
+  const rows = new ChunkRows(rowCapacityFor(length));
   // 1 for the bytes that end an unquoted field: one load a byte in the hot loops, not three compares
   const ends = new Uint8Array(256);
   ends[delimiter] = ends[LF] = ends[CR] = 1;
@@ -252,6 +259,10 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
 /** readBytewide's rows: each one's kind and offsets, and a data row's email cell as text. */
 class CellReader {
   private readonly asciiIsText: boolean;
+  /** The chunk's bytes as a plain Uint8Array (faster element reads than the Buffer's). */
+  private readonly bytes: Uint8Array;
+  /** Buffer's latin1 decoder, called without toString's argument checks (a call a row). */
+  private readonly latin1: (start: number, end: number) => string;
 
   constructor(
     private readonly chunk: Buffer,
@@ -262,6 +273,8 @@ class CellReader {
     private readonly dataStart: number,
   ) {
     this.asciiIsText = encoding === 'utf-8';
+    this.bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+    this.latin1 = (chunk as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice;
   }
 
   row(start: number, contentEnd: number, end: number, content: boolean, from: number, to: number): void {
@@ -275,17 +288,17 @@ class CellReader {
 
   /** The email cell's text, as cellText(decodeRange(...)) gives it. */
   private cell(from: number, to: number): string {
-    const chunk = this.chunk;
     if (to === from) return '';
     if (this.asciiIsText) {
-      const first = chunk[from]!;
-      if (first > SPACE && first !== QUOTE && chunk[to - 1]! > SPACE) {
+      const bytes = this.bytes;
+      const first = bytes[from]!;
+      if (first > SPACE && first !== QUOTE && bytes[to - 1]! > SPACE) {
         let i = from;
-        while (i < to && chunk[i]! < 0x7f) i++;
-        if (i === to) return chunk.toString('latin1', from, to);
+        while (i < to && bytes[i]! < 0x7f) i++;
+        if (i === to) return this.latin1.call(this.chunk, from, to);
       }
     }
-    return cellText(decodeRange(chunk, from, to, this.encoding));
+    return cellText(decodeRange(this.chunk, from, to, this.encoding));
   }
 }
 
@@ -302,12 +315,14 @@ function hasContent(bytes: Uint8Array, from: number, to: number): boolean {
  * The chunk's part of the results file.
  * @param statuses one status per data row of `rows`, in order: the status, or the row's verdict (the
  *   validator passes its verdicts as they are, rather than a second array of their statuses)
+ * @param allocate where the part's bytes go (the validator's reusable buffers); contents may be stale
  */
 export function annotateChunk(
   chunk: Buffer,
   rows: ChunkRows,
   layout: Pick<ChunkLayout, 'delimiter' | 'encoding'>,
   statuses: readonly (string | { status: string })[],
+  allocate: (bytes: number) => Buffer = Buffer.allocUnsafe,
 ): Buffer {
   // The appended bytes of each label, encoded once per chunk; most rows repeat the row before's label,
   // which skips the map.
@@ -322,46 +337,37 @@ export function annotateChunk(
     lastBytes = bytes;
     return bytes;
   };
-  const { count, kinds, starts, contentEnds, ends } = rows;
+  const { count, kinds, contentEnds } = rows;
   let extra = 0;
-  let next = 0;
+  let labelled = 0;
   for (let row = 0; row < count; row++) {
     const kind = kinds[row];
     if (kind === PASS) continue;
-    const status = kind === HEADER ? statusColumnHeader : statuses[next++];
+    const status = kind === HEADER ? statusColumnHeader : statuses[labelled];
     if (status === undefined) throw new Error('annotateChunk: fewer statuses than data rows');
-    const label = typeof status === 'string' ? status : status.status;
-    extra += bytesOf(label).length;
+    if (kind === DATA) labelled++;
+    extra += bytesOf(typeof status === 'string' ? status : status.status).length;
   }
-  const out = Buffer.allocUnsafe(chunk.length + extra);
-  // a row's bytes go by Uint8Array.set of a view: Buffer.copy costs more per call than a row's bytes
-  const from8 = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-  const copy = (start: number, end: number, to: number): number => {
-    out.set(from8.subarray(start, end), to);
-    return end - start;
-  };
-  let at = 0;
-  next = 0;
-  // Rows follow each other: the bytes from one insertion point to the next go in one copy, and a
-  // label (a few ASCII bytes) byte by byte, rather than three copies a row.
-  let from = 0;
-  let to = 0;
-  for (let row = 0; row < count; row++) {
-    const start = starts[row]!;
-    if (start !== to) {
-      at += copy(from, to, at);
-      from = start;
-    }
-    to = ends[row]!;
+  // The chunk goes in with one copy; then, from the last row back, the bytes after each row's content
+  // move up by the labels still to insert before them (copyWithin: a memmove that allocates nothing,
+  // where a copy from the chunk a row would cost a subarray object a row), and the row's label goes in
+  // the gap. Rows are contiguous and in order, so this is every row's bytes with its label inserted.
+  const out = allocate(chunk.length + extra);
+  out.set(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length), 0);
+  let shift = extra;
+  let moveEnd = chunk.length;
+  let next = labelled;
+  for (let row = count - 1; row >= 0 && shift > 0; row--) {
     const kind = kinds[row];
     if (kind === PASS) continue;
-    const status = kind === HEADER ? statusColumnHeader : statuses[next++]!;
+    const status = kind === HEADER ? statusColumnHeader : statuses[--next]!;
     const label = bytesOf(typeof status === 'string' ? status : status.status);
     const contentEnd = contentEnds[row]!;
-    at += copy(from, contentEnd, at);
+    out.copyWithin(contentEnd + shift, contentEnd, moveEnd);
+    shift -= label.length;
+    let at = contentEnd + shift;
     for (let i = 0; i < label.length; i++) out[at++] = label[i]!;
-    from = contentEnd;
+    moveEnd = contentEnd;
   }
-  copy(from, to, at);
   return out;
 }

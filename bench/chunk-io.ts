@@ -1,0 +1,117 @@
+// A chunk validator's S3 traffic alone, as the validator's side pays for it: the ranged GET of each
+// chunk of a generated upload (readPinnedRange) and the two PUTs of its part and row index (putObject,
+// bodies of the sizes bench:bulk writes, the part written into a buffer as annotateChunk does), through
+// the functions' own S3 client. The local S3 runs in a child process, so this process's CPU
+// (process.cpuUsage: SDK, HTTP, sockets, body copies, page faults, GC) is the validator's alone.
+// Prints CPU ms per chunk, the best of `--rounds` rounds (the machine's load moves the rest).
+// --no-pool gives no buffer back to chunkBuffers, so every chunk and part is a fresh buffer.
+//   npx tsx bench/chunk-io.ts [--mb N] [--rounds N] [--no-pool]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { numberFlag } from './flags';
+
+const bucket = 'bench-chunk-io';
+const credentials = { accessKeyId: 'bench-chunk-io', secretAccessKey: 'bench-chunk-io-secret' };
+
+/** The child's side: the local S3 on an ephemeral port, its URL on stdout, until stdin closes. */
+async function serve(dataDir: string): Promise<void> {
+  const { startLocalS3 } = await import('../local/s3/local-s3');
+  const server = await startLocalS3({ dataDir, buckets: [bucket], ...credentials, fsync: false });
+  process.stdout.write(`${server.url}\n`);
+  process.stdin.resume();
+  process.stdin.once('end', () => void server.close().then(() => process.exit(0)));
+}
+
+function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--serve', dataDir], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (url) => resolve({ child, url }));
+    child.once('exit', (code) => reject(new Error(`the local S3 exited with ${code}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const mb = numberFlag('mb', 30);
+  const rounds = numberFlag('rounds', 5);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-chunk-io-'));
+  const { child, url } = await startServer(dataDir);
+  try {
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: url,
+      BUCKET_NAME: bucket,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    });
+    await import('../test/helpers/env');
+    const { putObject, readPinnedRange } = await import('../functions/store/bucket');
+    const { chunkBuffers } = await import('../functions/buffer-pool');
+    const pooled = !process.argv.includes('--no-pool');
+    const giveBack = (buffer: Buffer) => (pooled ? chunkBuffers.give(buffer) : undefined);
+    const { s3 } = await import('../functions/clients/s3');
+    const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+    const { generateCsv } = await import('./bulk-input');
+
+    const file = generateCsv(Math.round((mb * 1048576) / 62));
+    const key = 'uploads/bench.csv';
+    const put = await s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: file }));
+    const object = { key, etag: put.ETag! };
+    // the scan's cut: ~5 MB ranges (row ends do not matter to the transfer)
+    const chunkBytes = 5 * 1048576;
+    const ranges: [number, number][] = [];
+    for (let at = 0; at < file.length; at += chunkBytes)
+      ranges.push([at, Math.min(file.length, at + chunkBytes)]);
+    // bench:bulk's part is its chunk plus ~10% of statuses, its row index about a third of the part
+    const partBytes = Math.round(chunkBytes * 1.1);
+    const index = Buffer.alloc(Math.round(partBytes / 3), 0x62);
+
+    const oneChunk = async ([start, end]: [number, number], n: number) => {
+      const body = await readPinnedRange(object, start, end);
+      if (body.length !== end - start) throw new Error('short read');
+      // the part: the chunk's bytes and some more, in a buffer as processChunkMessage takes one
+      const part = chunkBuffers.take(partBytes);
+      part.set(body, 0);
+      part.fill(0x61, body.length);
+      giveBack(body);
+      await Promise.all([
+        putObject(`parts/${n}.csv`, part, 'text/csv'),
+        putObject(`parts/${n}.index`, index, 'text/plain'),
+      ]);
+      giveBack(part);
+    };
+    // warm up: connections, JIT
+    for (const [n, range] of ranges.entries()) await oneChunk(range, n);
+    let best = Infinity;
+    let bestWall = Infinity;
+    for (let round = 0; round < rounds; round++) {
+      const start = process.cpuUsage();
+      const startedAt = performance.now();
+      // two at once, as a worker thread holds ~2 chunks in bench:bulk
+      for (let n = 0; n < ranges.length; n += 2)
+        await Promise.all(ranges.slice(n, n + 2).map((range, k) => oneChunk(range, n + k)));
+      const used = process.cpuUsage(start);
+      best = Math.min(best, (used.user + used.system) / 1000 / ranges.length);
+      bestWall = Math.min(bestWall, (performance.now() - startedAt) / ranges.length);
+    }
+    console.log(
+      `${ranges.length} chunks of ${(chunkBytes / 1048576).toFixed(0)} MB: GET + PUT ${(partBytes / 1048576).toFixed(1)} MB + PUT ${(index.length / 1048576).toFixed(1)} MB${pooled ? '' : ', no buffer pool'}`,
+    );
+    console.log(
+      `validator side CPU: ${best.toFixed(2)} ms per chunk; wall ${bestWall.toFixed(1)} ms per chunk, two at once (best of ${rounds} rounds)`,
+    );
+  } finally {
+    child.stdin!.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const serveAt = process.argv.indexOf('--serve');
+(serveAt >= 0 ? serve(process.argv[serveAt + 1]!) : main()).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
