@@ -210,6 +210,21 @@ export function printTimeline(marks: BenchMarks, calls: AwsCall[], cpu: CpuSampl
     },
     { name: 'download (descriptor + 110 MB GET)', from: marks.completedSeen, to: marks.downloadEnd },
   ];
+  // TIMELINE_CHUNKS=1: each chunk invocation's span, by worker (its invocation numbers' base)
+  if (process.env.TIMELINE_CHUNKS)
+    for (const [invocation, span] of [...spans].sort((a, b) => a[1].from - b[1].from))
+      console.log(
+        `    worker ${Math.floor(invocation / 1e9)} invocation ${invocation % 1e9}: ${((span.from - marks.uploadStart) / 1000).toFixed(2)} .. ${((span.to - marks.uploadStart) / 1000).toFixed(2)} s`,
+      );
+  // TIMELINE_CHUNKS=2: also the calls of the first chunk invocations, one a line
+  if (Number(process.env.TIMELINE_CHUNKS) > 1)
+    for (const [invocation] of [...spans].sort((a, b) => a[1].from - b[1].from).slice(0, 4)) {
+      console.log(`    invocation ${invocation}:`);
+      for (const c of chunks.filter((call) => call.invocation === invocation))
+        console.log(
+          `      ${((c.at - marks.uploadStart) / 1000).toFixed(3)} s +${c.ms.toFixed(0)} ms ${c.operation} ${c.target.key ?? ''}`,
+        );
+    }
   // TIMELINE_CALLS=1: the assembling invocation's calls, one a line
   if (process.env.TIMELINE_CALLS)
     for (const c of assembler.filter((call) => call.at >= assemblyStart.at))
