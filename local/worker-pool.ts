@@ -71,7 +71,8 @@ export interface WorkerPool {
 }
 
 /**
- * Invocations of these CPU-bound functions at once, per worker; more wait in the pool for a turn, as
+ * Invocations of these CPU-bound functions at once, per worker on average (the pool holds this many
+ * turns per worker, and the least busy worker takes each); more wait in the pool for a turn, as
  * Lambda would keep them queued. A chunk is ~4 MB of pure computation: twenty of them interleaved in
  * two threads (the chunks queue's maxConcurrency) finish no sooner than four, but hold five times the
  * memory (peak RSS near 1 GB on a 100 MB file) and slow the scan that shares their thread.
