@@ -5,35 +5,43 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { AwsCall } from '../functions/clients/call-recording';
 
-/** CPU seconds so far of the main thread and of every other thread of this process (Linux; else zeros). */
-function cpuNow(): { main: number; other: number } {
+/** CPU seconds so far of each thread of this process, by task id (Linux; else empty). */
+function cpuByTask(): Map<string, number> {
   const tick = 100; // USER_HZ
-  let main = 0;
-  let other = 0;
+  const out = new Map<string, number>();
   let tasks: string[];
   try {
     tasks = readdirSync('/proc/self/task');
   } catch {
-    return { main, other };
+    return out;
   }
   for (const task of tasks) {
     try {
       const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
-      if (task === String(process.pid)) main += seconds;
-      else other += seconds;
+      out.set(task, (Number(fields[11]) + Number(fields[12])) / tick);
     } catch {
       // the thread ended meanwhile (its CPU leaves the sums: a worker ends only at stop)
     }
   }
-  return { main, other };
+  return out;
+}
+
+/** A thread's name and id ('node' for a worker thread, 'V8 DefaultWorke' for V8's GC and compiler helpers). */
+function threadName(task: string): string {
+  try {
+    return `${readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim()} ${task}`;
+  } catch {
+    return `thread ${task}`;
+  }
 }
 
 interface Sample {
   at: number;
   main: number;
   other: number;
+  /** CPU seconds so far by task id. */
+  tasks: Map<string, number>;
 }
 
 /** Samples the process's CPU every `everyMs` on this thread's clock (performance.now, as the calls'). */
@@ -41,13 +49,51 @@ export class CpuSampler {
   private readonly samples: Sample[] = [];
   private readonly timer: NodeJS.Timeout;
 
-  constructor(everyMs = 100) {
+  constructor(readonly everyMs = 100) {
     this.sample();
     this.timer = setInterval(() => this.sample(), everyMs);
   }
 
   private sample(): void {
-    this.samples.push({ at: performance.now(), ...cpuNow() });
+    const tasks = cpuByTask();
+    let main = 0;
+    let other = 0;
+    for (const [task, seconds] of tasks) {
+      if (task === String(process.pid)) main += seconds;
+      else other += seconds;
+    }
+    this.samples.push({ at: performance.now(), main, other, tasks });
+  }
+
+  /**
+   * Each busy thread's CPU per sampling interval from `from` to `to`, one character an interval: '.'
+   * idle, 1-9 tenths of a core, '#' a whole core (the main thread first, then the others by CPU used).
+   * Idle gaps of the worker threads show here; the CPU of the window alone does not say which thread.
+   */
+  strips(from: number, to: number, minSeconds = 0.1): { label: string; seconds: number; strip: string }[] {
+    const inWindow = this.samples.filter((s) => s.at >= from && s.at <= to);
+    if (inWindow.length < 2) return [];
+    const first = inWindow[0]!;
+    const last = inWindow[inWindow.length - 1]!;
+    const tasks = [...last.tasks.keys()]
+      .map((task) => ({ task, seconds: last.tasks.get(task)! - (first.tasks.get(task) ?? 0) }))
+      .filter((t) => t.seconds >= minSeconds)
+      .sort(
+        (a, b) =>
+          Number(b.task === String(process.pid)) - Number(a.task === String(process.pid)) ||
+          b.seconds - a.seconds,
+      );
+    return tasks.map(({ task, seconds }) => {
+      let strip = '';
+      for (let i = 1; i < inWindow.length; i++) {
+        const a = inWindow[i - 1]!;
+        const b = inWindow[i]!;
+        const share = ((b.tasks.get(task) ?? 0) - (a.tasks.get(task) ?? 0)) / ((b.at - a.at) / 1000);
+        const tenths = Math.round(share * 10);
+        strip += tenths <= 0 ? '.' : tenths >= 10 ? '#' : String(tenths);
+      }
+      return { label: task === String(process.pid) ? 'main' : threadName(task), seconds, strip };
+    });
   }
 
   stop(): void {
@@ -164,6 +210,21 @@ export function printTimeline(marks: BenchMarks, calls: AwsCall[], cpu: CpuSampl
     },
     { name: 'download (descriptor + 110 MB GET)', from: marks.completedSeen, to: marks.downloadEnd },
   ];
+  // TIMELINE_CHUNKS=1: each chunk invocation's span, by worker (its invocation numbers' base)
+  if (process.env.TIMELINE_CHUNKS)
+    for (const [invocation, span] of [...spans].sort((a, b) => a[1].from - b[1].from))
+      console.log(
+        `    worker ${Math.floor(invocation / 1e9)} invocation ${invocation % 1e9}: ${((span.from - marks.uploadStart) / 1000).toFixed(2)} .. ${((span.to - marks.uploadStart) / 1000).toFixed(2)} s`,
+      );
+  // TIMELINE_CHUNKS=2: also the calls of the first chunk invocations, one a line
+  if (Number(process.env.TIMELINE_CHUNKS) > 1)
+    for (const [invocation] of [...spans].sort((a, b) => a[1].from - b[1].from).slice(0, 4)) {
+      console.log(`    invocation ${invocation}:`);
+      for (const c of chunks.filter((call) => call.invocation === invocation))
+        console.log(
+          `      ${((c.at - marks.uploadStart) / 1000).toFixed(3)} s +${c.ms.toFixed(0)} ms ${c.operation} ${c.target.key ?? ''}`,
+        );
+    }
   // TIMELINE_CALLS=1: the assembling invocation's calls, one a line
   if (process.env.TIMELINE_CALLS)
     for (const c of assembler.filter((call) => call.at >= assemblyStart.at))
@@ -181,6 +242,22 @@ export function printTimeline(marks: BenchMarks, calls: AwsCall[], cpu: CpuSampl
         `  CPU ${used.main.toFixed(2)} / ${used.other.toFixed(2)}${phase.note ? `  (${phase.note})` : ''}`,
     );
   }
+  const strips = cpu.strips(marks.uploadStart, marks.downloadEnd);
+  if (strips.length === 0) return;
+  console.log(
+    `CPU by thread, one character per ${cpu.everyMs} ms from the upload start ('.' idle, 1-9 tenths of a core, '#' all of one):`,
+  );
+  // the phases' starts on the same scale: u upload, s scan, c first chunk, a assembly, d download
+  const scale = (t: number) => Math.max(0, Math.round((t - marks.uploadStart) / cpu.everyMs));
+  const ruler: string[] = [];
+  const put = (t: number, mark: string) => (ruler[scale(t)] = mark);
+  put(scanRead.at, 's');
+  put(firstChunk, 'c');
+  put(assemblyStart.at, 'a');
+  put(marks.completedSeen, 'd');
+  console.log(`  ${'phases'.padEnd(30)} ${Array.from(ruler, (m) => m ?? ' ').join('')}`);
+  for (const { label, seconds, strip } of strips)
+    console.log(`  ${`${label} ${seconds.toFixed(2)} s`.padEnd(30)} ${strip}`);
 }
 
 function ms(value: number): string {

@@ -71,12 +71,21 @@ export interface WorkerPool {
 }
 
 /**
- * Invocations of these CPU-bound functions at once, per worker; more wait in the pool for a turn, as
+ * Invocations of these CPU-bound functions at once, per worker on average (the pool holds this many
+ * turns per worker, and the least busy worker takes each); more wait in the pool for a turn, as
  * Lambda would keep them queued. A chunk is ~4 MB of pure computation: twenty of them interleaved in
  * two threads (the chunks queue's maxConcurrency) finish no sooner than four, but hold five times the
  * memory (peak RSS near 1 GB on a 100 MB file) and slow the scan that shares their thread.
  */
 const perWorkerLimits: Readonly<Record<string, number>> = { validateChunk: 2 };
+
+/**
+ * How much an invocation weighs when the pool picks the least busy worker (1 unless listed). The scan of
+ * an upload (startProcessing) runs on one thread for as long as several chunks do: counted as one
+ * invocation, it drew as many chunks to its thread as the other one got, and those waited behind the
+ * scan while the other core had room (the first chunks of a job also wait on DNS there).
+ */
+const dispatchWeights: Readonly<Record<string, number>> = { startProcessing: 2 };
 
 /** Worker invocation numbers start here: the main thread's own (the API's) stay below. */
 const invocationBaseStep = 1_000_000_000;
@@ -243,12 +252,18 @@ export async function startWorkerPool(options: WorkerPoolOptions): Promise<Worke
 
   function dispatch(name: string, event: unknown): Promise<unknown> {
     if (stopping) return Promise.reject(new Error('The local worker threads are stopping'));
-    // The least busy worker, the first of equals; one still starting (a replacement) only if none is ready.
+    // The least busy worker by weight, the first of equals; one still starting (a replacement) only if
+    // none is ready.
     const live = slots.filter((s) => s.alive);
     const ready = live.filter((s) => s.ready);
     const candidates = ready.length > 0 ? ready : live;
     if (candidates.length === 0) return Promise.reject(new Error('No local worker thread is running'));
-    const slot = candidates.reduce((best, s) => (s.pending.size < best.pending.size ? s : best));
+    const load = (s: Slot) => {
+      let sum = 0;
+      for (const waiter of s.pending.values()) sum += dispatchWeights[waiter.name] ?? 1;
+      return sum;
+    };
+    const slot = candidates.reduce((best, s) => (load(s) < load(best) ? s : best));
     const id = ++nextId;
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { name, resolve, reject });

@@ -79,6 +79,25 @@ describe('the local worker pool', () => {
     }
   });
 
+  it('counts a scan as two invocations when it picks a worker: the other takes more chunks meanwhile', async () => {
+    const weighted = await startWorkerPool({
+      size: 2,
+      functions: { startProcessing: fixture, validateChunk: fixture },
+      env: process.env,
+    });
+    try {
+      const calls = [
+        weighted.invoke('startProcessing', { action: 'hang' }),
+        ...Array.from({ length: 4 }, () => weighted.invoke('validateChunk', { action: 'hang' })),
+      ];
+      for (const call of calls) call.catch(() => undefined);
+      const running = weighted.running().map((names) => [...names].sort());
+      expect(running).toEqual([['startProcessing', 'validateChunk'], Array(3).fill('validateChunk')]);
+    } finally {
+      await weighted.stop();
+    }
+  });
+
   it('fails the invocations of a worker that dies and replaces the worker', async () => {
     const before = pool.threadIds();
     const hanging = pool.invoke('fixture', { action: 'hang' });
