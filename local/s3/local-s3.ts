@@ -4,8 +4,19 @@
 //   client ──> front (public port: auth decision, streams bodies) ──> s3rver (ephemeral port, data dir)
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  link,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -1237,6 +1248,12 @@ const READ_PIECE_BYTES = 1024 * 1024;
 /** Bytes gathered before a write to the file: a socket's pieces are 64 KiB or less, a syscall each. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
+/**
+ * Writes a body to a temporary file and renames it into place once the whole body arrived (and, with
+ * fsync, is on disk); hashes it (MD5, the ETag) on the way. The socket's pieces are written as they
+ * came, gathered into one writev per WRITE_BATCH_BYTES: never copied into a larger buffer, which would
+ * double the memory a 100 MB upload churns through on this thread (and the GCs that churn starts).
+ */
 async function writeAtomically(
   target: string,
   content: Readable,
@@ -1247,27 +1264,32 @@ async function writeAtomically(
   const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
   const hash = md5 ? createHash('md5') : undefined;
   let size = 0;
-  let held: Buffer[] = [];
-  let heldBytes = 0;
-  const measure = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash?.update(chunk);
-      size += chunk.length;
-      held.push(chunk);
-      heldBytes += chunk.length;
-      if (heldBytes < WRITE_BATCH_BYTES) return callback();
-      const batch = held.length === 1 ? held[0] : Buffer.concat(held, heldBytes);
-      held = [];
-      heldBytes = 0;
-      callback(null, batch);
-    },
-    flush(callback) {
-      callback(null, heldBytes > 0 ? Buffer.concat(held, heldBytes) : null);
-    },
-  });
   try {
-    await pipeline(content, measure, createWriteStream(temporary));
-    if (fsync) await syncFile(temporary);
+    const file = await open(temporary, 'w');
+    try {
+      let held: Buffer[] = [];
+      let heldBytes = 0;
+      // One batch is written while the next one arrives.
+      let writing: Promise<void> = Promise.resolve();
+      for await (const chunk of content as AsyncIterable<Buffer>) {
+        hash?.update(chunk);
+        size += chunk.length;
+        held.push(chunk);
+        heldBytes += chunk.length;
+        if (heldBytes < WRITE_BATCH_BYTES) continue;
+        await writing;
+        writing = writeAll(file, held, heldBytes);
+        // awaited above or below; a body that fails meanwhile must not leave it unhandled
+        writing.catch(() => undefined);
+        held = [];
+        heldBytes = 0;
+      }
+      await writing;
+      if (heldBytes > 0) await writeAll(file, held, heldBytes);
+      if (fsync) await file.sync();
+    } finally {
+      await file.close();
+    }
     await rename(temporary, target);
     if (fsync) await syncDirectory(path.dirname(target));
   } catch (error) {
@@ -1275,4 +1297,13 @@ async function writeAtomically(
     throw error;
   }
   return { size, md5: hash?.digest('hex') ?? '' };
+}
+
+/** Appends the pieces to the file in one writev (more only if the system writes fewer bytes). */
+async function writeAll(file: FileHandle, pieces: Buffer[], bytes: number): Promise<void> {
+  let { bytesWritten } = await file.writev(pieces);
+  while (bytesWritten < bytes) {
+    const rest = Buffer.concat(pieces, bytes).subarray(bytesWritten);
+    bytesWritten += (await file.write(rest)).bytesWritten;
+  }
 }
