@@ -24,7 +24,7 @@ type ThreadCpu = Map<string, { name: string; seconds: number }>;
 /** CPU seconds per thread of this process so far (Linux; else empty). */
 function threadCpu(): ThreadCpu {
   const out: ThreadCpu = new Map();
-  let tasks: string[] = [];
+  let tasks: string[];
   try {
     tasks = readdirSync('/proc/self/task');
   } catch {

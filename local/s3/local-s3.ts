@@ -5,18 +5,7 @@
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import {
-  link,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  writeFile,
-  type FileHandle,
-} from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -28,6 +17,7 @@ import S3Object from 's3rver/lib/models/object';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
 import { writeFileAtomically } from '../journal';
+import { startBodyWriter, type BodyWriter } from './body-writer';
 import { syncDirectory, syncFile } from './flush';
 import { listen } from '../ports';
 import {
@@ -125,11 +115,17 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   });
   // The front sets X-Forwarded-For, so event records carry the real client address.
   backend.proxy = true;
-  patchStore(backend.store, fsync);
-  for (const bucket of await readdir(options.dataDir))
-    await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
-      backend.store.getResourcePath(bucket, key, 'object'),
-    );
+  const writer = startBodyWriter();
+  patchStore(backend.store, fsync, writer);
+  try {
+    for (const bucket of await readdir(options.dataDir))
+      await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
+        backend.store.getResourcePath(bucket, key, 'object'),
+      );
+  } catch (error) {
+    await writer.close();
+    throw error;
+  }
 
   const deliveries = new Set<Promise<void>>();
   const { eventsDir } = options;
@@ -173,7 +169,10 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     }
   });
 
-  const backendAddress = await backend.run();
+  const backendAddress = await backend.run().catch(async (error: unknown) => {
+    await writer.close();
+    throw error;
+  });
   const dispatch = backend.callback();
   const agent = new http.Agent({ keepAlive: true });
   const front = http.createServer((req, res) => handle(req, res, false));
@@ -192,7 +191,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     // s3rver has no UploadPartCopy: the front does it (the assembly of a results file is one per part).
     if (isUploadPartCopy(req)) {
       req.resume();
-      copyPart(req, backend.store, fsync).then(
+      copyPart(req, backend.store, fsync, writer).then(
         (reply) => sendCopyPartReply(res, reply),
         (error: unknown) => {
           logger.error('local S3: UploadPartCopy failed', error);
@@ -216,8 +215,10 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   let port: number;
   try {
     port = await listen(front, options.port ?? 0, host, 'local S3');
+    await writer.ready;
   } catch (error) {
-    await backend.close();
+    front.close();
+    await Promise.all([backend.close(), writer.close()]);
     throw error;
   }
 
@@ -254,6 +255,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       const backendClosed = backend.close();
       backend.httpServer?.closeAllConnections();
       await backendClosed;
+      await writer.close();
     },
   };
 }
@@ -824,6 +826,7 @@ async function copyPart(
   req: http.IncomingMessage,
   store: FilesystemStore,
   fsync: boolean,
+  writer: BodyWriter,
 ): Promise<CopyPartReply> {
   const url = new URL(req.url ?? '/', 'http://local');
   const [bucket, ...keyPath] = url.pathname.slice(1).split('/').map(decodeURIComponent);
@@ -880,7 +883,7 @@ async function copyPart(
         message: 'The specified key does not exist.',
         detail: { Key: source.key },
       };
-    const { md5 } = await writeAtomically(partPath, content, fsync);
+    const { md5 } = await writeAtomically(writer, partPath, content, fsync);
     await writeFile(`${partPath}.md5`, md5);
     if (fsync) await syncDirectory(uploadDir);
     return { etag: md5, lastModified: (await stat(partPath)).mtime };
@@ -1038,7 +1041,7 @@ async function deliver(
 // upload it hangs and leaves a partial object. These replacements write to a temporary file, wait for
 // it to be flushed, and rename it into place only when the whole body arrived.
 
-function patchStore(store: FilesystemStore, fsync: boolean): void {
+function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter): void {
   const objectPath = (bucket: string, key: string) => store.getResourcePath(bucket, key, 'object');
   /** The manifest of a multipart object kept as its parts (part-objects.ts), if the key is one. */
   const manifestAt = (file: string) => readManifest(file).catch(() => undefined);
@@ -1088,7 +1091,7 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
     const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
     if (!content) throw new Error(`No content for ${object.bucket}/${object.key}`);
     const previous = await manifestAt(file);
-    const { size, md5 } = await writeAtomically(file, content, fsync);
+    const { size, md5 } = await writeAtomically(writer, file, content, fsync);
     await store.putMetadata(object.bucket, object.key, object.metadata, md5);
     await removeParts(store.getBucketPath(object.bucket), previous);
     return { size, md5 };
@@ -1099,7 +1102,7 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
       uploadId,
       String(partNumber),
     );
-    const { size, md5 } = await writeAtomically(partPath, content, fsync);
+    const { size, md5 } = await writeAtomically(writer, partPath, content, fsync);
     await writeFile(`${partPath}.md5`, md5);
     return { size, md5 };
   };
@@ -1179,7 +1182,7 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
       await store.putMetadata(destBucket, destKey, metadata, source.etag);
       await writeManifest(to, manifest, fsync);
     } else {
-      await writeAtomically(to, createReadStream(from), fsync, false);
+      await writeAtomically(writer, to, createReadStream(from), fsync, false);
       await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
     }
     await removeParts(store.getBucketPath(destBucket), previous);
@@ -1250,11 +1253,13 @@ const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
  * Writes a body to a temporary file and renames it into place once the whole body arrived (and, with
- * fsync, is on disk); hashes it (MD5, the ETag) on the way. The socket's pieces are written as they
- * came, gathered into one writev per WRITE_BATCH_BYTES: never copied into a larger buffer, which would
- * double the memory a 100 MB upload churns through on this thread (and the GCs that churn starts).
+ * fsync, is on disk), hashing it (MD5, the ETag) on the way. The body writer's thread does the hashing
+ * and the writing (body-writer.ts); this thread only reads the body and hands its pieces over, one batch
+ * of WRITE_BATCH_BYTES at a time, while the next batch arrives. A request's pieces move to the thread
+ * uncopied; other streams' pieces (copies, parts) are copied, as their producer may hold on to them.
  */
 async function writeAtomically(
+  writer: BodyWriter,
   target: string,
   content: Readable,
   fsync: boolean,
@@ -1262,33 +1267,33 @@ async function writeAtomically(
 ): Promise<{ size: number; md5: string }> {
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
-  const hash = md5 ? createHash('md5') : undefined;
+  const movable = content instanceof http.IncomingMessage;
   let size = 0;
+  let digest: string;
   try {
-    const file = await open(temporary, 'w');
+    const file = await writer.open(temporary, md5);
     try {
       let held: Buffer[] = [];
       let heldBytes = 0;
-      // One batch is written while the next one arrives.
       let writing: Promise<void> = Promise.resolve();
       for await (const chunk of content as AsyncIterable<Buffer>) {
-        hash?.update(chunk);
         size += chunk.length;
         held.push(chunk);
         heldBytes += chunk.length;
         if (heldBytes < WRITE_BATCH_BYTES) continue;
         await writing;
-        writing = writeAll(file, held, heldBytes);
+        writing = file.write(held, movable);
         // awaited above or below; a body that fails meanwhile must not leave it unhandled
         writing.catch(() => undefined);
         held = [];
         heldBytes = 0;
       }
       await writing;
-      if (heldBytes > 0) await writeAll(file, held, heldBytes);
-      if (fsync) await file.sync();
-    } finally {
-      await file.close();
+      if (heldBytes > 0) await file.write(held, movable);
+      digest = await file.finish(fsync);
+    } catch (error) {
+      await file.abort();
+      throw error;
     }
     await rename(temporary, target);
     if (fsync) await syncDirectory(path.dirname(target));
@@ -1296,14 +1301,5 @@ async function writeAtomically(
     await rm(temporary, { force: true });
     throw error;
   }
-  return { size, md5: hash?.digest('hex') ?? '' };
-}
-
-/** Appends the pieces to the file in one writev (more only if the system writes fewer bytes). */
-async function writeAll(file: FileHandle, pieces: Buffer[], bytes: number): Promise<void> {
-  let { bytesWritten } = await file.writev(pieces);
-  while (bytesWritten < bytes) {
-    const rest = Buffer.concat(pieces, bytes).subarray(bytesWritten);
-    bytesWritten += (await file.write(rest)).bytesWritten;
-  }
+  return { size, md5: digest };
 }
