@@ -1252,10 +1252,16 @@ const READ_PIECE_BYTES = 1024 * 1024;
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
+ * Batches of one body handed to the body writer and not written yet; the body's reading waits beyond
+ * that (its socket then pauses the sender), so an upload holds a few MiB here, never the whole body.
+ */
+const WRITES_IN_FLIGHT = 3;
+
+/**
  * Writes a body to a temporary file and renames it into place once the whole body arrived (and, with
  * fsync, is on disk), hashing it (MD5, the ETag) on the way. The body writer's thread does the hashing
- * and the writing (body-writer.ts); this thread only reads the body and hands its pieces over, one batch
- * of WRITE_BATCH_BYTES at a time, while the next batch arrives. A request's pieces move to the thread
+ * and the writing (body-writer.ts); this thread only reads the body and hands its pieces over, a batch
+ * of WRITE_BATCH_BYTES at a time, while the next batches arrive. A request's pieces move to the thread
  * uncopied; other streams' pieces (copies, parts) are copied, as their producer may hold on to them.
  */
 async function writeAtomically(
@@ -1275,21 +1281,23 @@ async function writeAtomically(
     try {
       let held: Buffer[] = [];
       let heldBytes = 0;
-      let writing: Promise<void> = Promise.resolve();
+      /** Batches handed over and not yet written, oldest first: at most WRITES_IN_FLIGHT. */
+      const writing: Promise<void>[] = [];
       for await (const chunk of content as AsyncIterable<Buffer>) {
         size += chunk.length;
         held.push(chunk);
         heldBytes += chunk.length;
         if (heldBytes < WRITE_BATCH_BYTES) continue;
-        await writing;
-        writing = file.write(held, movable);
+        if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+        const batch = file.write(held, movable);
         // awaited above or below; a body that fails meanwhile must not leave it unhandled
-        writing.catch(() => undefined);
+        batch.catch(() => undefined);
+        writing.push(batch);
         held = [];
         heldBytes = 0;
       }
-      await writing;
-      if (heldBytes > 0) await file.write(held, movable);
+      if (heldBytes > 0) writing.push(file.write(held, movable));
+      await Promise.all(writing);
       digest = await file.finish(fsync);
     } catch (error) {
       await file.abort();
