@@ -3,11 +3,12 @@
 // chunks). Client and server run in this process, as in bench:bulk. Prints each step's wall time and
 // the CPU of the main thread and of the other threads by name (Linux /proc), median of `--runs`
 // (default 5). LOCAL_FSYNC as the runtime reads it (default normal; bench:bulk runs with it off).
-//   npx tsx bench/s3-put.ts [--runs N] [--mb 100]
+//   npx tsx bench/s3-put.ts [--runs N] [--mb 100] [--heap 50]
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -43,18 +44,30 @@ function threadCpu(): ThreadCpu {
   return out;
 }
 
+/** Main-thread GC pause time (ms) so far. */
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
 interface Step {
   ms: number;
   main: number;
+  /** Of `main`: its GC pauses. */
+  gc: number;
   /** CPU ms of the other threads, by thread name. */
   others: Map<string, number>;
 }
 
 async function measure<T>(work: () => Promise<T>): Promise<[T, Step]> {
   const before = threadCpu();
+  const gcBefore = gcMs;
   const t0 = performance.now();
   const value = await work();
   const ms = performance.now() - t0;
+  // the observer hears of the last collections a turn later
+  await new Promise((resolve) => setImmediate(resolve));
+  const gc = gcMs - gcBefore;
   const after = threadCpu();
   let main = 0;
   const others = new Map<string, number>();
@@ -63,7 +76,7 @@ async function measure<T>(work: () => Promise<T>): Promise<[T, Step]> {
     if (task === String(process.pid)) main += used;
     else others.set(end.name, (others.get(end.name) ?? 0) + used);
   }
-  return [value, { ms, main, others }];
+  return [value, { ms, main, gc, others }];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -122,6 +135,13 @@ async function main(): Promise<void> {
     return at < 0 ? fallback : Number(process.argv[at + 1]);
   };
   const runs = flag('--runs', 5);
+  // The runtime's main thread holds ~50 MB of live objects during a bulk job; a full collection there
+  // marks them all. `--heap MB` keeps as much alive here, so collections cost what they cost there.
+  const ballast = Array.from({ length: Math.round(flag('--heap', 50) * 1024 * 8) }, (_, n) => ({
+    n,
+    text: `object ${n}`,
+    list: [n, n + 1],
+  }));
   const bytes = Math.round(flag('--mb', 100) * 1024 * 1024);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-s3-put-'));
   const input = path.join(dir, 'input.csv');
@@ -168,6 +188,7 @@ async function main(): Promise<void> {
     await s3Server.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  if (ballast.length === 0) throw new Error('the heap ballast is gone');
   const mb = bytes / 1048576;
   console.log(`local S3, ${mb.toFixed(0)} MB, fsync ${fsync ? 'on' : 'off'}, median of ${runs}:`);
   for (const [name, list] of Object.entries(steps)) {
@@ -179,9 +200,11 @@ async function main(): Promise<void> {
       .join(', ');
     const wall = median(list.map((s) => s.ms));
     const main = median(list.map((s) => s.main));
+    const gc = median(list.map((s) => s.gc));
     console.log(
       `  ${name.padEnd(7)} ${wall.toFixed(0).padStart(5)} ms wall (${(mb / (wall / 1000)).toFixed(0)} MB/s), ` +
-        `main ${main.toFixed(0)} ms CPU (${((main / mb) * 1000).toFixed(0)} µs/MB); other threads (ms): ${others || '-'}`,
+        `main ${main.toFixed(0)} ms CPU (${((main / mb) * 1000).toFixed(0)} µs/MB, GC pauses ${gc.toFixed(0)} ms); ` +
+        `other threads (ms): ${others || '-'}`,
     );
   }
 }

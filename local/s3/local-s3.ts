@@ -20,10 +20,12 @@ import { writeFileAtomically } from '../journal';
 import { startBodyWriter, type BodyWriter } from './body-writer';
 import { syncDirectory, syncFile } from './flush';
 import { listen } from '../ports';
+import { ReadBufferPool } from './read-buffers';
 import {
   linkParts,
   mayBeManifest,
   partsRoot,
+  openFileReader,
   openPartsReader,
   readManifest,
   removeOrphanParts,
@@ -116,7 +118,8 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   // The front sets X-Forwarded-For, so event records carry the real client address.
   backend.proxy = true;
   const writer = startBodyWriter();
-  patchStore(backend.store, fsync, writer);
+  const pool = new ReadBufferPool();
+  patchStore(backend.store, fsync, writer, pool);
   try {
     for (const bucket of await readdir(options.dataDir))
       await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
@@ -209,6 +212,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     delete req.headers.expect;
     // Replaces, never appends: a client must not choose the address the event records show.
     req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '127.0.0.1';
+    if (req.method === 'GET') pool.recycleOn(res);
     dispatch(req, res);
   }
 
@@ -1041,7 +1045,7 @@ async function deliver(
 // upload it hangs and leaves a partial object. These replacements write to a temporary file, wait for
 // it to be flushed, and rename it into place only when the whole body arrived.
 
-function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter): void {
+function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, pool: ReadBufferPool): void {
   const objectPath = (bucket: string, key: string) => store.getResourcePath(bucket, key, 'object');
   /** The manifest of a multipart object kept as its parts (part-objects.ts), if the key is one. */
   const manifestAt = (file: string) => readManifest(file).catch(() => undefined);
@@ -1107,7 +1111,8 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter):
     return { size, md5 };
   };
   // s3rver's reads go in 64 KiB pieces: every download, chunk read and scan of an upload would be a
-  // read and a socket write per 64 KiB on the main thread. The same read, in 1 MiB pieces.
+  // read and a socket write per 64 KiB on the main thread. The same read, in 1 MiB pieces, into the
+  // pool's buffers (read-buffers.ts).
   store.getObject = async (bucket, key, options) => {
     // A multipart object replaced between its manifest's read and its parts' opening: read it again.
     for (let attempt = 1; ; attempt++) {
@@ -1128,12 +1133,8 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter):
         const file = objectPath(bucket, key);
         try {
           content = manifest
-            ? await openPartsReader(store.getBucketPath(bucket), manifest, range.start, range.end)
-            : await new Promise<Readable>((resolve, reject) => {
-                const stream = createReadStream(file, { ...range, highWaterMark: READ_PIECE_BYTES })
-                  .on('error', reject)
-                  .on('open', () => resolve(stream));
-              });
+            ? await openPartsReader(store.getBucketPath(bucket), manifest, range.start, range.end, pool)
+            : await openFileReader(file, Number(metadata['content-length']), range.start, range.end, pool);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 3) continue;
           if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -1244,9 +1245,6 @@ async function removePartialFiles(dir: string): Promise<void> {
       await rm(path.join(entry.parentPath, entry.name), { force: true });
   }
 }
-
-/** Bytes per read of an object's file (s3rver's own: 64 KiB). */
-const READ_PIECE_BYTES = 1024 * 1024;
 
 /** Bytes gathered before a write to the file: a socket's pieces are 64 KiB or less, a syscall each. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
