@@ -7,11 +7,22 @@ import type http from 'node:http';
 /** Bytes per read of an object's file (s3rver's own: 64 KiB, a read and a socket write each). */
 export const READ_PIECE_BYTES = 1024 * 1024;
 
+/** On a pool buffer's ArrayBuffer: its pool, the buffer, and whether it is in the free list. */
+const poolTag = Symbol('read buffer pool');
+
+interface PoolTag {
+  pool: ReadBufferPool;
+  buffer: Buffer;
+  free: boolean;
+}
+
+const tagOf = (piece: Uint8Array) => (piece.buffer as { [poolTag]?: PoolTag })[poolTag];
+
 export class ReadBufferPool {
+  // A buffer is recognised by a tag on its own memory, not by a WeakMap: the collector would keep every
+  // buffer a WeakMap names (a GET through the gate's proxy never gives its buffers back) until a full
+  // collection, the very churn the pool exists to spare.
   private readonly free: Buffer[] = [];
-  /** Every buffer this pool made, by its memory: a piece of one is recognised by its ArrayBuffer. */
-  private readonly made = new WeakMap<ArrayBufferLike, Buffer>();
-  private readonly isFree = new WeakSet<ArrayBufferLike>();
 
   /** `keep`: free buffers kept at most; the rest are left to the collector. */
   constructor(private readonly keep = 16) {}
@@ -20,25 +31,26 @@ export class ReadBufferPool {
   take(): Buffer {
     const reused = this.free.pop();
     if (reused) {
-      this.isFree.delete(reused.buffer);
+      tagOf(reused)!.free = false;
       return reused;
     }
     const buffer = Buffer.allocUnsafeSlow(READ_PIECE_BYTES);
-    this.made.set(buffer.buffer, buffer);
+    const tag: PoolTag = { pool: this, buffer, free: false };
+    Object.defineProperty(buffer.buffer, poolTag, { value: tag });
     return buffer;
   }
 
   /** Whether `piece` lies in one of this pool's buffers. */
   owns(piece: Uint8Array): boolean {
-    return this.made.has(piece.buffer);
+    return tagOf(piece)?.pool === this;
   }
 
   /** Gives back the buffer `piece` lies in: nothing may read or write it any more. */
   give(piece: Uint8Array): void {
-    const buffer = this.made.get(piece.buffer);
-    if (!buffer || this.isFree.has(buffer.buffer) || this.free.length >= this.keep) return;
-    this.isFree.add(buffer.buffer);
-    this.free.push(buffer);
+    const tag = tagOf(piece);
+    if (tag?.pool !== this || tag.free || this.free.length >= this.keep) return;
+    tag.free = true;
+    this.free.push(tag.buffer);
   }
 
   /**
