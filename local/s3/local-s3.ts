@@ -4,7 +4,7 @@
 //   client ──> front (public port: auth decision, streams bodies) ──> s3rver (ephemeral port, data dir)
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -17,12 +17,15 @@ import S3Object from 's3rver/lib/models/object';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
 import { writeFileAtomically } from '../journal';
+import { startBodyWriter, type BodyWriter } from './body-writer';
 import { syncDirectory, syncFile } from './flush';
 import { listen } from '../ports';
+import { ReadBufferPool } from './read-buffers';
 import {
   linkParts,
   mayBeManifest,
   partsRoot,
+  openFileReader,
   openPartsReader,
   readManifest,
   removeOrphanParts,
@@ -114,11 +117,18 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   });
   // The front sets X-Forwarded-For, so event records carry the real client address.
   backend.proxy = true;
-  patchStore(backend.store, fsync);
-  for (const bucket of await readdir(options.dataDir))
-    await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
-      backend.store.getResourcePath(bucket, key, 'object'),
-    );
+  const writer = startBodyWriter();
+  const pool = new ReadBufferPool();
+  patchStore(backend.store, fsync, writer, pool);
+  try {
+    for (const bucket of await readdir(options.dataDir))
+      await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
+        backend.store.getResourcePath(bucket, key, 'object'),
+      );
+  } catch (error) {
+    await writer.close();
+    throw error;
+  }
 
   const deliveries = new Set<Promise<void>>();
   const { eventsDir } = options;
@@ -162,7 +172,10 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     }
   });
 
-  const backendAddress = await backend.run();
+  const backendAddress = await backend.run().catch(async (error: unknown) => {
+    await writer.close();
+    throw error;
+  });
   const dispatch = backend.callback();
   const agent = new http.Agent({ keepAlive: true });
   const front = http.createServer((req, res) => handle(req, res, false));
@@ -181,7 +194,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     // s3rver has no UploadPartCopy: the front does it (the assembly of a results file is one per part).
     if (isUploadPartCopy(req)) {
       req.resume();
-      copyPart(req, backend.store, fsync).then(
+      copyPart(req, backend.store, fsync, writer).then(
         (reply) => sendCopyPartReply(res, reply),
         (error: unknown) => {
           logger.error('local S3: UploadPartCopy failed', error);
@@ -199,14 +212,17 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     delete req.headers.expect;
     // Replaces, never appends: a client must not choose the address the event records show.
     req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '127.0.0.1';
+    if (req.method === 'GET') pool.recycleOn(res);
     dispatch(req, res);
   }
 
   let port: number;
   try {
     port = await listen(front, options.port ?? 0, host, 'local S3');
+    await writer.ready;
   } catch (error) {
-    await backend.close();
+    front.close();
+    await Promise.all([backend.close(), writer.close()]);
     throw error;
   }
 
@@ -243,6 +259,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       const backendClosed = backend.close();
       backend.httpServer?.closeAllConnections();
       await backendClosed;
+      await writer.close();
     },
   };
 }
@@ -813,6 +830,7 @@ async function copyPart(
   req: http.IncomingMessage,
   store: FilesystemStore,
   fsync: boolean,
+  writer: BodyWriter,
 ): Promise<CopyPartReply> {
   const url = new URL(req.url ?? '/', 'http://local');
   const [bucket, ...keyPath] = url.pathname.slice(1).split('/').map(decodeURIComponent);
@@ -869,7 +887,7 @@ async function copyPart(
         message: 'The specified key does not exist.',
         detail: { Key: source.key },
       };
-    const { md5 } = await writeAtomically(partPath, content, fsync);
+    const { md5 } = await writeAtomically(writer, partPath, content, fsync);
     await writeFile(`${partPath}.md5`, md5);
     if (fsync) await syncDirectory(uploadDir);
     return { etag: md5, lastModified: (await stat(partPath)).mtime };
@@ -1027,7 +1045,7 @@ async function deliver(
 // upload it hangs and leaves a partial object. These replacements write to a temporary file, wait for
 // it to be flushed, and rename it into place only when the whole body arrived.
 
-function patchStore(store: FilesystemStore, fsync: boolean): void {
+function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, pool: ReadBufferPool): void {
   const objectPath = (bucket: string, key: string) => store.getResourcePath(bucket, key, 'object');
   /** The manifest of a multipart object kept as its parts (part-objects.ts), if the key is one. */
   const manifestAt = (file: string) => readManifest(file).catch(() => undefined);
@@ -1077,7 +1095,7 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
     const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
     if (!content) throw new Error(`No content for ${object.bucket}/${object.key}`);
     const previous = await manifestAt(file);
-    const { size, md5 } = await writeAtomically(file, content, fsync);
+    const { size, md5 } = await writeAtomically(writer, file, content, fsync);
     await store.putMetadata(object.bucket, object.key, object.metadata, md5);
     await removeParts(store.getBucketPath(object.bucket), previous);
     return { size, md5 };
@@ -1088,12 +1106,13 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
       uploadId,
       String(partNumber),
     );
-    const { size, md5 } = await writeAtomically(partPath, content, fsync);
+    const { size, md5 } = await writeAtomically(writer, partPath, content, fsync);
     await writeFile(`${partPath}.md5`, md5);
     return { size, md5 };
   };
   // s3rver's reads go in 64 KiB pieces: every download, chunk read and scan of an upload would be a
-  // read and a socket write per 64 KiB on the main thread. The same read, in 1 MiB pieces.
+  // read and a socket write per 64 KiB on the main thread. The same read, in 1 MiB pieces, into the
+  // pool's buffers (read-buffers.ts).
   store.getObject = async (bucket, key, options) => {
     // A multipart object replaced between its manifest's read and its parts' opening: read it again.
     for (let attempt = 1; ; attempt++) {
@@ -1114,12 +1133,8 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
         const file = objectPath(bucket, key);
         try {
           content = manifest
-            ? await openPartsReader(store.getBucketPath(bucket), manifest, range.start, range.end)
-            : await new Promise<Readable>((resolve, reject) => {
-                const stream = createReadStream(file, { ...range, highWaterMark: READ_PIECE_BYTES })
-                  .on('error', reject)
-                  .on('open', () => resolve(stream));
-              });
+            ? await openPartsReader(store.getBucketPath(bucket), manifest, range.start, range.end, pool)
+            : await openFileReader(file, Number(metadata['content-length']), range.start, range.end, pool);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 3) continue;
           if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -1168,7 +1183,7 @@ function patchStore(store: FilesystemStore, fsync: boolean): void {
       await store.putMetadata(destBucket, destKey, metadata, source.etag);
       await writeManifest(to, manifest, fsync);
     } else {
-      await writeAtomically(to, createReadStream(from), fsync, false);
+      await writeAtomically(writer, to, createReadStream(from), fsync, false);
       await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
     }
     await removeParts(store.getBucketPath(destBucket), previous);
@@ -1231,13 +1246,24 @@ async function removePartialFiles(dir: string): Promise<void> {
   }
 }
 
-/** Bytes per read of an object's file (s3rver's own: 64 KiB). */
-const READ_PIECE_BYTES = 1024 * 1024;
-
 /** Bytes gathered before a write to the file: a socket's pieces are 64 KiB or less, a syscall each. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
+/**
+ * Batches of one body handed to the body writer and not written yet; the body's reading waits beyond
+ * that (its socket then pauses the sender), so an upload holds a few MiB here, never the whole body.
+ */
+const WRITES_IN_FLIGHT = 3;
+
+/**
+ * Writes a body to a temporary file and renames it into place once the whole body arrived (and, with
+ * fsync, is on disk), hashing it (MD5, the ETag) on the way. The body writer's thread does the hashing
+ * and the writing (body-writer.ts); this thread only reads the body and hands its pieces over, a batch
+ * of WRITE_BATCH_BYTES at a time, while the next batches arrive. A request's pieces move to the thread
+ * uncopied; other streams' pieces (copies, parts) are copied, as their producer may hold on to them.
+ */
 async function writeAtomically(
+  writer: BodyWriter,
   target: string,
   content: Readable,
   fsync: boolean,
@@ -1245,34 +1271,41 @@ async function writeAtomically(
 ): Promise<{ size: number; md5: string }> {
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
-  const hash = md5 ? createHash('md5') : undefined;
+  const movable = content instanceof http.IncomingMessage;
   let size = 0;
-  let held: Buffer[] = [];
-  let heldBytes = 0;
-  const measure = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash?.update(chunk);
-      size += chunk.length;
-      held.push(chunk);
-      heldBytes += chunk.length;
-      if (heldBytes < WRITE_BATCH_BYTES) return callback();
-      const batch = held.length === 1 ? held[0] : Buffer.concat(held, heldBytes);
-      held = [];
-      heldBytes = 0;
-      callback(null, batch);
-    },
-    flush(callback) {
-      callback(null, heldBytes > 0 ? Buffer.concat(held, heldBytes) : null);
-    },
-  });
+  let digest: string;
   try {
-    await pipeline(content, measure, createWriteStream(temporary));
-    if (fsync) await syncFile(temporary);
+    const file = await writer.open(temporary, md5);
+    try {
+      let held: Buffer[] = [];
+      let heldBytes = 0;
+      /** Batches handed over and not yet written, oldest first: at most WRITES_IN_FLIGHT. */
+      const writing: Promise<void>[] = [];
+      for await (const chunk of content as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        held.push(chunk);
+        heldBytes += chunk.length;
+        if (heldBytes < WRITE_BATCH_BYTES) continue;
+        if (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
+        const batch = file.write(held, movable);
+        // awaited above or below; a body that fails meanwhile must not leave it unhandled
+        batch.catch(() => undefined);
+        writing.push(batch);
+        held = [];
+        heldBytes = 0;
+      }
+      if (heldBytes > 0) writing.push(file.write(held, movable));
+      await Promise.all(writing);
+      digest = await file.finish(fsync);
+    } catch (error) {
+      await file.abort();
+      throw error;
+    }
     await rename(temporary, target);
     if (fsync) await syncDirectory(path.dirname(target));
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
-  return { size, md5: hash?.digest('hex') ?? '' };
+  return { size, md5: digest };
 }

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { syncDirectory } from './flush';
+import { READ_PIECE_BYTES, type ReadBufferPool } from './read-buffers';
 
 /** Starts every manifest: a NUL byte first, which no CSV or JSON object begins with. */
 const MANIFEST_MAGIC = Buffer.from('\0mailvet local S3 multipart object v1\n');
@@ -124,9 +125,6 @@ export async function removeOrphanParts(
 
 const openFile = promisify(openFd);
 
-/** Bytes per read of a part file. */
-const READ_PIECE_BYTES = 1024 * 1024;
-
 /**
  * Bytes `start`..`end` (inclusive) of a manifest's object. Every part file is opened before this
  * resolves, so a replacement of the object meanwhile (which removes the parts directory) cannot cut a
@@ -137,6 +135,7 @@ export async function openPartsReader(
   manifest: Manifest,
   start: number,
   end: number,
+  pool?: ReadBufferPool,
 ): Promise<Readable> {
   const dir = path.join(partsRoot(bucketPath), manifest.dir);
   // plain descriptors, not FileHandles: the reader closes them itself, in _destroy
@@ -149,7 +148,21 @@ export async function openPartsReader(
     for (const fd of fds) close(fd, () => undefined);
     throw failed.reason;
   }
-  return new PartsReader(fds, manifest.parts, start, end);
+  return new PartsReader(fds, manifest.parts, start, end, pool);
+}
+
+/**
+ * Bytes `start`..`end` (inclusive) of a plain object's file of `size` bytes, read as a part object's
+ * parts are; rejects with ENOENT when the file does not exist. `pool`: read into its buffers.
+ */
+export async function openFileReader(
+  file: string,
+  size: number,
+  start: number,
+  end: number,
+  pool?: ReadBufferPool,
+): Promise<Readable> {
+  return new PartsReader([await openFile(file, 'r')], [size], start, end, pool);
 }
 
 class PartsReader extends Readable {
@@ -163,6 +176,8 @@ class PartsReader extends Readable {
     private readonly sizes: number[],
     start: number,
     private readonly end: number,
+    /** Where the reads go: its buffers, given back once a response has sent them (read-buffers.ts). */
+    private readonly pool?: ReadBufferPool,
   ) {
     super({ highWaterMark: READ_PIECE_BYTES });
     this.position = start;
@@ -177,13 +192,13 @@ class PartsReader extends Readable {
     if (this.part >= this.sizes.length) return void this.push(null);
     const offset = this.position - this.partStart;
     const length = Math.min(READ_PIECE_BYTES, this.sizes[this.part]! - offset, this.end + 1 - this.position);
-    const buffer = Buffer.allocUnsafe(length);
+    const buffer = this.pool?.take() ?? Buffer.allocUnsafe(length);
     read(this.fds[this.part]!, buffer, 0, length, offset, (error, bytesRead) => {
       if (error) return void this.destroy(error);
       if (bytesRead === 0)
         return void this.destroy(new Error('a part of the object is shorter than recorded'));
       this.position += bytesRead;
-      this.push(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
+      this.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
     });
   }
 
