@@ -1,6 +1,6 @@
 // A DynamoDB Local JVM left behind by a runtime that was killed (SIGKILL, a crash): the next start on
 // the same data directory ends it, before it checks its ports (the JVM would hold DynamoDB Local's).
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 
 /**
  * How long to wait for the killed JVM to be dead. A SIGKILL takes effect only once the process leaves
@@ -10,18 +10,25 @@ const deathWaitMs = 15_000;
 
 /**
  * Whether the process is dead: gone, or a zombie (it has exited and released its ports; only its
- * parent's wait is missing, which an orphan's reaper may never do).
+ * parent's wait is missing, which an orphan's reaper may never do) with no thread left. A JVM's main
+ * thread can be a zombie while its other threads are still exiting: those hold its open files, its
+ * listening socket included, until the last one is gone.
  */
-export function isDead(pid: number): boolean {
+export function isDead(pid: number, proc = '/proc'): boolean {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = readFileSync(`${proc}/${pid}/stat`, 'utf8');
   } catch {
     return true;
   }
   // "<pid> (<command>) <state> ...": the command may hold spaces and parentheses, the state follows the last ")"
   const close = stat.lastIndexOf(')');
-  return stat.charAt(close + 2) === 'Z';
+  if (stat.charAt(close + 2) !== 'Z') return false;
+  try {
+    return readdirSync(`${proc}/${pid}/task`).every((task) => task === String(pid));
+  } catch {
+    return true;
+  }
 }
 
 /** Kills the JVM whose pid the file names, if it is still DynamoDB Local; resolves once it is dead. */

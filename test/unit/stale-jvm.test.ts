@@ -1,7 +1,7 @@
 // The stale DynamoDB Local JVM a killed runtime leaves behind: ended at the next start, and waited for
 // only until it is dead (a zombie nobody reaps counts as dead: its ports are released).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isDead, killStaleJvm } from '../../local/stale-jvm';
@@ -62,5 +62,20 @@ describe('killStaleJvm (local/stale-jvm.ts)', () => {
     writeFileSync(pidFile, 'not a pid');
     await expect(killStaleJvm(pidFile)).resolves.toBeUndefined();
     expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it('counts a zombie as alive while any of its threads is still exiting (they hold its sockets)', () => {
+    // A /proc of one process, as Linux shows a JVM whose main thread is a zombie before its other
+    // threads are gone: the listening socket is released only with the last thread.
+    const proc = path.join(dir, 'proc');
+    const pid = 4242;
+    mkdirSync(path.join(proc, String(pid), 'task', String(pid)), { recursive: true });
+    mkdirSync(path.join(proc, String(pid), 'task', String(pid + 7)));
+    writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (java) Z 1 4242 4242 0 -1`);
+    expect(isDead(pid, proc)).toBe(false);
+    rmSync(path.join(proc, String(pid), 'task', String(pid + 7)), { recursive: true });
+    expect(isDead(pid, proc)).toBe(true);
+    writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (java) S 1 4242 4242 0 -1`);
+    expect(isDead(pid, proc)).toBe(false);
   });
 });
