@@ -2,29 +2,13 @@
 // marks and the AWS calls the runtime recorded, each with its function and time) and the CPU the process
 // spent meanwhile (sampled from /proc/self/task, main thread and the rest apart). Phases overlap: the
 // CPU of a window is the whole process's in it, not the phase's alone.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { threadCpu } from './thread-cpu';
 import type { AwsCall } from '../functions/clients/call-recording';
 
 /** CPU seconds so far of each thread of this process, by task id (Linux; else empty). */
 function cpuByTask(): Map<string, number> {
-  const tick = 100; // USER_HZ
-  const out = new Map<string, number>();
-  let tasks: string[];
-  try {
-    tasks = readdirSync('/proc/self/task');
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(task, (Number(fields[11]) + Number(fields[12])) / tick);
-    } catch {
-      // the thread ended meanwhile (its CPU leaves the sums: a worker ends only at stop)
-    }
-  }
-  return out;
+  return new Map([...threadCpu()].map(([task, { seconds }]) => [task, seconds]));
 }
 
 /** A thread's name and id ('node' for a worker thread, 'V8 DefaultWorke' for V8's GC and compiler helpers). */

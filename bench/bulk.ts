@@ -11,8 +11,6 @@ import {
   createReadStream,
   mkdtempSync,
   openSync,
-  readdirSync,
-  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -33,6 +31,7 @@ import { localWorkers } from '../local/runtime';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 import { startFixtureDnsThread } from '../test/unit/validation/fixtures/dns-server-thread';
 import { DOMAINS, HEADER, dnsZones, generateCsv, generateRecords } from './bulk-input';
+import { threadCpu } from './thread-cpu';
 import { benchEstimate } from './bulk-estimate';
 import { CpuSampler, printTimeline, type BenchMarks } from './bulk-timeline';
 
@@ -98,30 +97,6 @@ function expectedDigest(statusOf: (email: string) => string): string {
   hash.update(`${HEADER},mailvet_status\n`);
   generateRecords((record, email) => hash.update(`${record},${statusOf(email)}\n`));
   return hash.digest('hex');
-}
-
-/** CPU seconds per thread of this process so far, by thread id, with its name (Linux /proc; else empty). */
-function threadCpu(): Map<string, { name: string; seconds: number }> {
-  const out = new Map<string, { name: string; seconds: number }>();
-  const tick = 100; // USER_HZ
-  let tasks: string[];
-  try {
-    tasks = readdirSync('/proc/self/task');
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      // the name is in parentheses and may hold spaces; utime and stime are fields 14 and 15
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(task, { name, seconds: (Number(fields[11]) + Number(fields[12])) / tick });
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return out;
 }
 
 /** The threads that used CPU between two snapshots, grouped by name (the main thread apart). */

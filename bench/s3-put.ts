@@ -4,7 +4,8 @@
 // the CPU of the main thread and of the other threads by name (Linux /proc), median of `--runs`
 // (default 5). LOCAL_FSYNC as the runtime reads it (default normal; bench:bulk runs with it off).
 //   npx tsx bench/s3-put.ts [--runs N] [--mb 100] [--heap 50]
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { threadCpu } from './thread-cpu';
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -19,30 +20,6 @@ import { localS3Client } from '../test/helpers/local-s3-client';
 const bucket = 'bench-put';
 const credentials = { accessKeyId: 'bench-put', secretAccessKey: 'bench-put-secret' };
 const RANGES = 20;
-
-type ThreadCpu = Map<string, { name: string; seconds: number }>;
-
-/** CPU seconds per thread of this process so far (Linux; else empty). */
-function threadCpu(): ThreadCpu {
-  const out: ThreadCpu = new Map();
-  let tasks: string[];
-  try {
-    tasks = readdirSync('/proc/self/task');
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(task, { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return out;
-}
 
 /** Main-thread GC pause time (ms) so far. */
 let gcMs = 0;
