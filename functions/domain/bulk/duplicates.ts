@@ -2,8 +2,8 @@
 //
 // The scan already reads every row once to cut chunks; here it also reduces each row's email cell to a
 // 64-bit hash of its comparison key (the address after extraction and normalisation, lower-cased) and
-// looks it up in an open-addressing set of typed arrays: 12 bytes a slot, no string kept, so 1.3M
-// addresses cost about 24 MB and a few hundred milliseconds (bench/duplicates.ts). A row whose key was
+// logs it (12 bytes a row, no string kept); once the scan ends, the log is looked up partition by
+// partition in small open-addressing tables (bench/duplicates.ts, bench/scan.ts). A row whose key was
 // seen before is recorded as a pair (its data-row ordinal, the first occurrence's ordinal); the pairs go
 // to one small object that the results assembly reads to give each duplicate its first occurrence's
 // status. Two different addresses share a 64-bit hash with odds of about 1 in 10^7 for a million
@@ -97,16 +97,33 @@ const severalAts = -3;
  * for several addresses, and the key is the cell's text again) and normalizeEmail only lower-cases the
  * domain after the last "@".
  */
-function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number {
+function hashPlain(raw: Buffer, view: DataView, start: number, end: number, out: Hash64): number {
   const first = raw[start]!;
   if (first === 0x22 || first === 0x3c || !plainEnd(raw[end - 1]!)) return notPlain;
   if (end - start > 7 && raw[start + 6] === 0x3a) return notPlain;
   let a = FNV_OFFSET;
   let b = LANE_B_SEED;
   let at = -1;
+  let i = start;
+  // Four bytes a step, tested together (bit tricks on the word, each byte's test in its top bit): the
+  // word is the one the byte loop below would pack, so both give the same hash.
+  for (; i + 4 <= end; i += 4) {
+    let word = view.getInt32(i, true);
+    // a byte of 0x7f or more (not printable ASCII), or of 0x20 or less (valid for bytes under 0x80)
+    if ((word | (word + 0x01010101) | ((word - 0x21212121) & ~word)) & 0x80808080) return notPlain;
+    const ats = ((word ^ 0x40404040) - 0x01010101) & ~(word ^ 0x40404040) & 0x80808080;
+    if (ats !== 0) {
+      for (let k = 0; k < 4; k++) if (raw[i + k] === AT) at = at === -1 ? i + k : severalAts;
+    }
+    // A-Z to a-z: bytes of 0x41 or more and not 0x5b or more get 0x20
+    word |= (((word + 0x3f3f3f3f) & ~(word + 0x25252525) & 0x80808080) >>> 2) | 0;
+    a = Math.imul(a ^ word, 0x01000193);
+    b = Math.imul(b ^ word, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
   let word = 0;
   let shift = 0;
-  for (let i = start; i < end; i++) {
+  for (; i < end; i++) {
     let c = raw[i]!;
     if (c <= SPACE || c >= 0x7f) return notPlain;
     if (c === AT) {
@@ -114,13 +131,6 @@ function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number
     } else if (c >= 0x41 && c <= 0x5a) c |= 0x20;
     word |= c << shift;
     shift += 8;
-    if (shift === 32) {
-      a = Math.imul(a ^ word, 0x01000193);
-      b = Math.imul(b ^ word, 0x5bd1e995);
-      b ^= b >>> 15;
-      word = 0;
-      shift = 0;
-    }
   }
   if (shift > 0) {
     a = Math.imul(a ^ word, 0x01000193);
@@ -129,6 +139,11 @@ function hashPlain(raw: Buffer, start: number, end: number, out: Hash64): number
   }
   finish(a, b, end - start, out);
   return at;
+}
+
+/** A DataView over all of `raw`, for hashPlain's four-byte reads. */
+function viewOf(raw: Buffer): DataView {
+  return new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
 }
 
 /**
@@ -149,7 +164,7 @@ export function hashCell(
   while (start < end && (raw[start] === SPACE || raw[start] === TAB)) start++;
   while (end > start && (raw[end - 1] === SPACE || raw[end - 1] === TAB)) end--;
   if (start === end) return false;
-  if (hashPlain(raw, start, end, out) !== notPlain) return true;
+  if (hashPlain(raw, viewOf(raw), start, end, out) !== notPlain) return true;
   return hashSlow(raw.subarray(from, to), encoding, out);
 }
 
@@ -208,15 +223,6 @@ export class HashOrdinalSet {
     this.mask = capacity - 1;
   }
 
-  /**
-   * Reads the cache line where a probe for `lo` starts, and nothing else. JavaScript has no prefetch:
-   * these loads, many in a row with nothing depending on them, wait for memory together rather than
-   * one probe after another (the table is far larger than any cache).
-   */
-  touch(lo: number): number {
-    return this.slots[(lo & this.mask) * 3 + 2]!;
-  }
-
   /** The ordinal that first held the hash, or -1 after recording `ordinal` as its first. */
   firstOrAdd(hi: number, lo: number, ordinal: number): number {
     const slots = this.slots;
@@ -264,45 +270,50 @@ export interface DuplicateRows {
   pairs(): Buffer;
 }
 
-/** Rows hashed before their probes run together (HashOrdinalSet.touch): 16 KB of slots at most. */
-const batchRows = 256;
+/**
+ * Rows a partition holds on average when the finder resolves: its table (12 bytes a slot, at most half
+ * full) then stays in the CPU's cache instead of missing it once a row.
+ */
+const rowsPerPartition = 4096;
+/** Bit 31 of a logged ordinal: the cell is a test address. */
+const testBit = 0x80000000;
 
-/** Collects the duplicate rows of one file as the scan hands it each data row's email cell. */
+/**
+ * Collects the duplicate rows of one file as the scan hands it each data row's email cell.
+ *
+ * Rows are only hashed and logged while the scan runs (12 bytes each, written in order). The duplicates
+ * are resolved once, when first asked for: the log is split by the hashes' top bits into partitions of
+ * a few thousand rows, in file order within each, and each partition is looked up in one small table.
+ * One table for the whole file would be far larger than any cache and cost a memory miss a row.
+ */
 export class DuplicateFinder implements DuplicateRows {
-  private readonly set: HashOrdinalSet;
   private readonly hash: Hash64 = [0, 0];
   private readonly wide: boolean;
-  private pairWords = new Uint32Array(1024);
-  private found = 0;
-  private foundTest = 0;
-  /** Rows hashed, not yet looked up: hash halves, ordinal, and whether the cell is a test address. */
-  private readonly batchHi = new Uint32Array(batchRows);
-  private readonly batchLo = new Uint32Array(batchRows);
-  private readonly batchOrdinal = new Uint32Array(batchRows);
-  private readonly batchTest = new Uint8Array(batchRows);
-  private batched = 0;
-  /** Where the touched words go, so that no compiler drops the loads. */
-  private touched = 0;
+  /** Each hashed row in file order: hash hi, hash lo, ordinal (testBit: a test address). */
+  private log: Uint32Array;
+  private logged = 0;
+  private resolved: { pairs: Uint32Array; count: number; testAddresses: number } | undefined;
+  /** The buffer the last cell came in and a view of it (cells of one stream piece share them). */
+  private viewed: Buffer | undefined;
+  private view = new DataView(new ArrayBuffer(0));
 
-  /** @param expectedRows a guess of the file's rows (the set starts that large, no regrowth) */
+  /** @param expectedRows a guess of the file's rows (the log starts that large) */
   constructor(
     private readonly encoding: TextEncoding,
     expectedRows = 0,
   ) {
-    this.set = new HashOrdinalSet(Math.max(1 << 16, expectedRows / 0.7));
+    this.log = new Uint32Array(Math.max(1024, Math.ceil(expectedRows)) * 3);
     this.wide = encoding.startsWith('utf-16');
   }
 
   /** Duplicate rows found. */
   get count(): number {
-    this.lookUp();
-    return this.found;
+    return this.resolve().count;
   }
 
   /** Duplicates holding a test address. */
   get testAddresses(): number {
-    this.lookUp();
-    return this.foundTest;
+    return this.resolve().testAddresses;
   }
 
   /** Data row `ordinal` (0-based, file order) has the raw email cell raw[from, to). */
@@ -316,7 +327,11 @@ export class DuplicateFinder implements DuplicateRows {
       while (start < end && (raw[start] === SPACE || raw[start] === TAB)) start++;
       while (end > start && (raw[end - 1] === SPACE || raw[end - 1] === TAB)) end--;
       if (start === end) return;
-      at = hashPlain(raw, start, end, hash);
+      if (raw !== this.viewed) {
+        this.view = viewOf(raw);
+        this.viewed = raw;
+      }
+      at = hashPlain(raw, this.view, start, end, hash);
       if (at >= 0 && testDomainAt(raw, at, end)) test = this.isTestCell(raw, from, to);
       else if (at === severalAts)
         test = mentionsTestDomain(raw, from, to, this.encoding) && this.isTestCell(raw, from, to);
@@ -325,48 +340,110 @@ export class DuplicateFinder implements DuplicateRows {
       if (!hashSlow(raw.subarray(from, to), this.encoding, hash)) return;
       test = mentionsTestDomain(raw, from, to, this.encoding) && this.isTestCell(raw, from, to);
     }
-    const n = this.batched;
-    this.batchHi[n] = hash[0];
-    this.batchLo[n] = hash[1];
-    this.batchOrdinal[n] = ordinal;
-    this.batchTest[n] = test ? 1 : 0;
-    this.batched = n + 1;
-    if (n + 1 === batchRows) this.lookUp();
+    let log = this.log;
+    const n = this.logged;
+    if (n + 3 > log.length) {
+      log = new Uint32Array(log.length * 2);
+      log.set(this.log);
+      this.log = log;
+    }
+    log[n] = hash[0];
+    log[n + 1] = hash[1];
+    log[n + 2] = test ? (ordinal | testBit) >>> 0 : ordinal;
+    this.logged = n + 3;
+    this.resolved = undefined;
   }
 
   private isTestCell(raw: Buffer, from: number, to: number): boolean {
     return isTestAddress(cellText(decodeText(raw.subarray(from, to), this.encoding)));
   }
 
-  /** Looks the batched rows up in file order, recording each duplicate. */
-  private lookUp(): void {
-    const n = this.batched;
-    if (n === 0) return;
-    this.batched = 0;
-    const { set, batchHi, batchLo, batchOrdinal, batchTest } = this;
-    let touched = 0;
-    for (let k = 0; k < n; k++) touched |= set.touch(batchLo[k]!);
-    this.touched |= touched;
-    for (let k = 0; k < n; k++) {
-      const ordinal = batchOrdinal[k]!;
-      const first = set.firstOrAdd(batchHi[k]!, batchLo[k]!, ordinal);
-      if (first < 0) continue;
-      const count = this.found;
-      if (this.pairWords.length < (count + 1) * 2) {
-        const grown = new Uint32Array(this.pairWords.length * 2);
-        grown.set(this.pairWords);
-        this.pairWords = grown;
-      }
-      this.pairWords[count * 2] = ordinal;
-      this.pairWords[count * 2 + 1] = first;
-      this.found = count + 1;
-      if (batchTest[k] === 1) this.foundTest++;
+  /**
+   * Finds the duplicates of the rows logged so far. A counting sort by the hash's top bits (stable: file
+   * order within a partition) puts each partition together; a partition is probed in a table sized for
+   * it, and each of its rows' outcome (its first occurrence's ordinal plus one, 0 for a first) replaces
+   * the row's hi word, no longer needed. Walking the log again in file order then reads the outcomes in
+   * the order the pairs are listed.
+   */
+  private resolve(): { pairs: Uint32Array; count: number; testAddresses: number } {
+    if (this.resolved) return this.resolved;
+    const log = this.log;
+    const rows = this.logged / 3;
+    let bits = 0;
+    while (bits < 16 && rows >>> bits > rowsPerPartition) bits++;
+    const drop = 16 - bits;
+    const partitions = 1 << bits;
+    // partition of a row: the top `bits` bits of hi
+    const cursor = new Int32Array(partitions + 1);
+    for (let at = 0; at < this.logged; at += 3) cursor[((log[at]! >>> 16) >>> drop) + 1]!++;
+    for (let p = 0; p < partitions; p++) cursor[p + 1]! += cursor[p]!;
+    const starts = Int32Array.from(cursor);
+    const sorted = new Uint32Array(this.logged);
+    for (let at = 0; at < this.logged; at += 3) {
+      const to = cursor[(log[at]! >>> 16) >>> drop]!++ * 3;
+      sorted[to] = log[at]!;
+      sorted[to + 1] = log[at + 1]!;
+      sorted[to + 2] = log[at + 2]!;
     }
+    let largest = 0;
+    for (let p = 0; p < partitions; p++) largest = Math.max(largest, starts[p + 1]! - starts[p]!);
+    let capacity = 16;
+    while (capacity < largest * 2) capacity <<= 1;
+    const table = new Uint32Array(capacity * 3);
+    for (let p = 0; p < partitions; p++) {
+      const first = starts[p]!;
+      const end = starts[p + 1]!;
+      let size = 16;
+      while (size < (end - first) * 2) size <<= 1;
+      table.fill(0, 0, size * 3);
+      const mask = size - 1;
+      for (let k = first; k < end; k++) {
+        const at = k * 3;
+        const hi = sorted[at]!;
+        const lo = sorted[at + 1]!;
+        let slot = lo & mask;
+        for (;;) {
+          const s = slot * 3;
+          const held = table[s + 2]!;
+          if (held === 0) {
+            table[s] = hi;
+            table[s + 1] = lo;
+            table[s + 2] = (sorted[at + 2]! & ~testBit) + 1;
+            sorted[at] = 0;
+            break;
+          }
+          if (table[s + 1] === lo && table[s] === hi) {
+            sorted[at] = held;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+      }
+    }
+    // the log in file order again: the k-th row of partition p sits where the sort put it
+    let pairs = new Uint32Array(64);
+    let count = 0;
+    let testAddresses = 0;
+    for (let at = 0; at < this.logged; at += 3) {
+      const outcome = sorted[starts[(log[at]! >>> 16) >>> drop]!++ * 3]!;
+      if (outcome === 0) continue;
+      if (pairs.length < (count + 1) * 2) {
+        const grown = new Uint32Array(pairs.length * 2);
+        grown.set(pairs);
+        pairs = grown;
+      }
+      const ordinal = log[at + 2]!;
+      pairs[count * 2] = ordinal & ~testBit;
+      pairs[count * 2 + 1] = outcome - 1;
+      count++;
+      if (ordinal & testBit) testAddresses++;
+    }
+    this.resolved = { pairs: pairs.subarray(0, count * 2), count, testAddresses };
+    return this.resolved;
   }
 
   pairs(): Buffer {
-    this.lookUp();
-    const words = this.pairWords.subarray(0, this.found * 2);
+    const words = this.resolve().pairs;
     const out = Buffer.alloc(words.length * 4);
     for (let i = 0; i < words.length; i++) out.writeUInt32LE(words[i]!, i * 4);
     return out;
