@@ -275,6 +275,8 @@ export interface DuplicateRows {
  * full) then stays in the CPU's cache instead of missing it once a row.
  */
 const rowsPerPartition = 4096;
+/** The finest partitioning (2^12 partitions): past 16M rows a partition holds more than 4096 rows. */
+const histogramBits = 12;
 /** Bit 31 of a logged ordinal: the cell is a test address. */
 const testBit = 0x80000000;
 
@@ -292,6 +294,8 @@ export class DuplicateFinder implements DuplicateRows {
   /** Each hashed row in file order: hash hi, hash lo, ordinal (testBit: a test address). */
   private log: Uint32Array;
   private logged = 0;
+  /** Logged rows by the top histogramBits of their hash's hi word: the partitions' sizes. */
+  private readonly histogram = new Int32Array(1 << histogramBits);
   private resolved: { pairs: Uint32Array; count: number; testAddresses: number } | undefined;
   /** The buffer the last cell came in and a view of it (cells of one stream piece share them). */
   private viewed: Buffer | undefined;
@@ -349,6 +353,7 @@ export class DuplicateFinder implements DuplicateRows {
     }
     log[n] = hash[0];
     log[n + 1] = hash[1];
+    this.histogram[hash[0] >>> (32 - histogramBits)]!++;
     log[n + 2] = test ? (ordinal | testBit) >>> 0 : ordinal;
     this.logged = n + 3;
     this.resolved = undefined;
@@ -362,25 +367,29 @@ export class DuplicateFinder implements DuplicateRows {
    * Finds the duplicates of the rows logged so far. A counting sort by the hash's top bits (stable: file
    * order within a partition) puts each partition together; a partition is probed in a table sized for
    * it, and each of its rows' outcome (its first occurrence's ordinal plus one, 0 for a first) replaces
-   * the row's hi word, no longer needed. Walking the log again in file order then reads the outcomes in
-   * the order the pairs are listed.
+   * the row's hi word, no longer needed. When some row repeats, walking the log again in file order reads
+   * the outcomes in the order the pairs are listed.
    */
   private resolve(): { pairs: Uint32Array; count: number; testAddresses: number } {
     if (this.resolved) return this.resolved;
-    const log = this.log;
-    const rows = this.logged / 3;
+    const { log, logged, histogram } = this;
+    const rows = logged / 3;
     let bits = 0;
-    while (bits < 16 && rows >>> bits > rowsPerPartition) bits++;
-    const drop = 16 - bits;
+    while (bits < histogramBits && rows >>> bits > rowsPerPartition) bits++;
+    const drop = 32 - bits;
     const partitions = 1 << bits;
-    // partition of a row: the top `bits` bits of hi
-    const cursor = new Int32Array(partitions + 1);
-    for (let at = 0; at < this.logged; at += 3) cursor[((log[at]! >>> 16) >>> drop) + 1]!++;
-    for (let p = 0; p < partitions; p++) cursor[p + 1]! += cursor[p]!;
-    const starts = Int32Array.from(cursor);
-    const sorted = new Uint32Array(this.logged);
-    for (let at = 0; at < this.logged; at += 3) {
-      const to = cursor[(log[at]! >>> 16) >>> drop]!++ * 3;
+    // partition p: the histogram's buckets [p << merge, (p + 1) << merge)
+    const merge = histogramBits - bits;
+    const starts = new Int32Array(partitions + 1);
+    for (let bucket = 0; bucket < histogram.length; bucket++)
+      starts[(bucket >>> merge) + 1]! += histogram[bucket]!;
+    for (let p = 0; p < partitions; p++) starts[p + 1]! += starts[p]!;
+    const cursor = Int32Array.from(starts);
+    const sorted = new Uint32Array(logged);
+    // bits is 0 for a small log: one partition (x >>> 32 would be x >>> 0)
+    const partitionOf = (hi: number) => (bits === 0 ? 0 : hi >>> drop);
+    for (let at = 0; at < logged; at += 3) {
+      const to = cursor[partitionOf(log[at]!)]!++ * 3;
       sorted[to] = log[at]!;
       sorted[to + 1] = log[at + 1]!;
       sorted[to + 2] = log[at + 2]!;
@@ -390,6 +399,7 @@ export class DuplicateFinder implements DuplicateRows {
     let capacity = 16;
     while (capacity < largest * 2) capacity <<= 1;
     const table = new Uint32Array(capacity * 3);
+    let count = 0;
     for (let p = 0; p < partitions; p++) {
       const first = starts[p]!;
       const end = starts[p + 1]!;
@@ -414,31 +424,29 @@ export class DuplicateFinder implements DuplicateRows {
           }
           if (table[s + 1] === lo && table[s] === hi) {
             sorted[at] = held;
+            count++;
             break;
           }
           slot = (slot + 1) & mask;
         }
       }
     }
-    // the log in file order again: the k-th row of partition p sits where the sort put it
-    let pairs = new Uint32Array(64);
-    let count = 0;
+    const pairs = new Uint32Array(count * 2);
     let testAddresses = 0;
-    for (let at = 0; at < this.logged; at += 3) {
-      const outcome = sorted[starts[(log[at]! >>> 16) >>> drop]!++ * 3]!;
-      if (outcome === 0) continue;
-      if (pairs.length < (count + 1) * 2) {
-        const grown = new Uint32Array(pairs.length * 2);
-        grown.set(pairs);
-        pairs = grown;
+    if (count > 0) {
+      // the log in file order again: the k-th row of partition p sits where the sort put it
+      cursor.set(starts);
+      let n = 0;
+      for (let at = 0; at < logged; at += 3) {
+        const outcome = sorted[cursor[partitionOf(log[at]!)]!++ * 3]!;
+        if (outcome === 0) continue;
+        const ordinal = log[at + 2]!;
+        pairs[n++] = ordinal & ~testBit;
+        pairs[n++] = outcome - 1;
+        if (ordinal & testBit) testAddresses++;
       }
-      const ordinal = log[at + 2]!;
-      pairs[count * 2] = ordinal & ~testBit;
-      pairs[count * 2 + 1] = outcome - 1;
-      count++;
-      if (ordinal & testBit) testAddresses++;
     }
-    this.resolved = { pairs: pairs.subarray(0, count * 2), count, testAddresses };
+    this.resolved = { pairs, count, testAddresses };
     return this.resolved;
   }
 
