@@ -14,8 +14,11 @@ import { extractAddress } from '../validation/extract-address';
 import { normalizeEmail } from '../validation/normalize';
 import { isTestAddress } from '../validation/test-addresses';
 
-/** A comparison key's hash as two 32-bit halves (written by hashKey* into `out`). */
-type Hash64 = [hi: number, lo: number];
+/**
+ * A comparison key's hash as two 32-bit halves (written by hashKey* into `out`): a pair, or a
+ * Uint32Array(2), whose slots hold values over 2^31 without a heap number each.
+ */
+type Hash64 = [hi: number, lo: number] | Uint32Array;
 
 // Two independent 32-bit lanes over the same words: FNV-1a style and a multiply-xorshift, each finished
 // with murmur3's fmix32. A word packs 4 units of the key (2 when a unit is above 0xff): ASCII bytes and
@@ -289,7 +292,7 @@ const testBit = 0x80000000;
  * One table for the whole file would be far larger than any cache and cost a memory miss a row.
  */
 export class DuplicateFinder implements DuplicateRows {
-  private readonly hash: Hash64 = [0, 0];
+  private readonly hash = new Uint32Array(2);
   private readonly wide: boolean;
   /** Each hashed row in file order: hash hi, hash lo, ordinal (testBit: a test address). */
   private log: Uint32Array;
@@ -299,7 +302,7 @@ export class DuplicateFinder implements DuplicateRows {
   private resolved: { pairs: Uint32Array; count: number; testAddresses: number } | undefined;
   /** The buffer the last cell came in and a view of it (cells of one stream piece share them). */
   private viewed: Buffer | undefined;
-  private view = new DataView(new ArrayBuffer(0));
+  private view: DataView = new DataView(new ArrayBuffer(0));
 
   /** @param expectedRows a guess of the file's rows (the log starts that large) */
   constructor(
@@ -351,9 +354,10 @@ export class DuplicateFinder implements DuplicateRows {
       log.set(this.log);
       this.log = log;
     }
-    log[n] = hash[0];
-    log[n + 1] = hash[1];
-    this.histogram[hash[0] >>> (32 - histogramBits)]!++;
+    const hi = hash[0]!;
+    log[n] = hi;
+    log[n + 1] = hash[1]!;
+    this.histogram[hi >>> (32 - histogramBits)]!++;
     log[n + 2] = test ? (ordinal | testBit) >>> 0 : ordinal;
     this.logged = n + 3;
     this.resolved = undefined;
