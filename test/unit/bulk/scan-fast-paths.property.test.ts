@@ -4,7 +4,13 @@
 // comparisonKey strings give; and a plain cell hashed from its bytes hashes as its key does.
 import fc from 'fast-check';
 import { unitView } from '../../../functions/domain/bulk/csv/encoding';
-import { cellText, RowTokenizer, type RowBounds } from '../../../functions/domain/bulk/csv/row-tokenizer';
+import {
+  cellText,
+  RowTokenizer,
+  ScanTokenizer,
+  type RowBounds,
+  type ScanRow,
+} from '../../../functions/domain/bulk/csv/row-tokenizer';
 import { comparisonKey, DuplicateFinder, hashCell } from '../../../functions/domain/bulk/duplicates';
 import { isTestAddress } from '../../../functions/domain/validation/test-addresses';
 
@@ -74,6 +80,11 @@ function referenceRows(bytes: Buffer, delimiter: number, column: number, bom: nu
   return rows;
 }
 
+function withoutFields(row: ScanRow): ScanRow {
+  const { start, contentEnd, end, emailStart, emailEnd, blank } = row;
+  return { start, contentEnd, end, emailStart, emailEnd, blank };
+}
+
 /** Random CSV text: quoted cells holding delimiters, quotes and line breaks, every line ending, blanks. */
 const cell = fc.oneof(
   fc.constantFrom('', ' ', '\t', 'a@b.io', 'Ann.Lee@Example.COM', ' x@y.z ', 'x@y.z', 'X@Y.Z', 'no address'),
@@ -139,6 +150,35 @@ describe('the scan fast paths (property)', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it("read the scan's rows (all but the field count) as the byte-at-a-time rules do, whatever the pieces", () => {
+    fc.assert(
+      fc.property(
+        csv,
+        fc.array(fc.oneof(fc.integer({ min: 1, max: 200 }), fc.constant(1 << 20)), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom(0x2c, 0x3b),
+        (bytes, sizes, column, delimiter) => {
+          const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe;
+          const units = unitView(bytes, utf16 ? 'utf-16le' : 'utf-8');
+          const bom = utf16 ? 1 : bytes[0] === 0xef ? 3 : 0;
+          const rows: ScanRow[] = [];
+          const tokenizer = new ScanTokenizer(delimiter, column, (r) => rows.push(withoutFields(r)), bom);
+          for (let at = 0, k = 0; at < units.length; k++) {
+            const size = sizes[k % sizes.length]! + (k === 0 ? bom : 0);
+            tokenizer.push(units.subarray(at, at + size));
+            at += size;
+          }
+          tokenizer.finish();
+          expect(rows).toEqual(referenceRows(units, delimiter, column, bom).map(withoutFields));
+        },
+      ),
+      { numRuns: 1500 },
     );
   });
 

@@ -13,7 +13,7 @@ import {
 import { bomBytes, decodeText, detectEncoding, hasNul, unitBytes, UnitStream } from './encoding';
 import { binaryDataError, NotCsvError, notTextReason } from './not-text';
 import { RowBytes } from './row-bytes';
-import { cellText, RowTokenizer, type RowBounds } from './row-tokenizer';
+import { cellText, ScanTokenizer, type ScanRow } from './row-tokenizer';
 import { DuplicateFinder, type DuplicateRows } from '../duplicates';
 import { Reservoir } from '../estimate/reservoir';
 
@@ -111,7 +111,7 @@ class ChunkCutter {
   private readonly dialect: Dialect;
   private readonly width: 1 | 2;
   private readonly units: UnitStream;
-  private readonly tokenizer: RowTokenizer;
+  private readonly tokenizer: ScanTokenizer;
   /** Units: the tokenizer's offsets (bytes, or UTF-16 units). */
   private chunkStart = 0;
   private chunkRows = 0;
@@ -156,11 +156,10 @@ class ChunkCutter {
     if (pendingHeader)
       this.candidate = { start: pendingHeader.start / this.width, end: pendingHeader.end / this.width };
     this.units = new UnitStream(dialect.encoding);
-    this.tokenizer = new RowTokenizer(
+    this.tokenizer = new ScanTokenizer(
       dialect.delimiter.charCodeAt(0),
       options.emailColumn,
       (row) => this.row(row),
-      0,
       bomBytes(first, dialect.encoding) / this.width,
     );
     this.push(first);
@@ -215,7 +214,7 @@ class ChunkCutter {
   }
 
   /** A data row's raw email cell (at most maxSampledCellBytes), undefined when the row has no such cell. */
-  private rawCell(row: RowBounds): Buffer | undefined {
+  private rawCell(row: ScanRow): Buffer | undefined {
     if (row.emailStart < 0) return undefined;
     const from = row.emailStart * this.width - this.rawStart;
     const to = Math.min(row.emailEnd * this.width - this.rawStart, from + maxSampledCellBytes);
@@ -233,7 +232,7 @@ class ChunkCutter {
   }
 
   /** Offers a data row to the sample; the header candidate waits until it proves to be data. */
-  private sampleRow(row: RowBounds): void {
+  private sampleRow(row: ScanRow): void {
     const held = this.candidate && row.start === this.candidate.start;
     if (held) this.heldCandidate = { cell: this.rawCell(row) };
     else {
@@ -242,7 +241,7 @@ class ChunkCutter {
     }
   }
 
-  private row(row: RowBounds): void {
+  private row(row: ScanRow): void {
     const start = row.start * this.width;
     if (start === this.dialect.headerStart) this.chunkHasHeader = true;
     else if (!row.blank && start >= this.dialect.dataStart) {
@@ -261,7 +260,7 @@ class ChunkCutter {
   }
 
   /** The row's email cell holds an address (checked only while the header is undecided). */
-  private addressIn(row: RowBounds): boolean {
+  private addressIn(row: ScanRow): boolean {
     if (row.emailStart < this.windowStart) return false;
     const raw = this.window.subarray(row.emailStart - this.windowStart, row.emailEnd - this.windowStart);
     // The unit view is enough to see an address's shape: ASCII stays ASCII.
