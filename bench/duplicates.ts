@@ -2,13 +2,14 @@
 // "Duplicate rows"):
 //   1. the upload scan of a ~100 MB file with and without the duplicate finder (the pipeline's only
 //      change for a file without duplicates), best of five runs each, alternated;
-//   2. the hash set against a JS Set of the address strings: time and heap;
+//   2. the duplicate finder (hash, log, partitioned look-up) against a JS Map of the address strings:
+//      time and heap;
 //   3. with --dynamodb N: N conditional PutItems (a per-job set in DynamoDB would need one per row)
 //      against DynamoDB Local, extrapolated to the file's rows.
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../functions/clients/dynamodb';
 import { scanCsv } from '../functions/domain/bulk/csv/scan';
-import { comparisonKey, hashCell, HashOrdinalSet } from '../functions/domain/bulk/duplicates';
+import { comparisonKey, DuplicateFinder } from '../functions/domain/bulk/duplicates';
 import { send, wroteIf } from '../functions/store/dynamodb';
 import { startTestRuntime } from '../test/helpers/local-runtime';
 
@@ -82,16 +83,13 @@ async function main(): Promise<void> {
     `scan (CPU time): ${best(plain).toFixed(2)} s without the finder, ${best(finding).toFixed(2)} s with it (+${((best(finding) / best(plain) - 1) * 100).toFixed(0)}%), ${found} duplicates`,
   );
 
-  const hash: [number, number] = [0, 0];
   let before = heapMb();
   let t0 = process.cpuUsage();
-  const set = new HashOrdinalSet(ROWS / 0.7);
-  addresses.forEach((address, i) => {
-    hashCell(address, 'utf-8', hash);
-    set.firstOrAdd(hash[0], hash[1], i);
-  });
+  const finder = new DuplicateFinder('utf-8', ROWS);
+  addresses.forEach((address, i) => finder.row(i, address, 0, address.length));
+  const repeats = finder.count;
   console.log(
-    `hash set (CPU time): ${(cpuSeconds(t0) * 1000).toFixed(0)} ms for ${ROWS} addresses, ${set.size} distinct, memory +${(heapMb() - before).toFixed(0)} MB`,
+    `duplicate finder (CPU time): ${(cpuSeconds(t0) * 1000).toFixed(0)} ms for ${ROWS} addresses, ${repeats} repeats, memory +${(heapMb() - before).toFixed(0)} MB`,
   );
   before = heapMb();
   t0 = process.cpuUsage();

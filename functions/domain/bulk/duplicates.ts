@@ -208,6 +208,13 @@ function testDomainAt(raw: Buffer, at: number, end: number): boolean {
 /** Slots at most: 2^25 (400 MB of typed arrays) holds the rows of the largest file allowed. */
 const maxCapacity = 1 << 25;
 
+/** The power of two of at least `slots` slots (16 to maxCapacity). */
+function capacityFor(slots: number): number {
+  let capacity = 1 << 4;
+  while (capacity < slots && capacity < maxCapacity) capacity <<= 1;
+  return capacity;
+}
+
 /**
  * A set of 64-bit hashes, each with the ordinal of the row that first held it: open addressing with
  * linear probing over one Uint32Array of (hi, lo, first ordinal + 1) triples, so a probe touches one
@@ -220,10 +227,18 @@ export class HashOrdinalSet {
   size = 0;
 
   constructor(initialCapacity = 1 << 16) {
-    let capacity = 1 << 4;
-    while (capacity < initialCapacity && capacity < maxCapacity) capacity <<= 1;
+    const capacity = capacityFor(initialCapacity);
     this.slots = new Uint32Array(capacity * 3);
     this.mask = capacity - 1;
+  }
+
+  /** Empties the set, with room for `initialCapacity` slots (the memory is kept when it suffices). */
+  reset(initialCapacity: number): void {
+    const capacity = capacityFor(initialCapacity);
+    if (capacity * 3 > this.slots.length) this.slots = new Uint32Array(capacity * 3);
+    else this.slots.fill(0, 0, capacity * 3);
+    this.mask = capacity - 1;
+    this.size = 0;
   }
 
   /** The ordinal that first held the hash, or -1 after recording `ordinal` as its first. */
@@ -252,7 +267,7 @@ export class HashOrdinalSet {
     const old = this.slots;
     const slots = new Uint32Array(capacity * 3);
     const mask = capacity - 1;
-    for (let at = 0; at < old.length; at += 3) {
+    for (let at = 0; at <= this.mask * 3; at += 3) {
       if (old[at + 2] === 0) continue;
       let slot = old[at + 1]! & mask;
       while (slots[slot * 3 + 2] !== 0) slot = (slot + 1) & mask;
@@ -400,39 +415,17 @@ export class DuplicateFinder implements DuplicateRows {
     }
     let largest = 0;
     for (let p = 0; p < partitions; p++) largest = Math.max(largest, starts[p + 1]! - starts[p]!);
-    let capacity = 16;
-    while (capacity < largest * 2) capacity <<= 1;
-    const table = new Uint32Array(capacity * 3);
+    // at most half full: no partition's rows make it grow
+    const set = new HashOrdinalSet(largest * 2);
     let count = 0;
     for (let p = 0; p < partitions; p++) {
       const first = starts[p]!;
       const end = starts[p + 1]!;
-      let size = 16;
-      while (size < (end - first) * 2) size <<= 1;
-      table.fill(0, 0, size * 3);
-      const mask = size - 1;
-      for (let k = first; k < end; k++) {
-        const at = k * 3;
-        const hi = sorted[at]!;
-        const lo = sorted[at + 1]!;
-        let slot = lo & mask;
-        for (;;) {
-          const s = slot * 3;
-          const held = table[s + 2]!;
-          if (held === 0) {
-            table[s] = hi;
-            table[s + 1] = lo;
-            table[s + 2] = (sorted[at + 2]! & ~testBit) + 1;
-            sorted[at] = 0;
-            break;
-          }
-          if (table[s + 1] === lo && table[s] === hi) {
-            sorted[at] = held;
-            count++;
-            break;
-          }
-          slot = (slot + 1) & mask;
-        }
+      set.reset((end - first) * 2);
+      for (let at = first * 3; at < end * 3; at += 3) {
+        const earlier = set.firstOrAdd(sorted[at]!, sorted[at + 1]!, sorted[at + 2]! & ~testBit);
+        sorted[at] = earlier + 1;
+        if (earlier >= 0) count++;
       }
     }
     const pairs = new Uint32Array(count * 2);
