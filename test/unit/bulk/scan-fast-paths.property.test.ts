@@ -243,6 +243,32 @@ describe('the scan fast paths (property)', () => {
     );
   });
 
+  it('hash any cell four bytes at a time as the slow path hashes its key, controls and non-ASCII included', () => {
+    const unit = fc.constantFrom(
+      ...'abzAMZ09._-+@<>":[]',
+      ' ',
+      '\t',
+      '\x01',
+      '\x1f',
+      '\x7f',
+      'é',
+      'Ü',
+      'mailto:',
+      '@mailvet.test',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 1, maxLength: 40 }), (text) => {
+        const fast = new Uint32Array(2);
+        const slow: [number, number] = [0, 0];
+        const viaBytes = hashCell(Buffer.from(text, 'utf8'), 'utf-8', fast);
+        const viaKey = hashCell(Buffer.from(text, 'utf16le'), 'utf-16le', slow);
+        expect(viaBytes).toBe(viaKey);
+        if (viaKey) expect([fast[0], fast[1]]).toEqual(slow);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('hash a plain cell from its bytes as the slow path hashes its key', () => {
     const local = fc.string({
       unit: fc.constantFrom(...'abcXYZ019._-+', '@', ',', ';', '"', '['),
