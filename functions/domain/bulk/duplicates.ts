@@ -124,6 +124,21 @@ function hashPlain(raw: Buffer, view: DataView, start: number, end: number, out:
     b = Math.imul(b ^ word, 0x5bd1e995);
     b ^= b >>> 15;
   }
+  if (i < end && end - start >= 4) {
+    // the last 1-3 bytes: the word that ends the cell, shifted down to them (the same word as packed below)
+    const drop = 8 * (4 - (end - i));
+    const valid = 0x80808080 >>> drop;
+    let word = view.getInt32(end - 4, true) >>> drop;
+    if ((word | (word + 0x01010101) | ((word - 0x21212121) & ~word)) & valid) return notPlain;
+    if (((word ^ 0x40404040) - 0x01010101) & ~(word ^ 0x40404040) & valid) {
+      for (let k = i; k < end; k++) if (raw[k] === AT) at = at === -1 ? k : severalAts;
+    }
+    word |= (((word + 0x3f3f3f3f) & ~(word + 0x25252525) & valid) >>> 2) | 0;
+    a = Math.imul(a ^ word, 0x01000193);
+    b = Math.imul(b ^ word, 0x5bd1e995);
+    b ^= b >>> 15;
+    i = end;
+  }
   let word = 0;
   let shift = 0;
   for (; i < end; i++) {
