@@ -49,7 +49,9 @@ async function scanSeconds(
     fileBytes: file.length,
     onChunks: () => undefined,
   });
-  return { seconds: cpuSeconds(t0), duplicates: scan.duplicates?.count ?? 0 };
+  // the count is read before the clock stops: the finder's look-up runs when it is first asked
+  const duplicates = scan.duplicates?.count ?? 0;
+  return { seconds: cpuSeconds(t0), duplicates };
 }
 
 /** CPU seconds (user + system) since `t0`: steadier than wall time on a shared, loaded machine. */
