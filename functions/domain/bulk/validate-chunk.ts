@@ -40,10 +40,13 @@ function readRange(work: ChunkWork): Promise<Buffer> {
 }
 
 /** Rows holding a test address (mailvet.test): validated, never counted in usage. */
-export function countTestAddresses(emails: (string | undefined)[]): number {
+export function countTestAddresses(emails: readonly (string | undefined)[]): number {
   let count = 0;
   // mentionsTestDomain is a cheap filter on the hot path; isTestAddress decides
-  for (const email of emails) if (email && mentionsTestDomain(email) && isTestAddress(email)) count++;
+  for (let index = 0; index < emails.length; index++) {
+    const email = emails[index];
+    if (email && mentionsTestDomain(email) && isTestAddress(email)) count++;
+  }
   return count;
 }
 

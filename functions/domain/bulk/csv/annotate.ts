@@ -31,7 +31,7 @@ export class ChunkRows {
   contentEnds: Uint32Array;
   ends: Uint32Array;
   /** The email cell of each data row, in order ('' when blank; undefined when the row has too few columns). */
-  readonly emails: (string | undefined)[] = [];
+  emails: (string | undefined)[] = [];
 
   constructor(capacity: number) {
     const size = Math.max(16, capacity);
@@ -253,6 +253,7 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
     }
     reader.row(rowStart, length, length, content, emailStart, emailEnd);
   }
+  rows.emails = reader.takeEmails();
   return rows;
 }
 
@@ -273,9 +274,17 @@ class CellReader {
     private readonly dataStart: number,
   ) {
     this.asciiIsText = encoding === 'utf-8';
+    this.emails = new Array<string | undefined>(rows.kinds.length);
     this.bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     this.latin1 = (chunk as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice;
   }
+
+  /**
+   * The data rows' cells, made at the rows' capacity and cut to length once read: pushing 50,000 cells
+   * grows the array a dozen times, each a copy left to the collector.
+   */
+  private readonly emails: (string | undefined)[];
+  private emailCount = 0;
 
   row(start: number, contentEnd: number, end: number, content: boolean, from: number, to: number): void {
     const absolute = this.chunkStart + start;
@@ -283,7 +292,16 @@ class CellReader {
     if (absolute === this.headerStart) kind = HEADER;
     else if (content && absolute >= this.dataStart) kind = DATA;
     this.rows.addCode(kind, start, contentEnd, end);
-    if (kind === DATA) this.rows.emails.push(from >= 0 ? this.cell(from, to) : undefined);
+    if (kind === DATA) {
+      // past the capacity (rows shorter than it assumes) this appends
+      this.emails[this.emailCount++] = from >= 0 ? this.cell(from, to) : undefined;
+    }
+  }
+
+  /** The data rows' cells, in order. */
+  takeEmails(): (string | undefined)[] {
+    this.emails.length = this.emailCount;
+    return this.emails;
   }
 
   /** The email cell's text, as cellText(decodeRange(...)) gives it. */
