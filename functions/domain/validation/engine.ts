@@ -92,6 +92,15 @@ export interface PreparedBatch {
   classifyProbed(email: string, probe: MailboxProbe | undefined): Verdict;
 }
 
+/**
+ * Domain loads in flight at once. A validator reads DNS answers only between its other work (another
+ * chunk's rows, S3 bodies): the more queries out, the more answers each turn of its event loop takes
+ * (bench/dns-window.ts: a chunk's 1,800 domains behind a busy loop, 2.5-3 s at 32, 0.7-0.9 s at 128).
+ * Not more: the answers wait in one UDP socket's receive buffer (~200 KB, ~1 KB a datagram in the
+ * kernel's count), and at 256 answers were already lost and asked again after the resolver's timeout.
+ */
+const MAX_CONCURRENT_LOOKUPS = 128;
+
 // bound once: see classify.ts on import getters in the hot path
 const classifyAt = classifyParts;
 const extract = extractAddress;
@@ -128,12 +137,12 @@ export class ValidationEngine {
     this.dnsHealth = new DnsHealth(this.dns, options.dnsCanaries ?? [], options.dnsHealthEvents, clock);
     this.cache = new FlightCache(
       options.maxCachedDomains ?? 100_000,
-      options.maxConcurrentLookups ?? 32,
+      options.maxConcurrentLookups ?? MAX_CONCURRENT_LOOKUPS,
       clock,
     );
     this.mxHosts = new FlightCache(
       options.maxCachedDomains ?? 100_000,
-      options.maxConcurrentLookups ?? 32,
+      options.maxConcurrentLookups ?? MAX_CONCURRENT_LOOKUPS,
       clock,
     );
     this.lists = options.knownLists ?? NO_KNOWN_LISTS;
