@@ -93,13 +93,14 @@ export interface PreparedBatch {
 }
 
 /**
- * Domain loads in flight at once. A validator reads DNS answers only between its other work (another
- * chunk's rows, S3 bodies): the more queries out, the more answers each turn of its event loop takes
- * (bench/dns-window.ts: a chunk's 1,800 domains behind a busy loop, 2.5-3 s at 32, 0.7-0.9 s at 128).
- * Not more: the answers wait in one UDP socket's receive buffer (~200 KB, ~1 KB a datagram in the
- * kernel's count), and at 256 answers were already lost and asked again after the resolver's timeout.
+ * Domain loads in flight at once, per engine (a process). A validator reads DNS answers only between its
+ * other work, so more in flight would let a busy event loop take more answers a turn (bench/dns-window.ts:
+ * a chunk's 1,800 domains behind a loop blocked 40 ms of 50, 2.5-3.1 s at 32, 0.7-1.0 s at 128). But
+ * every process sends to the same resolver, whose answers (and the client's socket buffer) overflow
+ * first: two local workers at 128 each lost answers to the fixture server under load, and the domains
+ * asked again after the resolver's timeout read dns_timeout. A lost answer costs the whole timeout.
  */
-const MAX_CONCURRENT_LOOKUPS = 128;
+const MAX_CONCURRENT_LOOKUPS = 32;
 
 // bound once: see classify.ts on import getters in the hot path
 const classifyAt = classifyParts;
