@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       `first calls in the process (ms CPU): readChunk ${firstRead}, classifyRows ${firstClassify}, ` +
         `annotateChunk ${await firstMs(() => annotateChunk(file, rows, layout, verdicts))()}, ` +
         `indexChunk ${await firstMs(() => indexChunk(rows, verdicts, 'utf-8'))()}, ` +
-        `counts ${await firstMs(() => countStatuses(verdicts) + countTestAddresses(rows.emails))()}`,
+        `counts ${await firstMs(() => [countStatuses(verdicts), countTestAddresses(rows.emails)])()}`,
     );
     /** CPU ns per row of `step`, the best of `batches` batches of 5 calls (after 3 to warm up). */
     const time = async (step: () => unknown): Promise<string> => {
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
           `classifyRows ${await heap(() => classifyRows(rows.emails, classify, 'bench'))}, ` +
           `annotateChunk ${await heap(() => annotateChunk(file, rows, layout, verdicts))}, ` +
           `indexChunk ${await heap(() => indexChunk(rows, verdicts, 'utf-8'))}, ` +
-          `counts ${await heap(() => countStatuses(verdicts) + countTestAddresses(rows.emails))}`,
+          `counts ${await heap(() => [countStatuses(verdicts), countTestAddresses(rows.emails)])}`,
       );
     }
     console.log(`${rows.emails.length} data rows, ${(file.length / 1048576).toFixed(1)} MB`);
