@@ -133,12 +133,13 @@ async function validateRows(
   classify: ClassifyChunk,
   time: ChunkRunContext | undefined,
 ): Promise<ValidatedRows> {
-  const rows = readChunk(chunk, { ...work, chunkStart: work.start });
   // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
-  // the probe stage's verdicts, stored as the probes it wrote (store/probe-batches.ts keeps strings)
+  // the probe stage's verdicts, stored as the probes it wrote (store/probe-batches.ts keeps strings);
+  // read before the rows, which then need not wait for them
   const probed = work.probed
     ? ((await loadChunkVerdicts(work, work.index)) as Map<string, MailboxProbe>)
     : undefined;
+  const rows = readChunk(chunk, { ...work, chunkStart: work.start });
   const deadlineMs = time ? dnsDeadlineMs(time) : undefined;
   const { verdicts, probes } = await classifyRows(rows.emails, classify, work.companyId, probed, deadlineMs);
   if (probes.length > 0) return { kind: 'probes', probes, rows: verdicts.length };
