@@ -95,7 +95,7 @@ export interface PreparedBatch {
 /**
  * Domain loads in flight at once, per engine (a process). A validator reads DNS answers only between its
  * other work, so more in flight would let a busy event loop take more answers a turn (bench/dns-window.ts:
- * a chunk's 1,800 domains behind a loop blocked 40 ms of 50, 2.5-3.1 s at 32, 0.7-1.0 s at 128). But
+ * a chunk's 1,800 domains behind a loop blocked 40 ms of 50, 2.5-3.2 s at 32, 0.7-1.0 s at 128). But
  * every process sends to the same resolver, whose answers (and the client's socket buffer) overflow
  * first: two local workers at 128 each lost answers to the fixture server under load, and the domains
  * asked again after the resolver's timeout read dns_timeout. A lost answer costs the whole timeout.
