@@ -12,14 +12,14 @@ import { releaseSlot } from '../../store/jobs/slots-and-leases';
 import { markFailed } from '../../store/jobs/transitions';
 import { loadChunkVerdicts } from '../../store/jobs/probe-state';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
-import type { ChunkClassification, ChunkVerdict, ClassifyChunk } from './classifier';
+import type { ChunkClassification, ChunkVerdict, ClassifyChunk, ProbeTarget } from './classifier';
 import { completeIfDone, completeJobById } from './completion';
 import { annotateChunk, readChunk } from './csv/annotate';
 import type { TextEncoding } from './csv/encoding';
 import { indexChunk, rowIndexContentType } from './csv/row-index';
 import { partIndexKey, partObjectKey } from './object-keys';
 import { handOffToProbes } from './probe-stage';
-import { countStatuses } from './statuses';
+import { countStatuses, type Statistics } from './statuses';
 import { releaseFailedJob } from '../usage';
 import { isTestAddress } from '../validation/test-addresses';
 import type { MailboxProbe } from '../validation/types';
@@ -40,10 +40,13 @@ function readRange(work: ChunkWork): Promise<Buffer> {
 }
 
 /** Rows holding a test address (mailvet.test): validated, never counted in usage. */
-export function countTestAddresses(emails: (string | undefined)[]): number {
+export function countTestAddresses(emails: readonly (string | undefined)[]): number {
   let count = 0;
   // mentionsTestDomain is a cheap filter on the hot path; isTestAddress decides
-  for (const email of emails) if (email && mentionsTestDomain(email) && isTestAddress(email)) count++;
+  for (let index = 0; index < emails.length; index++) {
+    const email = emails[index];
+    if (email && mentionsTestDomain(email) && isTestAddress(email)) count++;
+  }
   return count;
 }
 
@@ -108,6 +111,52 @@ function dnsDeadlineMs(time: ChunkRunContext, nowMs = systemClock().getTime()): 
   return nowMs + time.remainingMs() - afterDnsReserveMs;
 }
 
+/** What a chunk's rows come to: its part and row index to write and its counts, or rows to probe. */
+type ValidatedRows =
+  | {
+      kind: 'part';
+      part: Buffer;
+      rowIndex: Buffer;
+      record: { counts: Statistics; uncounted: number; rows: number; partBytes: number };
+    }
+  | { kind: 'probes'; probes: ProbeTarget[]; rows: number };
+
+/**
+ * Reads the chunk's rows, classifies them (DNS up to the invocation's deadline) and annotates and counts
+ * them. A function of its own so that the rows (a string each) die when it returns: an async function
+ * keeps its locals alive across every await until it ends, and the part's PUTs are awaited for hundreds
+ * of milliseconds while the worker's other invocations allocate.
+ */
+async function validateRows(
+  chunk: Buffer,
+  work: ChunkWork,
+  classify: ClassifyChunk,
+  time: ChunkRunContext | undefined,
+): Promise<ValidatedRows> {
+  // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
+  // the probe stage's verdicts, stored as the probes it wrote (store/probe-batches.ts keeps strings);
+  // read before the rows, which then need not wait for them
+  const probed = work.probed
+    ? ((await loadChunkVerdicts(work, work.index)) as Map<string, MailboxProbe>)
+    : undefined;
+  const rows = readChunk(chunk, { ...work, chunkStart: work.start });
+  const deadlineMs = time ? dnsDeadlineMs(time) : undefined;
+  const { verdicts, probes } = await classifyRows(rows.emails, classify, work.companyId, probed, deadlineMs);
+  if (probes.length > 0) return { kind: 'probes', probes, rows: verdicts.length };
+  const part = annotateChunk(chunk, rows, work, verdicts, takeBuffer);
+  return {
+    kind: 'part',
+    part,
+    rowIndex: indexChunk(rows, verdicts, work.encoding as TextEncoding),
+    record: {
+      counts: countStatuses(verdicts),
+      uncounted: countTestAddresses(rows.emails),
+      rows: verdicts.length,
+      partBytes: part.length,
+    },
+  };
+}
+
 /**
  * Primary course: skip a chunk already counted (redelivery); ranged GET; classify (DNS up to the
  * invocation's deadline); put the part under a key of this attempt; count it on the job (a single
@@ -137,52 +186,41 @@ export async function processChunkMessage(
     if (!(error instanceof ObjectChangedError)) throw error;
     return failJob(job, replacedFileError, chunkLog);
   }
-  const rows = readChunk(chunk, { ...work, chunkStart: work.start });
-  const emails = rows.emails;
-  // second pass of a chunk whose rows went through the probe stage: its verdicts decide those rows
-  // the probe stage's verdicts, stored as the probes it wrote (store/probe-batches.ts keeps strings)
-  const probed = work.probed
-    ? ((await loadChunkVerdicts(work, work.index)) as Map<string, MailboxProbe>)
-    : undefined;
-  const deadlineMs = time ? dnsDeadlineMs(time) : undefined;
-  const { verdicts, probes } = await classifyRows(emails, classify, work.companyId, probed, deadlineMs);
-  if (probes.length > 0) {
-    // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
-    return handOffToProbes(work, verdicts.length, probes, chunkLog);
-  }
-  const part = annotateChunk(chunk, rows, work, verdicts, takeBuffer);
-  // What the count needs, taken before the PUTs: the rows' strings and arrays are garbage while the
-  // PUTs wait, rather than live objects the worker's collector copies (two chunks share a worker).
-  const record = {
-    index: work.index,
-    counts: countStatuses(verdicts),
-    partBytes: part.length,
-    uncounted: countTestAddresses(emails),
-  };
-  const rowsValidated = verdicts.length;
-  const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
-  const written = Promise.all([
-    putObject(partKey, part, 'text/csv'),
-    putObject(
-      partIndexKey(partKey),
-      indexChunk(rows, verdicts, work.encoding as TextEncoding),
-      rowIndexContentType,
-    ),
-  ]);
-  // the rows are read: the chunk's buffer serves the next chunk; the part's, once S3 has answered
-  // (a failed PUT leaves it to the garbage collector: its bytes may still be on their way)
+  const validated = await validateRows(chunk, work, classify, time);
+  // the rows are read: the chunk's buffer serves the next chunk
   chunkBuffers.give(chunk);
-  await written;
+  if (validated.kind === 'probes') {
+    // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
+    return handOffToProbes(work, validated.rows, validated.probes, chunkLog);
+  }
+  const { part, record } = validated;
+  const partKey = partObjectKey(work.companyId, work.jobId, work.index, randomUUID());
+  await Promise.all([
+    putObject(partKey, part, 'text/csv'),
+    putObject(partIndexKey(partKey), validated.rowIndex, rowIndexContentType),
+  ]);
+  // the part's buffer serves the next chunk once S3 has answered (a failed PUT leaves it to the garbage
+  // collector: its bytes may still be on their way)
   chunkBuffers.give(part);
 
-  const counted = await recordChunk(job, { ...record, partKey }, systemClock().toISOString());
+  const counted = await recordChunk(
+    job,
+    {
+      index: work.index,
+      counts: record.counts,
+      partBytes: record.partBytes,
+      uncounted: record.uncounted,
+      partKey,
+    },
+    systemClock().toISOString(),
+  );
   if (!counted) {
     // This attempt's part is nobody's (another delivery counted the chunk first, or the job was
     // deleted while the chunk was validated): the bucket's lifecycle rule for parts removes it.
     chunkLog.info('chunk already counted or job no longer processing');
     return completeJobById(work.companyId, work.jobId, chunkLog);
   }
-  countMetric('RowsValidated', rowsValidated);
+  countMetric('RowsValidated', record.rows);
   await completeIfDone(counted, chunkLog);
 }
 

@@ -45,6 +45,11 @@ export class FlightCache<V> {
     return e.value;
   }
 
+  /** When the cached value of `key` expires (epoch ms); 0 when nothing is cached. */
+  expiresAt(key: string): number {
+    return this.entries.get(key)?.expiresAt ?? 0;
+  }
+
   /** Keeps `value` for ttlMs; a TTL of 0 or less keeps nothing (and drops an older value of the key). */
   set(key: string, value: V, ttlMs: number): void {
     if (ttlMs <= 0) {

@@ -12,6 +12,8 @@ const hashRange = fnv1a;
 interface RawAlias {
   raw: string;
   verdict: DomainVerdict;
+  /** Until when (epoch ms) the verdict is the cache's own, so resolving the text again would give it. */
+  freshUntil: number;
   next: RawAlias | undefined;
 }
 
@@ -28,7 +30,16 @@ export class RawDomainIndex {
     return undefined;
   }
 
-  remember(raw: string, v: DomainVerdict): void {
+  /** Whether the text's verdict is remembered and still fresh at nowMs (remember's freshUntil). */
+  isFresh(raw: string, nowMs: number): boolean {
+    for (let e = this.byHash.get(hashRange(raw, 0, raw.length)); e !== undefined; e = e.next) {
+      if (e.raw === raw) return e.freshUntil > nowMs;
+    }
+    return false;
+  }
+
+  /** @param freshUntil until when v stays the domain's verdict (0: to be resolved again when asked) */
+  remember(raw: string, v: DomainVerdict, freshUntil = 0): void {
     if (this.size >= MAX_RAW_ALIASES) {
       this.byHash.clear();
       this.size = 0;
@@ -38,10 +49,11 @@ export class RawDomainIndex {
     for (let e = head; e !== undefined; e = e.next) {
       if (e.raw === raw) {
         e.verdict = v;
+        e.freshUntil = freshUntil;
         return;
       }
     }
-    this.byHash.set(h, { raw, verdict: v, next: head });
+    this.byHash.set(h, { raw, verdict: v, freshUntil, next: head });
     this.size++;
   }
 }

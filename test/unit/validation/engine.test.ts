@@ -421,6 +421,41 @@ describe('cache, single-flight and the bulk path', () => {
     expect(calls.a).toBe(3);
   });
 
+  it('prepares a domain again only once its verdict has expired, or when it was never kept', async () => {
+    const asked: string[] = [];
+    let now = 0;
+    const engine = new ValidationEngine({
+      dnsClient: {
+        resolveMx: async (domain) => {
+          asked.push(domain);
+          if (domain.startsWith('flaky')) throw Object.assign(new Error('servfail'), { code: 'ESERVFAIL' });
+          return [{ exchange: 'mx.example.net', priority: 10 }];
+        },
+        resolve4: async () => ['93.184.216.34'],
+        resolve6: async () => [],
+      },
+      cacheTtlMs: 1000,
+      transientCacheTtlMs: 100,
+      clock: () => new Date(now),
+    });
+    const chunk = ['ok.example.net', 'OK.example.net', 'flaky.example.net', 'bad..name', 'MAILVET.test'];
+    await engine.prepareDomains(chunk);
+    expect(asked).toEqual(['ok.example.net', 'flaky.example.net']);
+    // still fresh: not even a cache lookup (bulk chunks ask for the same domains again and again)
+    const resolve = jest.spyOn(engine, 'resolveDomain');
+    now = 99;
+    expect(await engine.prepareDomains(chunk, now + 1000)).toEqual(new Set());
+    expect(resolve).not.toHaveBeenCalled();
+    expect(asked).toHaveLength(2);
+    now = 100; // the SERVFAIL's verdict has expired, the others hold
+    await engine.prepareDomains(chunk);
+    expect(asked.slice(2)).toEqual(['flaky.example.net']);
+    now = 1100;
+    await engine.prepareDomains(chunk);
+    expect(asked.slice(3).sort()).toEqual(['flaky.example.net', 'ok.example.net']);
+    expect(engine.classify('ann@OK.example.net')).toMatchObject({ status: 'safe', reason: 'domain_ok' });
+  });
+
   it('only ever answers with the five statuses', async () => {
     const r = await dnsOnly.validate('alice@example-corp.test');
     expect(STATUSES).toContain(r.result.status);

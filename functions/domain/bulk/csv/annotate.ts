@@ -31,7 +31,7 @@ export class ChunkRows {
   contentEnds: Uint32Array;
   ends: Uint32Array;
   /** The email cell of each data row, in order ('' when blank; undefined when the row has too few columns). */
-  readonly emails: (string | undefined)[] = [];
+  emails: (string | undefined)[] = [];
 
   constructor(capacity: number) {
     const size = Math.max(16, capacity);
@@ -195,6 +195,8 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
   let field = 0;
   let emailStart = -1;
   let emailEnd = -1;
+  // the email cell is unquoted and every byte of it ASCII (known from the loop that finds its end)
+  let emailAscii = false;
   let content = false;
   let i = fieldStart;
   while (i < length) {
@@ -224,7 +226,12 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
       }
     } else if (ends[b] === 0) {
       content = true;
-      while (++i < length && ends[(b = bytes[i]!)] === 0);
+      if (field === column) {
+        // the OR of the email cell's bytes: ASCII when under 0x80, which CellReader need not check again
+        let bits = b;
+        while (++i < length && ends[(b = bytes[i]!)] === 0) bits |= b;
+        emailAscii = bits < 0x80;
+      } else while (++i < length && ends[(b = bytes[i]!)] === 0);
     }
     if (i === length) break;
     // the field ends at i, on a delimiter or a line break
@@ -239,10 +246,11 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
     }
     const contentEnd = i;
     i += b === CR && i + 1 < length && bytes[i + 1] === LF ? 2 : 1;
-    reader.row(rowStart, contentEnd, i, content, emailStart, emailEnd);
+    reader.row(rowStart, contentEnd, i, content, emailStart, emailEnd, emailAscii);
     rowStart = fieldStart = i;
     field = 0;
     emailStart = emailEnd = -1;
+    emailAscii = false;
     content = false;
   }
   // a last row without a line ending (or cut inside quotes)
@@ -251,8 +259,9 @@ function readBytewide(chunk: Buffer, layout: ChunkLayout): ChunkRows {
       emailStart = fieldStart;
       emailEnd = length;
     }
-    reader.row(rowStart, length, length, content, emailStart, emailEnd);
+    reader.row(rowStart, length, length, content, emailStart, emailEnd, emailAscii);
   }
+  rows.emails = reader.takeEmails();
   return rows;
 }
 
@@ -273,30 +282,56 @@ class CellReader {
     private readonly dataStart: number,
   ) {
     this.asciiIsText = encoding === 'utf-8';
+    this.emails = new Array<string | undefined>(rows.kinds.length);
     this.bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     this.latin1 = (chunk as Buffer & { latin1Slice(start: number, end: number): string }).latin1Slice;
   }
 
-  row(start: number, contentEnd: number, end: number, content: boolean, from: number, to: number): void {
+  /**
+   * The data rows' cells, made at the rows' capacity and cut to length once read: pushing 50,000 cells
+   * grows the array a dozen times, each a copy left to the collector.
+   */
+  private readonly emails: (string | undefined)[];
+  private emailCount = 0;
+
+  /** @param ascii the cell [from, to) is unquoted and all ASCII (readBytewide's loop saw its bytes) */
+  row(
+    start: number,
+    contentEnd: number,
+    end: number,
+    content: boolean,
+    from: number,
+    to: number,
+    ascii: boolean,
+  ): void {
     const absolute = this.chunkStart + start;
     let kind: number = PASS;
     if (absolute === this.headerStart) kind = HEADER;
     else if (content && absolute >= this.dataStart) kind = DATA;
     this.rows.addCode(kind, start, contentEnd, end);
-    if (kind === DATA) this.rows.emails.push(from >= 0 ? this.cell(from, to) : undefined);
+    if (kind === DATA) {
+      // past the capacity (rows shorter than it assumes) this appends
+      this.emails[this.emailCount++] = from >= 0 ? this.cell(from, to, ascii) : undefined;
+    }
   }
 
-  /** The email cell's text, as cellText(decodeRange(...)) gives it. */
-  private cell(from: number, to: number): string {
+  /** The data rows' cells, in order. */
+  takeEmails(): (string | undefined)[] {
+    this.emails.length = this.emailCount;
+    return this.emails;
+  }
+
+  /**
+   * The email cell's text, as cellText(decodeRange(...)) gives it: an ASCII cell with nothing to trim
+   * is its latin1 text (UTF-8 decodes ASCII bytes, DEL included, to the same characters).
+   */
+  private cell(from: number, to: number, ascii: boolean): string {
     if (to === from) return '';
-    if (this.asciiIsText) {
+    if (ascii && this.asciiIsText) {
       const bytes = this.bytes;
       const first = bytes[from]!;
-      if (first > SPACE && first !== QUOTE && bytes[to - 1]! > SPACE) {
-        let i = from;
-        while (i < to && bytes[i]! < 0x7f) i++;
-        if (i === to) return this.latin1.call(this.chunk, from, to);
-      }
+      if (first > SPACE && first !== QUOTE && bytes[to - 1]! > SPACE)
+        return this.latin1.call(this.chunk, from, to);
     }
     return cellText(decodeRange(this.chunk, from, to, this.encoding));
   }
