@@ -204,8 +204,11 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       return;
     }
     const bodyDigest = signedBodyDigest(req);
-    // A body whose signature covers its SHA-256 is checked on its way through the proxy.
-    if (bodyDigest !== undefined) return forward(req, res, backendAddress.port, agent, bodyDigest);
+    // A body whose signature covers its SHA-256 is checked on its way through the proxy. A request with
+    // no body signed for the empty one (the SDK's GETs, HEADs, DELETEs) has nothing to check: through
+    // the proxy, each byte of a download would cross two more sockets on this thread.
+    if (bodyDigest !== undefined && !signedForNoBody(req, bodyDigest))
+      return forward(req, res, backendAddress.port, agent, bodyDigest);
     // Every other request goes to s3rver's handler in this process, with no second HTTP hop: each
     // byte of an upload, a part or a download would otherwise cross two sockets on the main thread.
     // The 100-continue was answered here already.
@@ -464,6 +467,19 @@ function signedBodyDigest(req: http.IncomingMessage): string | undefined {
   const declared = req.headers['x-amz-content-sha256'];
   if (req.headers.authorization === undefined || typeof declared !== 'string') return undefined;
   return SHA256_HEX.test(declared) ? declared.toLowerCase() : undefined;
+}
+
+/** SHA-256 of no bytes: the payload hash of a request without a body. */
+const EMPTY_BODY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/** The request has no body (neither a length nor chunked framing) and its signature says so. */
+function signedForNoBody(req: http.IncomingMessage, bodyDigest: string): boolean {
+  const length = req.headers['content-length'];
+  return (
+    bodyDigest === EMPTY_BODY_SHA256 &&
+    req.headers['transfer-encoding'] === undefined &&
+    (length === undefined || length === '0')
+  );
 }
 
 /** The body did not hash to the digest its signature covers. */
