@@ -120,6 +120,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   const writer = startBodyWriter();
   const pool = new ReadBufferPool();
   patchStore(backend.store, fsync, writer, pool);
+  cacheBucketConfigs(backend.store);
   try {
     for (const bucket of await readdir(options.dataDir))
       await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
@@ -1241,6 +1242,60 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
     await rm(uploadDir, { recursive: true, force: true });
     await removeParts(store.getBucketPath(bucket), previous);
     return { size: manifest.bytes, md5: etag };
+  };
+}
+
+/**
+ * s3rver reads the bucket's CORS and website configurations from their files on every request (two
+ * file reads, each four trips through libuv's thread pool, before any object is touched). They change
+ * only through this store (PutBucketCors and the like, the buckets configured at start), so each is
+ * read once and kept until the store writes or deletes it or its bucket. Object subresources (tagging)
+ * are read as before.
+ */
+function cacheBucketConfigs(store: FilesystemStore): void {
+  const kept = new Map<string, Promise<unknown>>();
+  const name = (bucket: string, type: string) => `${bucket}/${type}`;
+  const forget = (bucket: string) => {
+    for (const key of kept.keys()) if (key.startsWith(`${bucket}/`)) kept.delete(key);
+  };
+  const get = store.getSubresource.bind(store);
+  store.getSubresource = (bucket, key, type) => {
+    if (key !== undefined) return get(bucket, key, type);
+    let config = kept.get(name(bucket, type));
+    if (!config) {
+      config = get(bucket, key, type);
+      kept.set(name(bucket, type), config);
+      // a failed read is not kept: the next request reads again
+      config.catch(() => kept.delete(name(bucket, type)));
+    }
+    return config;
+  };
+  const put = store.putSubresource.bind(store);
+  store.putSubresource = async (bucket, key, resource) => {
+    if (key === undefined) kept.delete(name(bucket, resource.type));
+    try {
+      await put(bucket, key, resource);
+    } finally {
+      if (key === undefined) kept.delete(name(bucket, resource.type));
+    }
+  };
+  const remove = store.deleteSubresource.bind(store);
+  store.deleteSubresource = async (bucket, key, type) => {
+    if (key === undefined) kept.delete(name(bucket, type));
+    try {
+      await remove(bucket, key, type);
+    } finally {
+      if (key === undefined) kept.delete(name(bucket, type));
+    }
+  };
+  const deleteBucket = store.deleteBucket.bind(store);
+  store.deleteBucket = async (bucket) => {
+    forget(bucket);
+    try {
+      await deleteBucket(bucket);
+    } finally {
+      forget(bucket);
+    }
   };
 }
 
