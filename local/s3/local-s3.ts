@@ -117,6 +117,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   });
   // The front sets X-Forwarded-For, so event records carry the real client address.
   backend.proxy = true;
+  withoutRequestLog(backend);
   const writer = startBodyWriter();
   const pool = new ReadBufferPool();
   patchStore(backend.store, fsync, writer, pool);
@@ -1297,6 +1298,18 @@ function cacheBucketConfigs(store: FilesystemStore): void {
       forget(bucket);
     }
   };
+}
+
+/**
+ * s3rver logs every request through koa-logger into winston, even with `silent` (the transport drops
+ * the line once it is formatted): two util.format calls, colours and a winston message per request on
+ * the main thread, for nothing. Its first middleware is that logger; errors still reach s3rver's own
+ * handling, which does not depend on it.
+ */
+function withoutRequestLog(backend: S3rver): void {
+  const [first] = backend.middleware;
+  if (first?.name !== 'logger') throw new Error("s3rver's first middleware is no longer its request log");
+  backend.middleware.shift();
 }
 
 function partsRootOf(store: FilesystemStore, bucket: string): string {

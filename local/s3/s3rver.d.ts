@@ -95,6 +95,8 @@ declare module 's3rver' {
     /** Set by run(). */
     httpServer?: Server;
     run(): Promise<AddressInfo>;
+    /** Koa's middleware list, composed when callback() is called. */
+    middleware: ((ctx: unknown, next: () => Promise<void>) => unknown)[];
     /** Koa's request handler (what run()'s server calls). */
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     close(): Promise<void>;
