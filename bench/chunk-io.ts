@@ -2,12 +2,15 @@
 // chunk of a generated upload (readPinnedRange) and the two PUTs of its part and row index (putObject,
 // bodies of the sizes bench:bulk writes, the part written into a buffer as annotateChunk does), through
 // the functions' own S3 client. The local S3 runs in a child process, so this process's CPU
-// (process.cpuUsage: SDK, HTTP, sockets, body copies, page faults, GC) is the validator's alone.
+// (process.cpuUsage: SDK, HTTP, sockets, body copies, page faults, GC) is the validator's alone, and
+// the child's (from /proc: its main thread, and its other threads: the body writer, V8's helpers) is
+// the local S3's side of the same requests, as the runtime's main thread pays for it in bench:bulk.
 // Prints CPU ms per chunk, the best of `--rounds` rounds (the machine's load moves the rest).
 // --no-pool gives no buffer back to chunkBuffers, so every chunk and part is a fresh buffer.
-//   npx tsx bench/chunk-io.ts [--mb N] [--rounds N] [--no-pool]
+// --server-profile DIR writes the local S3 process's CPU profile (node --cpu-prof) into DIR.
+//   npx tsx bench/chunk-io.ts [--mb N] [--rounds N] [--no-pool] [--server-profile DIR]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,13 +29,32 @@ async function serve(dataDir: string): Promise<void> {
 }
 
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--serve', dataDir], {
+  const profileAt = process.argv.indexOf('--server-profile');
+  const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1]!];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', __filename, '--serve', dataDir], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (url) => resolve({ child, url }));
     child.once('exit', (code) => reject(new Error(`the local S3 exited with ${code}`)));
   });
+}
+
+/** CPU ms so far of process `pid`: its main thread, and its other threads together (Linux /proc). */
+function processThreadsCpu(pid: number): { main: number; others: number } {
+  const out = { main: 0, others: 0 };
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      if (Number(task) === pid) out.main += ms;
+      else out.others += ms;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -65,9 +87,9 @@ async function main(): Promise<void> {
     const ranges: [number, number][] = [];
     for (let at = 0; at < file.length; at += chunkBytes)
       ranges.push([at, Math.min(file.length, at + chunkBytes)]);
-    // bench:bulk's part is its chunk plus ~10% of statuses, its row index about a third of the part
+    // bench:bulk's part is its chunk plus ~10% of statuses, its (binary) row index ~3% of the part
     const partBytes = Math.round(chunkBytes * 1.1);
-    const index = Buffer.alloc(Math.round(partBytes / 3), 0x62);
+    const index = Buffer.alloc(Math.round(partBytes * 0.027), 0x62);
 
     const oneChunk = async ([start, end]: [number, number], n: number) => {
       const body = await readPinnedRange(object, start, end);
@@ -87,21 +109,30 @@ async function main(): Promise<void> {
     for (const [n, range] of ranges.entries()) await oneChunk(range, n);
     let best = Infinity;
     let bestWall = Infinity;
+    let bestServer = { main: Infinity, others: Infinity };
     for (let round = 0; round < rounds; round++) {
       const start = process.cpuUsage();
+      const server = processThreadsCpu(child.pid!);
       const startedAt = performance.now();
       // two at once, as a worker thread holds ~2 chunks in bench:bulk
       for (let n = 0; n < ranges.length; n += 2)
         await Promise.all(ranges.slice(n, n + 2).map((range, k) => oneChunk(range, n + k)));
       const used = process.cpuUsage(start);
+      const serverUsed = processThreadsCpu(child.pid!);
       best = Math.min(best, (used.user + used.system) / 1000 / ranges.length);
       bestWall = Math.min(bestWall, (performance.now() - startedAt) / ranges.length);
+      const main = (serverUsed.main - server.main) / ranges.length;
+      if (main < bestServer.main)
+        bestServer = { main, others: (serverUsed.others - server.others) / ranges.length };
     }
     console.log(
       `${ranges.length} chunks of ${(chunkBytes / 1048576).toFixed(0)} MB: GET + PUT ${(partBytes / 1048576).toFixed(1)} MB + PUT ${(index.length / 1048576).toFixed(1)} MB${pooled ? '' : ', no buffer pool'}`,
     );
     console.log(
       `validator side CPU: ${best.toFixed(2)} ms per chunk; wall ${bestWall.toFixed(1)} ms per chunk, two at once (best of ${rounds} rounds)`,
+    );
+    console.log(
+      `local S3 side CPU: main thread ${bestServer.main.toFixed(1)} ms per chunk, its other threads ${bestServer.others.toFixed(1)} ms (the round with the least main-thread CPU; /proc counts in 10 ms ticks; load ${os.loadavg()[0]!.toFixed(1)})`,
     );
   } finally {
     child.stdin!.end();

@@ -24,25 +24,35 @@ function build(checksumsWhenRequired: boolean, cacheMiddleware: boolean): S3Clie
       ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
       : {}),
   });
-  if (local) unsignedPayloads(built);
+  unsignedPayloads(built, local);
   recordCallsOf(built, 's3');
   return built;
 }
 
 /**
- * Against the local S3, bodies go as UNSIGNED-PAYLOAD (the signature still covers everything else): the
- * SDK would hash every part it sends for the signature, and the local S3 would hash it again to check
- * it, for bytes the runtime produced itself on 127.0.0.1. In AWS the SDK's defaults stay.
+ * Bodies go as UNSIGNED-PAYLOAD (the signature still covers everything else) where nothing is lost by
+ * it: over HTTPS, as AWS's own SDK for Java signs for S3 (TLS keeps the body intact on its way, and in
+ * AWS the SDK's CRC32 checksum, which S3 checks, covers it end to end), and against the local S3 over
+ * http on 127.0.0.1 (bytes the runtime produced itself). Otherwise the SDK SHA-256s every part it sends
+ * for the signature (5 MB a chunk) and the local S3 would hash it again to check it. Over plain http to
+ * anything else the SDK's signed payload stays. A payload hash already set (aws-chunked streaming,
+ * which declares its own) is left alone.
  */
-function unsignedPayloads(client: S3Client): void {
+function unsignedPayloads(client: S3Client, local: boolean): void {
   client.middlewareStack.add(
     (next) => (args) => {
-      const request = args.request as { body?: unknown; headers?: Record<string, string> };
-      if (request.body != null && request.headers)
-        request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      const request = args.request as { body?: unknown; headers?: Record<string, string>; protocol?: string };
+      const headers = request.headers;
+      if (
+        request.body != null &&
+        headers &&
+        headers['x-amz-content-sha256'] === undefined &&
+        (local || request.protocol === 'https:')
+      )
+        headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
       return next(args);
     },
-    { step: 'build', name: 'localUnsignedPayload' },
+    { step: 'build', name: 'unsignedPayload' },
   );
 }
 

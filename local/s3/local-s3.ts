@@ -117,9 +117,11 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   });
   // The front sets X-Forwarded-For, so event records carry the real client address.
   backend.proxy = true;
+  withoutRequestLog(backend);
   const writer = startBodyWriter();
   const pool = new ReadBufferPool();
   patchStore(backend.store, fsync, writer, pool);
+  cacheBucketConfigs(backend.store);
   try {
     for (const bucket of await readdir(options.dataDir))
       await removeOrphanParts(backend.store.getBucketPath(bucket), (key) =>
@@ -204,8 +206,11 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       return;
     }
     const bodyDigest = signedBodyDigest(req);
-    // A body whose signature covers its SHA-256 is checked on its way through the proxy.
-    if (bodyDigest !== undefined) return forward(req, res, backendAddress.port, agent, bodyDigest);
+    // A body whose signature covers its SHA-256 is checked on its way through the proxy. A request with
+    // no body signed for the empty one (the SDK's GETs, HEADs, DELETEs) has nothing to check: through
+    // the proxy, each byte of a download would cross two more sockets on this thread.
+    if (bodyDigest !== undefined && !signedForNoBody(req, bodyDigest))
+      return forward(req, res, backendAddress.port, agent, bodyDigest);
     // Every other request goes to s3rver's handler in this process, with no second HTTP hop: each
     // byte of an upload, a part or a download would otherwise cross two sockets on the main thread.
     // The 100-continue was answered here already.
@@ -464,6 +469,19 @@ function signedBodyDigest(req: http.IncomingMessage): string | undefined {
   const declared = req.headers['x-amz-content-sha256'];
   if (req.headers.authorization === undefined || typeof declared !== 'string') return undefined;
   return SHA256_HEX.test(declared) ? declared.toLowerCase() : undefined;
+}
+
+/** SHA-256 of no bytes: the payload hash of a request without a body. */
+const EMPTY_BODY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/** The request has no body (neither a length nor chunked framing) and its signature says so. */
+function signedForNoBody(req: http.IncomingMessage, bodyDigest: string): boolean {
+  const length = req.headers['content-length'];
+  return (
+    bodyDigest === EMPTY_BODY_SHA256 &&
+    req.headers['transfer-encoding'] === undefined &&
+    (length === undefined || length === '0')
+  );
 }
 
 /** The body did not hash to the digest its signature covers. */
@@ -1226,6 +1244,72 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
     await removeParts(store.getBucketPath(bucket), previous);
     return { size: manifest.bytes, md5: etag };
   };
+}
+
+/**
+ * s3rver reads the bucket's CORS and website configurations from their files on every request (two
+ * file reads, each four trips through libuv's thread pool, before any object is touched). They change
+ * only through this store (PutBucketCors and the like, the buckets configured at start), so each is
+ * read once and kept until the store writes or deletes it or its bucket. Object subresources (tagging)
+ * are read as before.
+ */
+function cacheBucketConfigs(store: FilesystemStore): void {
+  const kept = new Map<string, Promise<unknown>>();
+  const name = (bucket: string, type: string) => `${bucket}/${type}`;
+  const forget = (bucket: string) => {
+    for (const key of kept.keys()) if (key.startsWith(`${bucket}/`)) kept.delete(key);
+  };
+  const get = store.getSubresource.bind(store);
+  store.getSubresource = (bucket, key, type) => {
+    if (key !== undefined) return get(bucket, key, type);
+    let config = kept.get(name(bucket, type));
+    if (!config) {
+      config = get(bucket, key, type);
+      kept.set(name(bucket, type), config);
+      // a failed read is not kept: the next request reads again
+      config.catch(() => kept.delete(name(bucket, type)));
+    }
+    return config;
+  };
+  const put = store.putSubresource.bind(store);
+  store.putSubresource = async (bucket, key, resource) => {
+    if (key === undefined) kept.delete(name(bucket, resource.type));
+    try {
+      await put(bucket, key, resource);
+    } finally {
+      if (key === undefined) kept.delete(name(bucket, resource.type));
+    }
+  };
+  const remove = store.deleteSubresource.bind(store);
+  store.deleteSubresource = async (bucket, key, type) => {
+    if (key === undefined) kept.delete(name(bucket, type));
+    try {
+      await remove(bucket, key, type);
+    } finally {
+      if (key === undefined) kept.delete(name(bucket, type));
+    }
+  };
+  const deleteBucket = store.deleteBucket.bind(store);
+  store.deleteBucket = async (bucket) => {
+    forget(bucket);
+    try {
+      await deleteBucket(bucket);
+    } finally {
+      forget(bucket);
+    }
+  };
+}
+
+/**
+ * s3rver logs every request through koa-logger into winston, even with `silent` (the transport drops
+ * the line once it is formatted): two util.format calls, colours and a winston message per request on
+ * the main thread, for nothing. Its first middleware is that logger; errors still reach s3rver's own
+ * handling, which does not depend on it.
+ */
+function withoutRequestLog(backend: S3rver): void {
+  const [first] = backend.middleware;
+  if (first?.name !== 'logger') throw new Error("s3rver's first middleware is no longer its request log");
+  backend.middleware.shift();
 }
 
 function partsRootOf(store: FilesystemStore, bucket: string): string {

@@ -55,6 +55,11 @@ declare module 's3rver' {
     deleteObject(bucket: string, key: string): Promise<void>;
     getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
     putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
+    /** A bucket's (key undefined) or an object's configuration document (cors, website, tagging), or null. */
+    getSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<unknown>;
+    putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<void>;
+    deleteSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<void>;
+    deleteBucket(bucket: string): Promise<void>;
     putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
     /** null when the key does not exist; no content when the range cannot be satisfied. */
     getObject(
@@ -90,6 +95,8 @@ declare module 's3rver' {
     /** Set by run(). */
     httpServer?: Server;
     run(): Promise<AddressInfo>;
+    /** Koa's middleware list, composed when callback() is called. */
+    middleware: ((ctx: unknown, next: () => Promise<void>) => unknown)[];
     /** Koa's request handler (what run()'s server calls). */
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     close(): Promise<void>;

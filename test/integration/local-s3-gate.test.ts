@@ -5,9 +5,16 @@
 import { createHash, createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Event } from 'aws-lambda';
 import { resetS3, s3 as runtimeS3 } from '../../functions/clients/s3';
@@ -203,6 +210,42 @@ describe('the body of a header-signed request', () => {
     for (let waited = 0; partials().length > 0 && waited < 10_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(partials()).toEqual([]);
+  });
+
+  it('goes through the proxy to be hashed, while a request signed for no body and sending none does not', async () => {
+    // the proxy's requests to s3rver go through node:http's request(), with the client's path
+    const proxied = jest.spyOn(http, 'request');
+    const proxiedPaths = () =>
+      proxied.mock.calls.map(([options]) => (options as http.RequestOptions).path ?? String(options));
+    try {
+      const got = await s3.send(
+        new GetObjectCommand({ Bucket: bucket, Key: 'results/acme.csv', Range: 'bytes=0-4' }),
+      );
+      expect(await got.Body!.transformToString()).toBe('email');
+      const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'results/acme.csv' }));
+      expect(head.ContentLength).toBe('email,status\n'.length);
+      const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'results/acme' }));
+      expect(listed.Contents?.map((object) => object.Key)).toEqual(['results/acme.csv']);
+      expect(proxiedPaths().filter((p) => p.includes(`/${bucket}`))).toEqual([]);
+      const url = new URL(`${local.url}/${bucket}/results/hashed-again.csv`);
+      const body = 'email\nb@x.test\n';
+      const put = await fetch(url, { method: 'PUT', headers: signedHeaders('PUT', url, sha256(body)), body });
+      expect(put.status).toBe(200);
+      expect(proxiedPaths()).toContain(`/${bucket}/results/hashed-again.csv`);
+    } finally {
+      proxied.mockRestore();
+    }
+  });
+
+  it('is refused when it was signed as no body but carries one', async () => {
+    const put = await fetch(objectUrl(), {
+      method: 'PUT',
+      headers: signedHeaders('PUT', objectUrl(), sha256('')),
+      body: 'email,status\nsmuggled\n',
+    });
+    expect(put.status).toBe(400);
+    expect(await put.text()).toContain('<Code>XAmzContentSHA256Mismatch</Code>');
+    expect(await readObject('results/acme.csv')).toBe('email,status\n');
   });
 
   it('is not hashed with UNSIGNED-PAYLOAD, as S3 does (the signature leaves the body out)', async () => {

@@ -9,8 +9,10 @@ import {
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
   CreateMultipartUploadCommand,
+  DeleteBucketCorsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  PutBucketCorsCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
@@ -494,6 +496,44 @@ describe('ranged GET', () => {
     expect(await range('bytes=7-')).toBe('789');
     expect(await range('bytes=3-100')).toBe('3456789');
     await expect(range('bytes=20-30')).rejects.toMatchObject({ $metadata: { httpStatusCode: 416 } });
+  });
+});
+
+describe("the bucket's CORS rules", () => {
+  it('answer preflights from the configured origins, and change as soon as they are replaced or deleted', async () => {
+    const corsDir = await mkdtemp(path.join(os.tmpdir(), 'mailvet-local-s3-cors-'));
+    const server = await startLocalS3({ ...options(), dataDir: corsDir, corsOrigins: ['https://one.test'] });
+    const sdk = client(server.url);
+    const preflight = async (origin: string) =>
+      (
+        await fetch(`${server.url}/${bucket}/uploads/a.csv`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'PUT' },
+        })
+      ).status;
+    try {
+      // asked twice: the second answer comes from the rules as kept, not read again
+      expect([await preflight('https://one.test'), await preflight('https://one.test')]).toEqual([200, 200]);
+      expect(await preflight('https://two.test')).toBe(403);
+      await sdk.send(
+        new PutBucketCorsCommand({
+          Bucket: bucket,
+          CORSConfiguration: {
+            CORSRules: [
+              { AllowedOrigins: ['https://two.test'], AllowedMethods: ['PUT'], AllowedHeaders: ['*'] },
+            ],
+          },
+        }),
+      );
+      expect(await preflight('https://two.test')).toBe(200);
+      expect(await preflight('https://one.test')).toBe(403);
+      await sdk.send(new DeleteBucketCorsCommand({ Bucket: bucket }));
+      expect(await preflight('https://two.test')).toBe(403);
+    } finally {
+      sdk.destroy();
+      await server.close();
+      await rm(corsDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,0 +1,128 @@
+// The local S3's fixed cost per request, apart from the bytes (bench/chunk-io.ts and bench/s3-put.ts
+// have those): small GETs, ranged GETs and PUTs of a 1 KiB object through the functions' own S3 client,
+// against a local S3 configured as the runtime configures it (CORS for every origin) in a child process.
+// Prints, per request, the child's main-thread CPU (what the runtime's main thread pays) and its other
+// threads' (the body writer, libuv's pool, V8's helpers), and this process's (the client: SDK, HTTP).
+// Many requests a round, so /proc's 10 ms ticks round away; the best of `--rounds` rounds.
+//   npx tsx bench/s3-requests.ts [--requests 2000] [--rounds 3] [--server-profile DIR]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { numberFlag } from './flags';
+
+const bucket = 'bench-s3-requests';
+const credentials = { accessKeyId: 'bench-s3-requests', secretAccessKey: 'bench-s3-requests-secret' };
+
+/** The child's side: the local S3 on an ephemeral port, its URL on stdout, until stdin closes. */
+async function serve(dataDir: string): Promise<void> {
+  const { startLocalS3 } = await import('../local/s3/local-s3');
+  const server = await startLocalS3({
+    dataDir,
+    buckets: [bucket],
+    ...credentials,
+    fsync: false,
+    corsOrigins: ['*'],
+  });
+  process.stdout.write(`${server.url}\n`);
+  process.stdin.resume();
+  process.stdin.once('end', () => void server.close().then(() => process.exit(0)));
+}
+
+function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const profileAt = process.argv.indexOf('--server-profile');
+  const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1]!];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', __filename, '--serve', dataDir], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (url) => resolve({ child, url }));
+    child.once('exit', (code) => reject(new Error(`the local S3 exited with ${code}`)));
+  });
+}
+
+/** CPU ms so far of process `pid`: its main thread, and its other threads together (Linux /proc). */
+function processThreadsCpu(pid: number): { main: number; others: number } {
+  const out = { main: 0, others: 0 };
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      if (Number(task) === pid) out.main += ms;
+      else out.others += ms;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const requests = numberFlag('requests', 2000);
+  const rounds = numberFlag('rounds', 3);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-s3-requests-'));
+  const { child, url } = await startServer(dataDir);
+  try {
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: url,
+      BUCKET_NAME: bucket,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    });
+    await import('../test/helpers/env');
+    const { putObject, readObjectBytes, readPinnedRange } = await import('../functions/store/bucket');
+    const { s3 } = await import('../functions/clients/s3');
+    const { PutObjectCommand } = await import('@aws-sdk/client-s3');
+    const body = Buffer.alloc(1024, 0x61);
+    const put = await s3().send(new PutObjectCommand({ Bucket: bucket, Key: 'small.csv', Body: body }));
+    const object = { key: 'small.csv', etag: put.ETag! };
+
+    const kinds: [string, (n: number) => Promise<unknown>][] = [
+      ['GET 1 KiB', () => readObjectBytes('small.csv')],
+      ['ranged GET (If-Match) of 512 B', () => readPinnedRange(object, 256, 768)],
+      ['PUT 1 KiB', (n) => putObject(`puts/${n % 50}.csv`, body, 'text/csv')],
+    ];
+    for (const [name, request] of kinds) {
+      // four at once, as bench:bulk's workers have a few requests out
+      const runRound = async () => {
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 4 }, async () => {
+            while (next < requests) await request(next++);
+          }),
+        );
+      };
+      await runRound();
+      let best = { main: Infinity, others: Infinity, client: Infinity };
+      for (let round = 0; round < rounds; round++) {
+        const server = processThreadsCpu(child.pid!);
+        const client = process.cpuUsage();
+        await runRound();
+        const used = process.cpuUsage(client);
+        const after = processThreadsCpu(child.pid!);
+        const main = (after.main - server.main) / requests;
+        if (main < best.main)
+          best = {
+            main,
+            others: (after.others - server.others) / requests,
+            client: (used.user + used.system) / 1000 / requests,
+          };
+      }
+      console.log(
+        `${name.padEnd(32)} local S3 main thread ${(best.main * 1000).toFixed(0)} µs, its other threads ${(best.others * 1000).toFixed(0)} µs; client ${(best.client * 1000).toFixed(0)} µs a request (load ${os.loadavg()[0]!.toFixed(1)})`,
+      );
+    }
+  } finally {
+    child.stdin!.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const serveAt = process.argv.indexOf('--serve');
+(serveAt >= 0 ? serve(process.argv[serveAt + 1]!) : main()).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
