@@ -120,8 +120,6 @@ async function main(): Promise<void> {
     `             curl -s -H 'x-api-key: ${demoKeys.admin}' ${url}/v1/users`,
     '  Ctrl-C stops everything.',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -130,8 +128,11 @@ async function main(): Promise<void> {
     await runtime.stop();
     process.exit(0);
   };
+  // Before the banner: whoever reads "Ctrl-C stops everything" may send the signal at once, and this
+  // process may not run again until it arrives (a busy machine): it must not meet the default action.
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 main().catch((error: unknown) => {

@@ -14,7 +14,6 @@ import { fixtureCanaryDomain, startFixtureDns } from '../unit/validation/fixture
 jest.setTimeout(600_000);
 
 const root = path.resolve(__dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 let dataDir: string;
 const started: ChildProcessWithoutNullStreams[] = [];
 
@@ -35,7 +34,8 @@ function start(
   output: () => string;
   ready: Promise<string>;
 } {
-  const child = spawn(tsx, ['local/start.ts'], {
+  // as `npm start` runs it (package.json): node itself gets the signals, no tsx process relays them
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
   });
