@@ -15,7 +15,7 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -29,7 +29,7 @@ import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
 import { writeFileAtomically } from '../journal';
 import { startBodyWriter, type BodyWriter } from './body-writer';
-import { syncDirectory } from './flush';
+import { replaceFile, syncDirectory } from './flush';
 import { listen } from '../ports';
 import { ReadBufferPool } from './read-buffers';
 import {
@@ -1360,24 +1360,6 @@ function parseTagged(text: string): { md5: string; identity?: string } {
 function parseMetadata(text: string): { metadata: Metadata; identity?: string } {
   const { [IDENTITY_FIELD]: identity, ...metadata } = JSON.parse(text) as Metadata;
   return identity === undefined ? { metadata } : { metadata, identity };
-}
-
-/** Writes the file aside and renames it into place: a reader sees the old text or the new, never half. */
-async function replaceFile(file: string, text: string, fsync: boolean): Promise<void> {
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.partial`;
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(text);
-      if (fsync) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 const openFile = promisify(openCallback);

@@ -12,11 +12,11 @@
 // one left over by a crash or a race is removed at the next start (removeOrphanParts).
 import { randomBytes } from 'node:crypto';
 import { close, open as openFd, read, type Stats } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { syncDirectory } from './flush';
+import { replaceFile, syncDirectory } from './flush';
 import { READ_PIECE_BYTES, type ReadBufferPool } from './read-buffers';
 
 /** Starts every manifest: a NUL byte first, which no CSV or JSON object begins with. */
@@ -237,26 +237,11 @@ class PartsReader extends Readable {
 
 /**
  * Writes a manifest over the object's file: a temporary file, flushed, renamed into place. Resolves
- * with the file's stat, taken before the rename (a rename keeps it), to tag its metadata with.
+ * with the file's stat (its identity, which the object's metadata is tagged with).
  */
 export async function writeManifest(objectPath: string, manifest: Manifest, fsync: boolean): Promise<Stats> {
   await mkdir(path.dirname(objectPath), { recursive: true });
-  const temporary = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
-  let stats: Stats;
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(manifestBytes(manifest));
-      if (fsync) await handle.sync();
-      stats = await handle.stat();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, objectPath);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  const stats = await replaceFile(objectPath, manifestBytes(manifest), fsync);
   if (fsync) await syncDirectory(path.dirname(objectPath));
   return stats;
 }
