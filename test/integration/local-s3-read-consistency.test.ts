@@ -3,33 +3,18 @@
 // A conditional GET answered 304 leaves no file open.
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { startLocalS3, type LocalS3 } from '../../local/s3/local-s3';
-import { localS3Client } from '../helpers/local-s3-client';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { useLocalS3 } from '../helpers/local-s3-fixture';
 
 jest.setTimeout(300_000);
 
 const bucket = 'mailvet-read-consistency-test';
-const credentials = { accessKeyId: 'read-consistency-test', secretAccessKey: 'read-consistency-secret' };
-
-let dataDir: string;
-let local: LocalS3;
-let s3: S3Client;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'mailvet-read-consistency-'));
-  // fsync off: the race is between the rename and the metadata; flushing only slows both sides.
-  local = await startLocalS3({ dataDir, port: 0, buckets: [bucket], ...credentials, fsync: false });
-  s3 = localS3Client(local.url, credentials);
-});
-
-afterAll(async () => {
-  s3?.destroy();
-  await local?.close();
-  await rm(dataDir, { recursive: true, force: true });
+// fsync off (the fixture's default): the race is between the rename and the metadata; flushing only
+// slows both sides.
+const fixture = useLocalS3('read-consistency', {
+  buckets: [bucket],
+  accessKeyId: 'read-consistency-test',
+  secretAccessKey: 'read-consistency-secret',
 });
 
 const hex = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
@@ -44,12 +29,13 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
 }
 
 describe('the local S3 read path', () => {
+  const s3 = () => fixture.s3;
   it('answers every GET and HEAD racing overwrites of the key with one whole version', async () => {
     const key = 'race/object.csv';
     // Bodies of different lengths, from a few bytes to several of the reader's 1 MiB pieces.
     const bodies = [10, 70_000, 1_500_000, 3 * 1024 * 1024 + 7, 200_001].map((length) => randomBytes(length));
     const byLength = new Map(bodies.map((body) => [body.length, body]));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bodies[0] }));
+    await s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bodies[0] }));
 
     let writing = true;
     const problems: string[] = [];
@@ -57,7 +43,7 @@ describe('the local S3 read path', () => {
     let heads = 0;
     const writer = async (offset: number) => {
       for (let n = 0; n < 60; n++)
-        await s3.send(
+        await s3().send(
           new PutObjectCommand({ Bucket: bucket, Key: key, Body: bodies[(n + offset) % bodies.length] }),
         );
     };
@@ -67,7 +53,7 @@ describe('the local S3 read path', () => {
           30_000,
           'GET',
           (async () => {
-            const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+            const object = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
             const bytes = Buffer.from(await object.Body!.transformToByteArray());
             return { bytes, length: object.ContentLength, etag: object.ETag };
           })(),
@@ -91,7 +77,7 @@ describe('the local S3 read path', () => {
         const answer = await within(
           30_000,
           'HEAD',
-          s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key })),
+          s3().send(new HeadObjectCommand({ Bucket: bucket, Key: key })),
         ).catch((error: Error) => error);
         heads += 1;
         if (answer instanceof Error) {
@@ -116,10 +102,10 @@ describe('the local S3 read path', () => {
 
   it('closes the object it opened when a conditional GET is answered 304 Not Modified', async () => {
     const key = 'conditional/object.csv';
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: randomBytes(50_000) }));
-    const { ETag, LastModified } = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    await s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: randomBytes(50_000) }));
+    const { ETag, LastModified } = await s3().send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     const notModified = async (conditions: { IfNoneMatch?: string; IfModifiedSince?: Date }) => {
-      const status = await s3
+      const status = await s3()
         .send(new GetObjectCommand({ Bucket: bucket, Key: key, ...conditions }))
         .then(() => 200)
         .catch((error: { $metadata?: { httpStatusCode?: number } }) => error.$metadata?.httpStatusCode);
