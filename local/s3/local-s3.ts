@@ -1097,6 +1097,12 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
    * the new file into place before it writes the new sidecars: a read in between sees the sidecars of
    * another version, waits a moment and opens the object again. Undefined when there is no object.
    */
+  /** Object files whose metadata names another file even after the waits: served with it as it is. */
+  const staleMetadata = new Map<string, string>();
+  const rememberStale = (file: string, identity: string) => {
+    if (staleMetadata.size >= 10_000) staleMetadata.clear();
+    staleMetadata.set(file, identity);
+  };
   const openVersion = async (
     bucket: string,
     key: string,
@@ -1125,19 +1131,26 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
         const md5 = md5Text === undefined ? undefined : parseTagged(md5Text);
         // Untagged sidecars are s3rver's or an older runtime's: they describe the file they sit beside.
         const own = (tag: string | undefined) => tag === undefined || tag === identity;
-        const matches = md5 !== undefined && md5.md5 !== '' && own(md5.identity) && own(stored?.identity);
-        if (!matches && md5Text !== undefined && attempt < VERSION_ATTEMPTS) {
+        const md5Matches = md5 !== undefined && md5.md5 !== '' && own(md5.identity);
+        const metadataMatches =
+          staleMetadata.get(file) === identity || (stored !== undefined && own(stored.identity));
+        // Another version's sidecars, or none yet (a PUT between its rename and its metadata): the
+        // PUT writes them in a moment.
+        if ((!metadataMatches || (!md5Matches && md5Text !== undefined)) && attempt < VERSION_ATTEMPTS) {
           await closeFd(fd);
           await pause(2 ** attempt);
           continue;
         }
+        // Still not this file's (a crash between a PUT's rename and its metadata): the metadata there is
+        // served with it, from now on without waiting; the ETag is never another file's.
+        if (!metadataMatches) rememberStale(file, identity);
         // A manifest holds its own size and ETag; any other file's ETag is its tagged MD5, else its bytes'.
         const manifest =
-          !matches || mayBeManifest(md5?.md5) ? await readManifestFrom(fd, stats.size) : undefined;
-        let etag = manifest?.etag ?? (matches ? md5!.md5 : undefined);
+          !md5Matches || mayBeManifest(md5?.md5) ? await readManifestFrom(fd, stats.size) : undefined;
+        let etag = manifest?.etag ?? (md5Matches ? md5!.md5 : undefined);
         if (etag === undefined) {
-          // An object s3rver wrote without its MD5, or one whose sidecar stays another's (a copy of an
-          // object without one): computed once and kept, as s3rver does.
+          // An object s3rver wrote without its MD5, or one whose MD5 is still another file's: computed
+          // once and kept, as s3rver does.
           etag = await fdMd5(fd, stats.size);
           await replaceFile(`${file}.md5`, tagged(etag, identity), false);
         }
