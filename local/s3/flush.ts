@@ -4,16 +4,6 @@ import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 
-/** Flushes a file (fsync): its bytes and its size. */
-export async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Flushes a directory's entries (a rename or a link in it), as journal.ts's fsyncDirectory does. */
 export async function syncDirectory(dir: string): Promise<void> {
   let handle;

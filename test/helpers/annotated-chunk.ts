@@ -4,7 +4,7 @@ import { annotateChunk, readChunk } from '../../functions/domain/bulk/csv/annota
 import { indexChunk, type RowVerdict } from '../../functions/domain/bulk/csv/row-index';
 
 /** The layout of a whole file read as one chunk, its header `name;email\r\n`. */
-export const semicolonLayout = {
+const semicolonLayout = {
   delimiter: ';' as const,
   encoding: 'utf-8' as const,
   emailColumn: 1,
