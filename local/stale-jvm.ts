@@ -51,6 +51,20 @@ export function jvmPidRecord(pid: number, proc = '/proc'): string {
   return started === undefined ? String(pid) : `${pid} ${started}`;
 }
 
+/** The pid file's JVM: its pid and, when the file has it, its start time; undefined without a pid. */
+export function readJvmPid(pidFile: string): { pid: number; startTime?: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(pidFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [pidText = '', startTime] = text.trim().split(/\s+/);
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return startTime === undefined ? { pid } : { pid, startTime };
+}
+
 /**
  * Whether the process is dead: gone, or a zombie (it has exited and released its ports; only its
  * parent's wait is missing, which an orphan's reaper may never do) with no thread left. A JVM's main
@@ -104,10 +118,10 @@ export interface KillStaleJvmOptions {
 export async function killStaleJvm(pidFile: string, options: KillStaleJvmOptions = {}): Promise<void> {
   const { port, waitMs = deathWaitMs, proc = '/proc' } = options;
   if (!existsSync(pidFile)) return;
-  const [pidText = '', startTime] = readFileSync(pidFile, 'utf8').trim().split(/\s+/);
+  const jvm = readJvmPid(pidFile);
   rmSync(pidFile, { force: true });
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  if (!jvm) return;
+  const { pid, startTime } = jvm;
   if (!isTheJvm(pid, startTime, proc)) return; // gone, the pid reused, or not on Linux
   try {
     process.kill(pid, 'SIGKILL');
