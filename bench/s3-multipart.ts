@@ -17,6 +17,7 @@ import {
 import { fsyncsFiles, localFsync } from '../local/fsync';
 import { startLocalS3 } from '../local/s3/local-s3';
 import { localS3Client } from '../test/helpers/local-s3-client';
+import { median } from './stats';
 
 const PARTS = 20;
 const PART_BYTES = 5.5 * 1024 * 1024;
@@ -35,8 +36,6 @@ async function measure<T>(work: () => Promise<T>): Promise<[T, Step]> {
   const used = process.cpuUsage(cpu);
   return [value, { ms: performance.now() - t0, cpuMs: (used.user + used.system) / 1000 }];
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   const runsFlag = process.argv.indexOf('--runs');

@@ -16,6 +16,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { fsyncsFiles, localFsync } from '../local/fsync';
 import { startLocalS3 } from '../local/s3/local-s3';
 import { localS3Client } from '../test/helpers/local-s3-client';
+import { median } from './stats';
 
 const bucket = 'bench-put';
 const credentials = { accessKeyId: 'bench-put', secretAccessKey: 'bench-put-secret' };
@@ -55,8 +56,6 @@ async function measure<T>(work: () => Promise<T>): Promise<[T, Step]> {
   }
   return [value, { ms, main, gc, others }];
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** A CSV-like file of `bytes` written in 1 MiB pieces. */
 function writeInput(file: string, bytes: number): void {

@@ -24,6 +24,7 @@ import type { LocalRuntime } from '../local/runtime';
 import { callsPerInvocation } from '../test/helpers/call-rounds';
 import { startSyncBenchRuntime } from './sync-runtime';
 import { numberFlag } from './flags';
+import { readJvmPid } from '../local/stale-jvm';
 
 /** The part of autocannon's result used here (the package ships no type declarations). */
 interface AutocannonResult {
@@ -134,11 +135,7 @@ function processCpuMs(pid: number): number | undefined {
 
 /** The DynamoDB Local JVM's process id (the runtime writes it to a pid file in its data directory). */
 function jvmPid(dataDir: string): number | undefined {
-  try {
-    return Number(readFileSync(path.join(dataDir, 'dynamodb', 'jvm.pid'), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  return readJvmPid(path.join(dataDir, 'dynamodb', 'jvm.pid'))?.pid;
 }
 
 /** Completed single validations stored for the company (each counted once when not a test address). */

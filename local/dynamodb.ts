@@ -17,7 +17,7 @@ import { logger } from '../functions/log';
 import { globalIndexes, tableKeys, ttlAttribute } from '../functions/store/table';
 import type { LocalFsync } from './fsync';
 import { freePort } from './ports';
-import { killStaleJvm } from './stale-jvm';
+import { jvmPidRecord, killStaleJvm } from './stale-jvm';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -148,7 +148,16 @@ function spawnJvm(port: number, dataDir: string | undefined, fsync: LocalFsync):
     args.push('-inMemory');
   }
   // stdin stays open and unused: the launcher exits when it closes, i.e. when this process is gone.
-  return spawn('java', args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  // setpriv (util-linux) also has the kernel kill it with its parent, launcher or not.
+  const [command, ...prefix] =
+    onPath('setpriv') && onPath('java') ? ['setpriv', '--pdeathsig', 'KILL', 'java'] : ['java'];
+  return spawn(command!, [...prefix, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+function onPath(command: string): boolean {
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir !== '' && existsSync(path.join(dir, command)));
 }
 
 /** Waits until the JVM answers; rejects with its output if it exits first. */
@@ -176,7 +185,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const port = options.port || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const pidFile = options.dataDir ? path.join(options.dataDir, 'jvm.pid') : undefined;
-  if (pidFile) await killStaleJvm(pidFile);
+  if (pidFile) await killStaleJvm(pidFile, { port });
   const maxRestarts = options.maxRestarts ?? 3;
   const windowMs = options.restartWindowMs ?? 5 * 60_000;
   const restarts: number[] = [];
@@ -192,7 +201,8 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
       const line = /mailvet: SQLite keeps its defaults.*/.exec(chunk.toString());
       if (line) logger.warn('LOCAL_FSYNC does not reach DynamoDB Local', { detail: line[0] });
     });
-    if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
+    // With its start time: a next start still knows the JVM while it exits and its command line is gone.
+    if (pidFile && child.pid) writeFileSync(pidFile, jvmPidRecord(child.pid));
     try {
       await untilReady(child, endpoint);
     } catch (error) {

@@ -2,8 +2,9 @@
 import path from 'node:path';
 import { checkResolver } from '../functions/domain/validation/dns-health';
 import { settings } from '../functions/settings';
+import { portHolder } from './port-holder';
 import { PortInUseError, portIsFree } from './ports';
-import { killStaleJvm } from './stale-jvm';
+import { killStaleJvm, StaleJvmError } from './stale-jvm';
 
 /** Exit code of a start refused because of a setting (a port taken or not a port). */
 const settingExitCode = 2;
@@ -61,10 +62,12 @@ async function checkPorts(needs: PortNeed[], host: string): Promise<void> {
       throw new StartSettingError(`${need.role} and ${seen!.role} are both set to port ${need.port}`);
     // The API may listen on another address (HOST); the emulators are on loopback.
     const free = await portIsFree(need.port, need.role === 'the API' ? host : '127.0.0.1');
-    if (!free)
+    if (!free) {
+      const holder = portHolder(need.port);
       throw new StartSettingError(
-        `port ${need.port} (${need.role}) is already in use. Stop what holds it, or ${need.remedy}`,
+        `port ${need.port} (${need.role}) is already in use${holder ? ` by ${holder}` : ''}. Stop what holds it, or ${need.remedy}`,
       );
+    }
   }
 }
 
@@ -74,7 +77,7 @@ async function main(): Promise<void> {
   const { api, s3, dynamoDb, needs } = ports();
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
   // A runtime killed on this data directory may have left its JVM holding DynamoDB Local's port.
-  await killStaleJvm(path.join(dataDir, 'dynamodb', 'jvm.pid'));
+  await killStaleJvm(path.join(dataDir, 'dynamodb', 'jvm.pid'), dynamoDb ? { port: dynamoDb } : {});
   await checkPorts(needs, host);
   // Loaded only now: the runtime pulls in the AWS SDK and every handler, seconds a taken port need not wait.
   const { startLocalRuntime } = await import('./runtime');
@@ -117,8 +120,6 @@ async function main(): Promise<void> {
     `             curl -s -H 'x-api-key: ${demoKeys.admin}' ${url}/v1/users`,
     '  Ctrl-C stops everything.',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -127,13 +128,20 @@ async function main(): Promise<void> {
     await runtime.stop();
     process.exit(0);
   };
+  // Before the banner: whoever reads "Ctrl-C stops everything" may send the signal at once, and this
+  // process may not run again until it arrives (a busy machine): it must not meet the default action.
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 main().catch((error: unknown) => {
   // A port taken between the check and the listen (another start racing this one) reads the same.
-  if (error instanceof StartSettingError || error instanceof PortInUseError) {
+  if (
+    error instanceof StartSettingError ||
+    error instanceof PortInUseError ||
+    error instanceof StaleJvmError
+  ) {
     process.stderr.write(`mailvet: ${error.message}\n`);
     process.exit(settingExitCode);
   }

@@ -4,30 +4,42 @@
 //   client ──> front (public port: auth decision, streams bodies) ──> s3rver (ephemeral port, data dir)
 //                                                                        └─ 'event' ─> onObjectCreated
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  close as closeCallback,
+  createReadStream,
+  fstat as fstatCallback,
+  mkdirSync,
+  open as openCallback,
+  read as readCallback,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import type { S3Event, S3EventRecord } from 'aws-lambda';
-import S3rver, { type FilesystemStore, type S3rverEventRecord } from 's3rver';
+import S3rver, { type FilesystemStore, type S3rverContext, type S3rverEventRecord } from 's3rver';
 import { DUMMY_ACCOUNT } from 's3rver/lib/models/account';
 import S3Object from 's3rver/lib/models/object';
 import { encodeS3EventKey } from '../../functions/domain/s3-keys';
 import { logger } from '../../functions/log';
 import { writeFileAtomically } from '../journal';
 import { startBodyWriter, type BodyWriter } from './body-writer';
-import { syncDirectory, syncFile } from './flush';
+import { replaceFile, syncDirectory } from './flush';
 import { listen } from '../ports';
 import { ReadBufferPool } from './read-buffers';
 import {
   linkParts,
   mayBeManifest,
+  fileReader,
   partsRoot,
-  openFileReader,
   openPartsReader,
   readManifest,
+  readManifestFrom,
   removeOrphanParts,
   removeParts,
   writeManifest,
@@ -174,6 +186,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     }
   });
 
+  backend.middleware.unshift(closeUnsentObjects);
   const backendAddress = await backend.run().catch(async (error: unknown) => {
     await writer.close();
     throw error;
@@ -912,7 +925,12 @@ async function copyPart(
   }
   // The MD5 is read before the link: an object replaced meanwhile shows as a file newer than its MD5.
   const md5File = await stat(`${sourcePath}.md5`).catch(() => undefined);
-  const storedMd5 = md5File && (await readFile(`${sourcePath}.md5`, 'utf8').catch(() => undefined));
+  const storedMd5 =
+    md5File &&
+    (await readFile(`${sourcePath}.md5`, 'utf8').then(
+      (text) => parseTagged(text).md5,
+      () => undefined,
+    ));
   const temporary = `${partPath}.${randomBytes(6).toString('hex')}.partial`;
   try {
     await link(sourcePath, temporary);
@@ -1067,54 +1085,113 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
   const objectPath = (bucket: string, key: string) => store.getResourcePath(bucket, key, 'object');
   /** The manifest of a multipart object kept as its parts (part-objects.ts), if the key is one. */
   const manifestAt = (file: string) => readManifest(file).catch(() => undefined);
-  const putMetadata = store.putMetadata.bind(store);
-  store.putMetadata = async (bucket, key, metadata, md5) => {
-    await putMetadata(bucket, key, metadata, md5);
-    if (!fsync) return;
-    await Promise.all([
-      syncFile(store.getResourcePath(bucket, key, 'metadata.json')),
-      md5 && syncFile(store.getResourcePath(bucket, key, 'object.md5')),
-    ]);
-    await syncDirectory(path.dirname(store.getResourcePath(bucket, key, 'metadata.json')));
+  // s3rver's, written aside and renamed into place (a read never sees half a file), each tagged with
+  // the identity of the object file it describes (objectIdentity): a read pairs a file only with its own.
+  store.putMetadata = async (bucket, key, metadata, md5, identity) => {
+    const json = Object.fromEntries(
+      Object.entries(metadata).filter(
+        ([name]) => S3Object.ALLOWED_METADATA.includes(name) || name.startsWith('x-amz-meta-'),
+      ),
+    );
+    const metadataPath = store.getResourcePath(bucket, key, 'metadata.json');
+    if (md5)
+      await replaceFile(store.getResourcePath(bucket, key, 'object.md5'), tagged(md5, identity), fsync);
+    await replaceFile(
+      metadataPath,
+      JSON.stringify(identity === undefined ? json : { ...json, [IDENTITY_FIELD]: identity }, null, 2),
+      fsync,
+    );
+    if (fsync) await syncDirectory(path.dirname(metadataPath));
   };
-  // s3rver's, plus multipart objects kept as their parts: their size and ETag are the manifest's.
-  const describe = async (
+  store.getMetadata = async (bucket, key) => {
+    const version = await openVersion(bucket, key);
+    if (!version) throw Object.assign(new Error(`no object ${bucket}/${key}`), { code: 'ENOENT' });
+    await closeFd(version.fd);
+    return version.metadata;
+  };
+  /**
+   * The object as one version: its file opened once, the size and modification time from that
+   * descriptor, the ETag and metadata from the sidecars tagged with that file's identity. A PUT renames
+   * the new file into place before it writes the new sidecars: a read in between sees the sidecars of
+   * another version, waits a moment and opens the object again. Undefined when there is no object.
+   */
+  /** Object files whose metadata names another file even after the waits: served with it as it is. */
+  const staleMetadata = new Map<string, string>();
+  const rememberStale = (file: string, identity: string) => {
+    if (staleMetadata.size >= 10_000) staleMetadata.clear();
+    staleMetadata.set(file, identity);
+  };
+  const openVersion = async (
     bucket: string,
     key: string,
-  ): Promise<{ metadata: Metadata; manifest?: Manifest }> => {
+  ): Promise<
+    { fd: number; bytes: number; identity: string; metadata: Metadata; manifest?: Manifest } | undefined
+  > => {
     const file = objectPath(bucket, key);
-    // throws ENOENT when the object does not exist, as s3rver's does
-    const stats = await stat(file);
-    const [stored, md5] = await Promise.all([
-      readFile(store.getResourcePath(bucket, key, 'metadata.json'), 'utf8').then(
-        (text) => JSON.parse(text) as Metadata,
-        ignoreMissing,
-      ),
-      readFile(`${file}.md5`, 'utf8').then((text) => text.trim(), ignoreMissing),
-    ]);
-    const manifest = mayBeManifest(md5) ? await readManifest(file) : undefined;
-    let etag = manifest?.etag ?? md5;
-    if (etag === undefined) {
-      // an object s3rver wrote without its MD5: computed once and kept, as s3rver does
-      etag = await fileMd5(file);
-      await writeFile(`${file}.md5`, etag);
+    for (let attempt = 0; ; attempt++) {
+      let fd: number;
+      try {
+        fd = await openFile(file, 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+      try {
+        const stats = await fstatFd(fd);
+        const identity = objectIdentity(stats);
+        const [stored, md5Text] = await Promise.all([
+          readFile(store.getResourcePath(bucket, key, 'metadata.json'), 'utf8').then(
+            parseMetadata,
+            ignoreMissing,
+          ),
+          readFile(`${file}.md5`, 'utf8').then((text) => text, ignoreMissing),
+        ]);
+        const md5 = md5Text === undefined ? undefined : parseTagged(md5Text);
+        // Untagged sidecars are s3rver's or an older runtime's: they describe the file they sit beside.
+        const own = (tag: string | undefined) => tag === undefined || tag === identity;
+        const md5Matches = md5 !== undefined && md5.md5 !== '' && own(md5.identity);
+        const metadataMatches =
+          staleMetadata.get(file) === identity || (stored !== undefined && own(stored.identity));
+        // Another version's sidecars, or none yet (a PUT between its rename and its metadata): the
+        // PUT writes them in a moment.
+        if ((!metadataMatches || (!md5Matches && md5Text !== undefined)) && attempt < VERSION_ATTEMPTS) {
+          await closeFd(fd);
+          await pause(2 ** attempt);
+          continue;
+        }
+        // Still not this file's (a crash between a PUT's rename and its metadata): the metadata there is
+        // served with it, from now on without waiting; the ETag is never another file's.
+        if (!metadataMatches) rememberStale(file, identity);
+        // A manifest holds its own size and ETag; any other file's ETag is its tagged MD5, else its bytes'.
+        const manifest =
+          !md5Matches || mayBeManifest(md5?.md5) ? await readManifestFrom(fd, stats.size) : undefined;
+        let etag = manifest?.etag ?? (md5Matches ? md5!.md5 : undefined);
+        if (etag === undefined) {
+          // An object s3rver wrote without its MD5, or one whose MD5 is still another file's: computed
+          // once and kept, as s3rver does.
+          etag = await fdMd5(fd, stats.size);
+          await replaceFile(`${file}.md5`, tagged(etag, identity), false);
+        }
+        const metadata: Metadata = {
+          ...stored?.metadata,
+          etag: JSON.stringify(etag),
+          'last-modified': stats.mtime.toUTCString(),
+          'content-length': String(manifest?.bytes ?? stats.size),
+        };
+        return { fd, bytes: stats.size, identity, metadata, ...(manifest ? { manifest } : {}) };
+      } catch (error) {
+        await closeFd(fd);
+        throw error;
+      }
     }
-    const metadata: Metadata = {
-      ...stored,
-      etag: JSON.stringify(etag),
-      'last-modified': stats.mtime.toUTCString(),
-      'content-length': String(manifest?.bytes ?? stats.size),
-    };
-    return manifest ? { metadata, manifest } : { metadata };
   };
-  store.getMetadata = async (bucket, key) => (await describe(bucket, key)).metadata;
   store.putObject = async (object) => {
     const file = objectPath(object.bucket, object.key);
     const content = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content;
     if (!content) throw new Error(`No content for ${object.bucket}/${object.key}`);
     const previous = await manifestAt(file);
-    const { size, md5 } = await writeAtomically(writer, file, content, fsync);
-    await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+    const { size, md5, identity } = await writeAtomically(writer, file, content, fsync);
+    await store.putMetadata(object.bucket, object.key, object.metadata, md5, identity);
     await removeParts(store.getBucketPath(object.bucket), previous);
     return { size, md5 };
   };
@@ -1130,35 +1207,37 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
   };
   // s3rver's reads go in 64 KiB pieces: every download, chunk read and scan of an upload would be a
   // read and a socket write per 64 KiB on the main thread. The same read, in 1 MiB pieces, into the
-  // pool's buffers (read-buffers.ts).
+  // pool's buffers (read-buffers.ts), from the one descriptor the version was described from.
   store.getObject = async (bucket, key, options) => {
     // A multipart object replaced between its manifest's read and its parts' opening: read it again.
     for (let attempt = 1; ; attempt++) {
-      let described: Awaited<ReturnType<typeof describe>>;
-      try {
-        described = await describe(bucket, key);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
-      const { metadata, manifest } = described;
+      const version = await openVersion(bucket, key);
+      if (!version) return null;
+      const { fd, metadata, manifest } = version;
       const lastByte = Math.max(0, Number(metadata['content-length']) - 1);
       const ranged = options !== undefined && (options.start !== undefined || options.end !== undefined);
       const range = { start: options?.start ?? 0, end: Math.min(options?.end ?? Infinity, lastByte) };
       let content: Readable | null = null;
       // an unsatisfiable range gets no content (s3rver answers InvalidRange)
       if (range.start >= 0 && range.end >= range.start) {
-        const file = objectPath(bucket, key);
-        try {
-          content = manifest
-            ? await openPartsReader(store.getBucketPath(bucket), manifest, range.start, range.end, pool)
-            : await openFileReader(file, Number(metadata['content-length']), range.start, range.end, pool);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 3) continue;
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-          throw error;
+        if (!manifest) content = fileReader(fd, version.bytes, range.start, range.end, pool);
+        else {
+          await closeFd(fd);
+          try {
+            content = await openPartsReader(
+              store.getBucketPath(bucket),
+              manifest,
+              range.start,
+              range.end,
+              pool,
+            );
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 3) continue;
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+            throw error;
+          }
         }
-      }
+      } else await closeFd(fd);
       const object = new S3Object(bucket, key, content, metadata);
       if (ranged) object.range = range;
       return object;
@@ -1172,16 +1251,23 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
     const from = objectPath(srcBucket, srcKey);
     const to = objectPath(destBucket, destKey);
     const [md5, metadata, source] = await Promise.all([
-      readFile(`${from}.md5`, 'utf8').catch(() => ''),
+      readFile(`${from}.md5`, 'utf8').then(
+        (text) => parseTagged(text).md5,
+        () => '',
+      ),
       replacementMetadata ??
         readFile(store.getResourcePath(srcBucket, srcKey, 'metadata.json'), 'utf8').then(
-          (text) => JSON.parse(text) as Metadata,
+          (text) => parseMetadata(text).metadata,
         ),
       from === to ? undefined : manifestAt(from),
     ]);
     if (from === to) {
-      // without a stored MD5 (an object s3rver wrote), getMetadata computes it
-      await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
+      // new metadata for the version there now, tagged with its identity and ETag
+      const version = await openVersion(destBucket, destKey);
+      if (!version) throw Object.assign(new Error(`no object ${destBucket}/${destKey}`), { code: 'ENOENT' });
+      await closeFd(version.fd);
+      const etag = JSON.parse(version.metadata.etag!) as string;
+      await store.putMetadata(destBucket, destKey, metadata, etag, version.identity);
       return store.getMetadata(destBucket, destKey);
     }
     const previous = await manifestAt(to);
@@ -1196,13 +1282,11 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
         source.etag,
         fsync,
       );
-      // the ETag first: a read between the two sees the multipart ETag and looks for a manifest
-      await mkdir(path.dirname(to), { recursive: true });
-      await store.putMetadata(destBucket, destKey, metadata, source.etag);
-      await writeManifest(to, manifest, fsync);
+      const written = await writeManifest(to, manifest, fsync);
+      await store.putMetadata(destBucket, destKey, metadata, source.etag, objectIdentity(written));
     } else {
-      await writeAtomically(writer, to, createReadStream(from), fsync, false);
-      await store.putMetadata(destBucket, destKey, metadata, md5.trim() || undefined);
+      const { identity } = await writeAtomically(writer, to, createReadStream(from), fsync, false);
+      await store.putMetadata(destBucket, destKey, metadata, md5 || undefined, identity);
     }
     await removeParts(store.getBucketPath(destBucket), previous);
     return store.getMetadata(destBucket, destKey);
@@ -1235,11 +1319,10 @@ function patchStore(store: FilesystemStore, fsync: boolean, writer: BodyWriter, 
     const file = objectPath(bucket, key);
     const previous = await manifestAt(file);
     const manifest = await linkParts(store.getBucketPath(bucket), key, files, sizes, etag, fsync);
-    // The ETag first: a read between the two sees the multipart ETag and looks for a manifest.
+    const written = await writeManifest(file, manifest, fsync);
     // s3rver's default type for an object created without one.
-    await mkdir(path.dirname(file), { recursive: true });
-    await store.putMetadata(bucket, key, { 'content-type': 'binary/octet-stream', ...metadata }, etag);
-    await writeManifest(file, manifest, fsync);
+    const type = { 'content-type': 'binary/octet-stream', ...metadata };
+    await store.putMetadata(bucket, key, type, etag, objectIdentity(written));
     await rm(uploadDir, { recursive: true, force: true });
     await removeParts(store.getBucketPath(bucket), previous);
     return { size: manifest.bytes, md5: etag };
@@ -1312,6 +1395,31 @@ function withoutRequestLog(backend: S3rver): void {
   backend.middleware.shift();
 }
 
+/**
+ * s3rver's GET opens the object and then, for a 304 (If-None-Match, If-Modified-Since) or an error,
+ * returns without its body: the open file would stay open for good. Every object a GET or HEAD opened
+ * and did not send is closed once s3rver's answer is settled.
+ */
+async function closeUnsentObjects(ctx: S3rverContext, next: () => Promise<void>): Promise<void> {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  const store = ctx.store;
+  const opened: Readable[] = [];
+  ctx.store = Object.create(store, {
+    getObject: {
+      value: async (...args: Parameters<FilesystemStore['getObject']>) => {
+        const object = await store.getObject(...args);
+        if (object?.content) opened.push(object.content);
+        return object;
+      },
+    },
+  }) as FilesystemStore;
+  try {
+    await next();
+  } finally {
+    for (const content of opened) if (content !== ctx.body) content.destroy();
+  }
+}
+
 function partsRootOf(store: FilesystemStore, bucket: string): string {
   return partsRoot(store.getBucketPath(bucket));
 }
@@ -1322,6 +1430,53 @@ function ignoreMissing(error: NodeJS.ErrnoException): undefined {
 }
 
 type Metadata = Record<string, string>;
+
+/** The key of metadata.json that names the object file it describes (never sent as a header). */
+const IDENTITY_FIELD = 'mailvet-object-identity';
+/** Opens of an object whose sidecars are another version's, 1, 2, 4... ms apart, before hashing it. */
+const VERSION_ATTEMPTS = 8;
+
+/**
+ * One object file for good: its inode, size and modification time. A rename keeps all three; a new
+ * version is a new file, and one reusing a freed inode still differs in time or size.
+ */
+function objectIdentity(stats: { ino: number; size: number; mtimeMs: number }): string {
+  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
+/** An object's MD5 sidecar: the MD5, then the identity of the file it is the MD5 of. */
+function tagged(md5: string, identity: string | undefined): string {
+  return identity === undefined ? md5 : `${md5} ${identity}`;
+}
+
+function parseTagged(text: string): { md5: string; identity?: string } {
+  const [md5 = '', identity] = text.trim().split(' ');
+  return identity === undefined ? { md5 } : { md5, identity };
+}
+
+function parseMetadata(text: string): { metadata: Metadata; identity?: string } {
+  const { [IDENTITY_FIELD]: identity, ...metadata } = JSON.parse(text) as Metadata;
+  return identity === undefined ? { metadata } : { metadata, identity };
+}
+
+const openFile = promisify(openCallback);
+const fstatFd = promisify(fstatCallback);
+const closeFd = promisify(closeCallback);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The MD5 of the open file's first `size` bytes (the version a read answers from). */
+async function fdMd5(fd: number, size: number): Promise<string> {
+  const hash = createHash('md5');
+  const buffer = Buffer.allocUnsafe(Math.min(size, 1024 * 1024) || 1);
+  for (let position = 0; position < size;) {
+    const { bytesRead } = await readFd(fd, buffer, 0, Math.min(buffer.length, size - position), position);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  return hash.digest('hex');
+}
+const readFd = promisify(readCallback);
 
 async function removePartialFiles(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
@@ -1352,12 +1507,13 @@ async function writeAtomically(
   content: Readable,
   fsync: boolean,
   md5 = true,
-): Promise<{ size: number; md5: string }> {
+): Promise<{ size: number; md5: string; identity: string }> {
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
   const movable = content instanceof http.IncomingMessage;
   let size = 0;
   let digest: string;
+  let identity: string;
   try {
     const file = await writer.open(temporary, md5);
     try {
@@ -1385,11 +1541,13 @@ async function writeAtomically(
       await file.abort();
       throw error;
     }
+    // before the rename, which keeps it: the file's identity is known before anyone can open it
+    identity = objectIdentity(await stat(temporary));
     await rename(temporary, target);
     if (fsync) await syncDirectory(path.dirname(target));
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
-  return { size, md5: digest };
+  return { size, md5: digest, identity };
 }

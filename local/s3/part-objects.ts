@@ -11,12 +11,12 @@
 // The parts directory of an object that was replaced or deleted is removed after the replacement;
 // one left over by a crash or a race is removed at the next start (removeOrphanParts).
 import { randomBytes } from 'node:crypto';
-import { close, open as openFd, read } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { close, open as openFd, read, type Stats } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { syncDirectory } from './flush';
+import { replaceFile, syncDirectory } from './flush';
 import { READ_PIECE_BYTES, type ReadBufferPool } from './read-buffers';
 
 /** Starts every manifest: a NUL byte first, which no CSV or JSON object begins with. */
@@ -42,6 +42,27 @@ export function partsRoot(bucketPath: string): string {
 /** Whether a stored ETag (or none yet) may belong to a manifest, so the object's file is worth a look. */
 export function mayBeManifest(etag: string | undefined): boolean {
   return etag === undefined || MULTIPART_ETAG.test(etag);
+}
+
+const readFd = promisify(read);
+
+/**
+ * The manifest in the open object file `fd`, or undefined for a plain object. Read from the descriptor
+ * a GET answers from, the manifest's size and ETag are always those of the version it serves.
+ */
+export async function readManifestFrom(fd: number, fileBytes: number): Promise<Manifest | undefined> {
+  if (fileBytes < MANIFEST_MAGIC.length) return undefined;
+  const head = Buffer.alloc(MANIFEST_MAGIC.length);
+  const { bytesRead } = await readFd(fd, head, 0, head.length, 0);
+  if (bytesRead < head.length || !head.equals(MANIFEST_MAGIC)) return undefined;
+  const rest = Buffer.alloc(fileBytes - head.length);
+  let offset = 0;
+  while (offset < rest.length) {
+    const { bytesRead: got } = await readFd(fd, rest, offset, rest.length - offset, head.length + offset);
+    if (got === 0) break;
+    offset += got;
+  }
+  return JSON.parse(rest.subarray(0, offset).toString('utf8')) as Manifest;
 }
 
 /** The manifest at `objectPath`, or undefined for a plain object or none. */
@@ -152,17 +173,18 @@ export async function openPartsReader(
 }
 
 /**
- * Bytes `start`..`end` (inclusive) of a plain object's file of `size` bytes, read as a part object's
- * parts are; rejects with ENOENT when the file does not exist. `pool`: read into its buffers.
+ * Bytes `start`..`end` (inclusive) of a plain object's open file `fd` of `size` bytes (its fstat's), read
+ * as a part object's parts are; the reader owns the descriptor and closes it. `pool`: read into its
+ * buffers.
  */
-export async function openFileReader(
-  file: string,
+export function fileReader(
+  fd: number,
   size: number,
   start: number,
   end: number,
   pool?: ReadBufferPool,
-): Promise<Readable> {
-  return new PartsReader([await openFile(file, 'r')], [size], start, end, pool);
+): Readable {
+  return new PartsReader([fd], [size], start, end, pool);
 }
 
 class PartsReader extends Readable {
@@ -213,22 +235,13 @@ class PartsReader extends Readable {
   }
 }
 
-/** Writes a manifest over the object's file: a temporary file, flushed, renamed into place. */
-export async function writeManifest(objectPath: string, manifest: Manifest, fsync: boolean): Promise<void> {
+/**
+ * Writes a manifest over the object's file: a temporary file, flushed, renamed into place. Resolves
+ * with the file's stat (its identity, which the object's metadata is tagged with).
+ */
+export async function writeManifest(objectPath: string, manifest: Manifest, fsync: boolean): Promise<Stats> {
   await mkdir(path.dirname(objectPath), { recursive: true });
-  const temporary = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(manifestBytes(manifest));
-      if (fsync) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, objectPath);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  const stats = await replaceFile(objectPath, manifestBytes(manifest), fsync);
   if (fsync) await syncDirectory(path.dirname(objectPath));
+  return stats;
 }

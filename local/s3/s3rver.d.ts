@@ -54,12 +54,19 @@ declare module 's3rver' {
     getBucketPath(bucket: string): string;
     deleteObject(bucket: string, key: string): Promise<void>;
     getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
-    putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
     /** A bucket's (key undefined) or an object's configuration document (cors, website, tagging), or null. */
     getSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<unknown>;
     putSubresource(bucket: string, key: string | undefined, resource: { type: string }): Promise<void>;
     deleteSubresource(bucket: string, key: string | undefined, resourceType: string): Promise<void>;
     deleteBucket(bucket: string): Promise<void>;
+    /** `identity`: the local S3's own (local-s3.ts), the object file the metadata describes. */
+    putMetadata(
+      bucket: string,
+      key: string,
+      metadata: Record<string, string>,
+      md5?: string,
+      identity?: string,
+    ): Promise<void>;
     putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
     /** null when the key does not exist; no content when the range cannot be satisfied. */
     getObject(
@@ -87,6 +94,13 @@ declare module 's3rver' {
     ): Promise<{ size: number; md5: string }>;
   }
 
+  /** The part of a Koa context the local S3's middleware reads. */
+  export interface S3rverContext {
+    method: string;
+    body: unknown;
+    store: FilesystemStore;
+  }
+
   class S3rver extends EventEmitter {
     constructor(options: S3rverOptions);
     store: FilesystemStore;
@@ -95,8 +109,8 @@ declare module 's3rver' {
     /** Set by run(). */
     httpServer?: Server;
     run(): Promise<AddressInfo>;
-    /** Koa's middleware list, composed when callback() is called. */
-    middleware: ((ctx: unknown, next: () => Promise<void>) => unknown)[];
+    /** Koa's middleware, in order; run() and callback() compose it when called. */
+    middleware: ((ctx: S3rverContext, next: () => Promise<void>) => Promise<void>)[];
     /** Koa's request handler (what run()'s server calls). */
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     close(): Promise<void>;
@@ -124,6 +138,8 @@ declare module 's3rver/lib/models/object' {
     content: Readable | null;
     metadata: Record<string, string>;
     range?: { start: number; end: number };
+    /** The metadata names s3rver keeps besides x-amz-meta-*. */
+    static ALLOWED_METADATA: string[];
   }
   export = S3Object;
 }

@@ -1,10 +1,10 @@
 // The crash suite's tools: the local runtime as its own process (what `npm start` runs, SIGKILLed at
 // chosen moments and restarted on the same DATA_DIR), and a webhook receiver on 127.0.0.1.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { readJvmPid } from '../../local/stale-jvm';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -86,8 +86,7 @@ export class RuntimeProcess {
 
 /** The pid of the DynamoDB Local JVM serving a data directory, while one runs. */
 export function jvmPid(dataDir: string): number | undefined {
-  const file = path.join(dataDir, 'dynamodb', 'jvm.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8')) : undefined;
+  return readJvmPid(path.join(dataDir, 'dynamodb', 'jvm.pid'))?.pid;
 }
 
 export function alive(pid: number): boolean {

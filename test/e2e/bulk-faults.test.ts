@@ -76,6 +76,30 @@ function objectCreated(key: string, size: number): S3Event {
 
 describe('bulk processing under faults', () => {
   it('processes a job once when its S3 event arrives several times', async () => {
+    // Every run reads and scans the upload while it tries to start the job; only the one that started
+    // it may send chunks: each chunk goes out once. The move to processing is slowed down so that every
+    // run has scanned the (small) file before it knows whether it started the job.
+    const sentChunks: string[] = [];
+    const dynamoSend = DynamoDBDocumentClient.prototype.send;
+    jest.spyOn(DynamoDBDocumentClient.prototype, 'send').mockImplementation(async function (
+      this: DynamoDBDocumentClient,
+      command: unknown,
+    ) {
+      // the move (a transaction with the day's counts, or an update): the only write that sets startedAt
+      const input = (command as { input?: unknown }).input;
+      if (JSON.stringify(input ?? {}).includes('startedAt = :now'))
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      return (dynamoSend.bind(this) as (c: unknown) => Promise<unknown>)(command);
+    } as never);
+    const original = SQSClient.prototype.send;
+    jest.spyOn(SQSClient.prototype, 'send').mockImplementation(function (this: SQSClient, command: unknown) {
+      if (
+        command instanceof SendMessageBatchCommand &&
+        command.input.QueueUrl === bulk.runtime.runtime.env.CHUNKS_QUEUE_URL
+      )
+        sentChunks.push(...(command.input.Entries ?? []).map((entry) => entry.Id ?? ''));
+      return (original.bind(this) as (c: unknown) => Promise<unknown>)(command);
+    } as never);
     const csv = sample();
     const { jobId, uploadUrl } = await bulk.client.create({ emailColumn: 1 });
     expect((await bulk.client.upload(uploadUrl, csv.input)).status).toBe(200);
@@ -86,6 +110,10 @@ describe('bulk processing under faults', () => {
       ),
     );
     await expectCompletedAsExpected(jobId, csv);
+    expect(sentChunks.length).toBeGreaterThan(1);
+    expect([...sentChunks].sort()).toEqual(
+      Array.from({ length: sentChunks.length }, (_, n) => `c${n}`).sort(),
+    );
     // And once more after completion: ignored.
     await bulk.runtime.runtime.invoke('startProcessing', objectCreated(key, csv.input.length));
     expect((await bulk.client.status(jobId)).status).toBe('completed');

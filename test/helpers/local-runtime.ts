@@ -59,6 +59,25 @@ export async function startTestRuntime(
 }
 
 /**
+ * A test runtime for the whole file (or describe block): started in beforeAll, stopped in afterAll.
+ * Returns a getter, to call inside tests (the runtime exists only once beforeAll has run).
+ */
+export function useTestRuntime(
+  env: Record<string, string> = {},
+  options: TestRuntimeOptions = {},
+): () => TestRuntime {
+  let local: TestRuntime | undefined;
+  beforeAll(async () => {
+    local = await startTestRuntime(env, options);
+  });
+  afterAll(() => local?.stop());
+  return () => {
+    if (!local) throw new Error('the test runtime is not started: call it inside a test');
+    return local;
+  };
+}
+
+/**
  * Settings that point the validator at a fixture DNS server on 127.0.0.1 whose MX hosts are loopback,
  * with the DNS canary check on the name every fixture server answers (fixtureCanaryDomain).
  */

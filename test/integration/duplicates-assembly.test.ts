@@ -20,15 +20,11 @@ import {
 import { putObject, readObjectBytes } from '../../functions/store/bucket';
 import type { JobItem } from '../../functions/store/jobs/item';
 import { emptyStatistics } from '../../functions/domain/bulk/statuses';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { useTestRuntime } from '../helpers/local-runtime';
 
 jest.setTimeout(120_000);
 
-let local: TestRuntime;
-beforeAll(async () => {
-  local = await startTestRuntime();
-});
-afterAll(() => local?.stop());
+useTestRuntime();
 
 /** Writes one chunk's part and row index as a validator does; returns the part's key and size. */
 async function writePart(

@@ -2,14 +2,10 @@
 // response's socket has taken its bytes, so GETs served at once, read slowly, still get their own bytes.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { startLocalS3, type LocalS3 } from '../../local/s3/local-s3';
 import { READ_PIECE_BYTES, ReadBufferPool } from '../../local/s3/read-buffers';
-import { localS3Client } from '../helpers/local-s3-client';
+import { useLocalS3 } from '../helpers/local-s3-fixture';
 
 const bucket = 'mailvet-read-buffers-test';
 const credentials = { accessKeyId: 'read-buffers-test', secretAccessKey: 'read-buffers-test-secret' };
@@ -61,21 +57,7 @@ describe('the read buffer pool', () => {
 });
 
 describe('GETs served from the pool', () => {
-  let dataDir: string;
-  let local: LocalS3;
-  let s3: S3Client;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'mailvet-read-buffers-'));
-    local = await startLocalS3({ dataDir, port: 0, buckets: [bucket], ...credentials, fsync: false });
-    s3 = localS3Client(local.url, credentials);
-  });
-
-  afterAll(async () => {
-    s3?.destroy();
-    await local?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const fixture = useLocalS3('read-buffers', { buckets: [bucket], ...credentials });
 
   /** A GET read slowly (a pause after each piece), as a busy worker reads: its bytes' MD5. */
   function slowGet(url: string, range?: string): Promise<string> {
@@ -101,8 +83,8 @@ describe('GETs served from the pool', () => {
     const objects = Array.from({ length: 3 }, () => randomBytes(3.5 * READ_PIECE_BYTES));
     const urls = await Promise.all(
       objects.map(async (body, n) => {
-        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `objects/${n}`, Body: body }));
-        return getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: `objects/${n}` }));
+        await fixture.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `objects/${n}`, Body: body }));
+        return getSignedUrl(fixture.s3, new GetObjectCommand({ Bucket: bucket, Key: `objects/${n}` }));
       }),
     );
     const start = READ_PIECE_BYTES / 2;

@@ -14,15 +14,11 @@ import {
 } from '../../functions/domain/bulk/csv/row-index';
 import { minMultipartPartBytes, putObject, readObjectBytes } from '../../functions/store/bucket';
 import type { JobItem } from '../../functions/store/jobs/item';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { useTestRuntime } from '../helpers/local-runtime';
 
 jest.setTimeout(120_000);
 
-let local: TestRuntime;
-beforeAll(async () => {
-  local = await startTestRuntime();
-});
-afterAll(() => local?.stop());
+const local = useTestRuntime();
 
 /** A job whose chunks wrote parts of these sizes (random bytes) and a row index each. */
 async function jobWithParts(sizes: number[]) {
@@ -54,9 +50,9 @@ async function jobWithParts(sizes: number[]) {
 }
 
 async function assembleAsValidator(item: JobItem) {
-  const from = local.runtime.awsCalls.length;
+  const from = local().runtime.awsCalls.length;
   const { key } = await runAsFunction('validateChunk', () => assembleResults(item));
-  const calls = local.runtime.awsCalls.slice(from);
+  const calls = local().runtime.awsCalls.slice(from);
   const count = (operation: string, keyStart = '') =>
     calls.filter((c) => c.operation === operation && (c.target.key ?? '').startsWith(keyStart)).length;
   return { key, count };

@@ -2,9 +2,7 @@
 // stored: a job completed before the binary row index has a text one, and its copies must come out
 // byte for byte as a binary index makes them.
 import { randomUUID } from 'node:crypto';
-import { annotateChunk, readChunk } from '../../functions/domain/bulk/csv/annotate';
 import {
-  indexChunk,
   readIndex,
   rowIndexContentType,
   type ResultsVariant,
@@ -12,15 +10,12 @@ import {
 import { formatIndexLine } from '../../functions/domain/bulk/csv/row-index-text';
 import { produceVariant } from '../../functions/domain/bulk/results-variants';
 import { putObject, readObjectBytes } from '../../functions/store/bucket';
-import { startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { annotatedChunk } from '../helpers/annotated-chunk';
+import { useTestRuntime } from '../helpers/local-runtime';
 
 jest.setTimeout(120_000);
 
-let local: TestRuntime;
-beforeAll(async () => {
-  local = await startTestRuntime();
-});
-afterAll(() => local?.stop());
+useTestRuntime();
 
 /** The text index (the format before the binary one) of the same rows as a binary index. */
 function asText(binary: Buffer): Buffer {
@@ -39,28 +34,13 @@ it('makes the same copy from a text row index (jobs completed before the binary 
     'name;email\r\nAnn;ann@ok.test\r\n\r\n"B;\r\nb";bob@no.test\r\nCy;\r\nDee;dee@ok.test',
     'utf8',
   );
-  const layout = {
-    delimiter: ';' as const,
-    encoding: 'utf-8' as const,
-    emailColumn: 1,
-    chunkStart: 0,
-    headerStart: 0,
-    dataStart: 'name;email\r\n'.length,
-  };
-  const rows = readChunk(input, layout);
   const verdicts = [
     { status: 'safe', reason: 'accepted' },
     { status: 'dead_email', reason: 'no_such_domain' },
     { status: 'block_bounce_risk', reason: 'blank' },
     { status: 'safe', reason: 'accepted' },
   ];
-  const results = annotateChunk(
-    input,
-    rows,
-    layout,
-    verdicts.map((v) => v.status),
-  );
-  const binary = indexChunk(rows, verdicts);
+  const { part: results, index: binary } = annotatedChunk(input, verdicts);
   const prefix = `results/c-${randomUUID()}/${randomUUID()}`;
   await putObject(`${prefix}.csv`, results, 'text/csv');
   await putObject(`${prefix}.index`, binary, rowIndexContentType);

@@ -58,16 +58,31 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
 
   let leaseUntilMs: number | undefined;
   let early: UploadSample | undefined;
+  let scanning: Promise<void> | undefined;
   if (job.status === 'awaiting_upload') {
     if (upload.size > maxFileBytes) return failBeforeStart(job, tooLargeError, jobLog);
-    // An estimate's scan sends nothing and writes nothing: it reads and samples the upload while the
-    // writes below start the job, and is dropped if they do not.
+    // The upload is read and scanned while the writes below start the job: the scan is on the critical
+    // path, those writes need not be. An estimate's scan sends and writes nothing; a job's sends and
+    // writes nothing before `started` says this run started the job, and ends its read if it did not.
+    let decide!: (started: boolean) => void;
+    const started = new Promise<boolean>((resolve) => (decide = resolve));
     if (isEstimateJob(job)) early = sampleUpload(job, upload.key, timeline);
-    leaseUntilMs = await startJob(job, now, jobLog).catch((error: unknown) => {
+    else {
+      scanning = scanAndFanOut(job, upload.key, jobLog, started);
+      // awaited below; a failure meanwhile is not an unhandled rejection
+      scanning.catch(() => undefined);
+    }
+    leaseUntilMs = await startJob(job, now, jobLog).catch(async (error: unknown) => {
       early?.cancel();
+      decide(false);
+      await scanning?.catch(() => undefined);
       throw error;
     });
-    if (leaseUntilMs === undefined) return early?.cancel();
+    decide(leaseUntilMs !== undefined);
+    if (leaseUntilMs === undefined) {
+      early?.cancel();
+      return scanning?.catch(() => undefined);
+    }
   } else if (job.status === 'processing' && job.chunkCount === undefined) {
     // A scan that crashed before recording its outcome: take it over once its lease runs out.
     leaseUntilMs = await takeOverScan(job);
@@ -90,7 +105,7 @@ export async function startProcessing(upload: UploadedObject, log: Logger = logg
   try {
     if (isEstimateJob(job))
       await sampleAndComplete(job, early ?? sampleUpload(job, upload.key, timeline), jobLog, timeline);
-    else await scanAndFanOut(job, upload.key, jobLog);
+    else await (scanning ?? scanAndFanOut(job, upload.key, jobLog));
   } catch (error) {
     lease.stop();
     // Give the lease back so a retried event can scan again at once.
@@ -234,14 +249,29 @@ function pinOf(key: string, object: ObjectRead): ObjectPin {
   };
 }
 
-async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<void> {
+/**
+ * Scans the upload and sends its chunks. `started` resolves once the job's start is decided: nothing is
+ * sent or written before it is true, and the read ends when it is false (this run did not start the job).
+ */
+async function scanAndFanOut(
+  job: JobItem,
+  key: string,
+  log: Logger,
+  started: Promise<boolean> = Promise.resolve(true),
+): Promise<void> {
   const object = await readObject(key);
+  const notStarted = started.then(
+    (ok) => !ok,
+    () => true,
+  );
+  void notStarted.then((stop) => stop && object.body.destroy());
   const pin = pinOf(key, object);
   if (pin.size > maxFileBytes) {
     object.body.destroy();
+    if (await notStarted) return;
     return failDuringScan(job, tooLargeError, log);
   }
-  const sender = new ChunkSender(job, pin);
+  const sender = new ChunkSender(job, pin, started);
   let scan: ScanResult;
   try {
     scan = await scanCsv(object.body as AsyncIterable<Uint8Array>, {
@@ -252,12 +282,15 @@ async function scanAndFanOut(job: JobItem, key: string, log: Logger): Promise<vo
       onChunks: (chunks, dialect) => sender.add(chunks, dialect),
     });
   } catch (error) {
+    // the read was ended on purpose: the job is another run's (or its start failed)
+    if (await notStarted) return;
     if (!(error instanceof NotCsvError)) throw error;
     object.body.destroy();
     // Chunks already sent (a NUL byte found late) find the job failed and are dropped; the job never
     // records a chunk count, so it cannot complete.
     return failDuringScan(job, error.message, log);
   }
+  if (await notStarted) return;
   if (scan.dataRows === 0) return failDuringScan(job, emptyFileError, log);
   await sender.finish();
   // Duplicates are known before any chunk can be the last: the assembly finds them on the job.
@@ -317,11 +350,22 @@ class ChunkSender {
   private active = 0;
   private failure: unknown;
   private drained: (() => void) | undefined;
+  /** True once the job's start is known to be this run's: nothing is sent before. */
+  private open = false;
 
   constructor(
     private readonly job: JobItem,
     private readonly pin: ObjectPin,
-  ) {}
+    started: Promise<boolean>,
+  ) {
+    void started.then(
+      (ok) => {
+        this.open = ok;
+        this.pump();
+      },
+      () => undefined,
+    );
+  }
 
   add(chunks: ChunkRange[], dialect: Dialect): void {
     for (const chunk of chunks) {
@@ -351,7 +395,9 @@ class ChunkSender {
     this.pump();
   }
 
+  /** Sends what is left; called once the job is known to be this run's. */
   async finish(): Promise<void> {
+    this.open = true;
     while (this.pending.length > 0) this.queued.push(this.pending.splice(0, 10));
     this.pump();
     if (this.active > 0) await new Promise<void>((resolve) => (this.drained = resolve));
@@ -359,7 +405,7 @@ class ChunkSender {
   }
 
   private pump(): void {
-    while (this.active < maxBatchesInFlight && this.queued.length > 0) {
+    while (this.open && this.active < maxBatchesInFlight && this.queued.length > 0) {
       const batch = this.queued.shift()!;
       this.active++;
       sendBatchWithRetry(batch)

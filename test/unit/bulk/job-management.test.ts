@@ -8,6 +8,7 @@ import { walkVariant } from '../../../functions/domain/bulk/results-variants';
 import { presignUpload } from '../../../functions/domain/bulk/presign';
 import { countMetric } from '../../../functions/metrics';
 import { resetSettings } from '../../../functions/settings';
+import { annotatedChunk } from '../../helpers/annotated-chunk';
 
 /** A buffer as a stream of small pieces, so rows straddle the pieces as they do in S3 bodies. */
 async function* pieces(bytes: Buffer, size = 7): AsyncGenerator<Buffer> {
@@ -31,27 +32,12 @@ async function applyVariant(part: Buffer, index: Buffer, variant: ResultsVariant
 
 describe('row index of a results part', () => {
   const input = Buffer.from('name;email\r\n"A;\r\nx";a@x.test\r\n\r\nB;\r\nC;c@y.test', 'utf8');
-  const layout = {
-    delimiter: ';' as const,
-    encoding: 'utf-8' as const,
-    emailColumn: 1,
-    chunkStart: 0,
-    headerStart: 0,
-    dataStart: 'name;email\r\n'.length,
-  };
-  const rows = readChunk(input, layout);
   const verdicts = [
     { status: 'safe' as const, reason: 'domain_ok' },
     { status: 'block_bounce_risk' as const, reason: 'blank' },
     { status: 'dead_email' as const, reason: 'no_such_domain' },
   ];
-  const part = annotateChunk(
-    input,
-    rows,
-    layout,
-    verdicts.map((v) => v.status),
-  );
-  const index = indexChunk(rows, verdicts);
+  const { layout, part, index } = annotatedChunk(input, verdicts);
 
   it('covers every byte of the part, quoted line breaks and a last row without a line ending included', async () => {
     expect(text(await applyVariant(part, index, { reason: false, delimiter: ';', encoding: 'utf-8' }))).toBe(
