@@ -9,59 +9,21 @@
 // --no-pool gives no buffer back to chunkBuffers, so every chunk and part is a fresh buffer.
 // --server-profile DIR writes the local S3 process's CPU profile (node --cpu-prof) into DIR.
 //   npx tsx bench/chunk-io.ts [--mb N] [--rounds N] [--no-pool] [--server-profile DIR]
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { numberFlag } from './flags';
+import { runAsBenchOrChild, startLocalS3Child } from './local-s3-child';
+import { processThreadsCpu } from './thread-cpu';
 
 const bucket = 'bench-chunk-io';
 const credentials = { accessKeyId: 'bench-chunk-io', secretAccessKey: 'bench-chunk-io-secret' };
-
-/** The child's side: the local S3 on an ephemeral port, its URL on stdout, until stdin closes. */
-async function serve(dataDir: string): Promise<void> {
-  const { startLocalS3 } = await import('../local/s3/local-s3');
-  const server = await startLocalS3({ dataDir, buckets: [bucket], ...credentials, fsync: false });
-  process.stdout.write(`${server.url}\n`);
-  process.stdin.resume();
-  process.stdin.once('end', () => void server.close().then(() => process.exit(0)));
-}
-
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const profileAt = process.argv.indexOf('--server-profile');
-  const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1]!];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', __filename, '--serve', dataDir], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (url) => resolve({ child, url }));
-    child.once('exit', (code) => reject(new Error(`the local S3 exited with ${code}`)));
-  });
-}
-
-/** CPU ms so far of process `pid`: its main thread, and its other threads together (Linux /proc). */
-function processThreadsCpu(pid: number): { main: number; others: number } {
-  const out = { main: 0, others: 0 };
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
-      if (Number(task) === pid) out.main += ms;
-      else out.others += ms;
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return out;
-}
 
 async function main(): Promise<void> {
   const mb = numberFlag('mb', 30);
   const rounds = numberFlag('rounds', 5);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-chunk-io-'));
-  const { child, url } = await startServer(dataDir);
+  const { child, url } = await startLocalS3Child(__filename, dataDir);
   try {
     Object.assign(process.env, {
       AWS_ENDPOINT_URL_S3: url,
@@ -141,8 +103,4 @@ async function main(): Promise<void> {
   }
 }
 
-const serveAt = process.argv.indexOf('--serve');
-(serveAt >= 0 ? serve(process.argv[serveAt + 1]!) : main()).catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runAsBenchOrChild(main, { bucket, credentials });

@@ -16,19 +16,10 @@ import { startQueuePoller } from '../local/sqs/poller';
 import { startSqsServer } from '../local/sqs/server';
 import { startSyncBenchRuntime } from './sync-runtime';
 import { numberFlag } from './flags';
+import { processCpuMs } from './thread-cpu';
 
 const requests = numberFlag('requests', 400, true);
 const rounds = numberFlag('rounds', 3, true);
-
-/** CPU ms (user + system) of a process from /proc, or undefined off Linux. */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The best round's CPU ms per unit (this process; the JVM's beside it when `jvmPid` is known). */
 async function cpuPer(name: string, work: (n: number) => Promise<unknown>, jvmPid?: number): Promise<void> {

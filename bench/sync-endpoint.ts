@@ -8,7 +8,7 @@
 // test: it prints numbers; the last line is `p50_ms=<n> p99_ms=<n> requests_per_second=<n>
 // baseline_requests_per_second=<n> rounds_avg=<n> rounds_max=<n> usage_exact=<bool>`.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -24,6 +24,7 @@ import type { LocalRuntime } from '../local/runtime';
 import { callsPerInvocation } from '../test/helpers/call-rounds';
 import { startSyncBenchRuntime } from './sync-runtime';
 import { numberFlag } from './flags';
+import { processCpuMs } from './thread-cpu';
 import { readJvmPid } from '../local/stale-jvm';
 
 /** The part of autocannon's result used here (the package ships no type declarations). */
@@ -121,17 +122,6 @@ function runLoadProcess(plan: LoadPlan): Promise<LoadReport> {
 }
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-
-/** CPU time (ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux)
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The DynamoDB Local JVM's process id (the runtime writes it to a pid file in its data directory). */
 function jvmPid(dataDir: string): number | undefined {

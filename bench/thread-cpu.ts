@@ -1,5 +1,6 @@
-// CPU per thread of this process, read from /proc/self/task: what bench:bulk, its timeline and
-// bench/s3-put.ts split between the main thread, the worker threads and V8's helpers.
+// CPU per thread and per process, read from /proc: what bench:bulk, its timeline and bench/s3-put.ts
+// split between the main thread, the worker threads and V8's helpers, and what another process (a local
+// S3 child, DynamoDB Local's JVM) spent.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export type ThreadCpu = Map<string, { name: string; seconds: number }>;
@@ -26,4 +27,32 @@ export function threadCpu(): ThreadCpu {
     }
   }
   return out;
+}
+
+/** CPU ms so far of process `pid`: its main thread, and its other threads together (Linux /proc). */
+export function processThreadsCpu(pid: number): { main: number; others: number } {
+  const out = { main: 0, others: 0 };
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+      if (Number(task) === pid) out.main += ms;
+      else out.others += ms;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU ms (user + system) of process `pid` so far, from /proc (Linux); undefined elsewhere. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux)
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
