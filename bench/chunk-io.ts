@@ -9,29 +9,19 @@
 // --no-pool gives no buffer back to chunkBuffers, so every chunk and part is a fresh buffer.
 // --server-profile DIR writes the local S3 process's CPU profile (node --cpu-prof) into DIR.
 //   npx tsx bench/chunk-io.ts [--mb N] [--rounds N] [--no-pool] [--server-profile DIR]
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { numberFlag } from './flags';
-import { runAsBenchOrChild, startLocalS3Child } from './local-s3-child';
+import { runAsBenchOrChild, withLocalS3Child } from './local-s3-child';
 import { processThreadsCpu } from './thread-cpu';
 
 const bucket = 'bench-chunk-io';
 const credentials = { accessKeyId: 'bench-chunk-io', secretAccessKey: 'bench-chunk-io-secret' };
+const childOptions = { bucket, credentials };
 
 async function main(): Promise<void> {
   const mb = numberFlag('mb', 30);
   const rounds = numberFlag('rounds', 5);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-chunk-io-'));
-  const { child, url } = await startLocalS3Child(__filename, dataDir);
-  try {
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_S3: url,
-      BUCKET_NAME: bucket,
-      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    });
-    await import('../test/helpers/env');
+  await withLocalS3Child(__filename, childOptions, async (child) => {
     const { putObject, readPinnedRange } = await import('../functions/store/bucket');
     const { chunkBuffers } = await import('../functions/buffer-pool');
     const pooled = !process.argv.includes('--no-pool');
@@ -96,11 +86,7 @@ async function main(): Promise<void> {
     console.log(
       `local S3 side CPU: main thread ${bestServer.main.toFixed(1)} ms per chunk, its other threads ${bestServer.others.toFixed(1)} ms (the round with the least main-thread CPU; /proc counts in 10 ms ticks; load ${os.loadavg()[0]!.toFixed(1)})`,
     );
-  } finally {
-    child.stdin!.end();
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-runAsBenchOrChild(main, { bucket, credentials });
+runAsBenchOrChild(main, childOptions);

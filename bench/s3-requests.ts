@@ -5,29 +5,19 @@
 // threads' (the body writer, libuv's pool, V8's helpers), and this process's (the client: SDK, HTTP).
 // Many requests a round, so /proc's 10 ms ticks round away; the best of `--rounds` rounds.
 //   npx tsx bench/s3-requests.ts [--requests 2000] [--rounds 3] [--server-profile DIR]
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { numberFlag } from './flags';
-import { runAsBenchOrChild, startLocalS3Child } from './local-s3-child';
+import { runAsBenchOrChild, withLocalS3Child } from './local-s3-child';
 import { processThreadsCpu } from './thread-cpu';
 
 const bucket = 'bench-s3-requests';
 const credentials = { accessKeyId: 'bench-s3-requests', secretAccessKey: 'bench-s3-requests-secret' };
+const childOptions = { bucket, credentials, corsOrigins: ['*'] };
 
 async function main(): Promise<void> {
   const requests = numberFlag('requests', 2000);
   const rounds = numberFlag('rounds', 3);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailvet-bench-s3-requests-'));
-  const { child, url } = await startLocalS3Child(__filename, dataDir);
-  try {
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_S3: url,
-      BUCKET_NAME: bucket,
-      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    });
-    await import('../test/helpers/env');
+  await withLocalS3Child(__filename, childOptions, async (child) => {
     const { putObject, readObjectBytes, readPinnedRange } = await import('../functions/store/bucket');
     const { s3 } = await import('../functions/clients/s3');
     const { PutObjectCommand } = await import('@aws-sdk/client-s3');
@@ -70,11 +60,7 @@ async function main(): Promise<void> {
         `${name.padEnd(32)} local S3 main thread ${(best.main * 1000).toFixed(0)} µs, its other threads ${(best.others * 1000).toFixed(0)} µs; client ${(best.client * 1000).toFixed(0)} µs a request (load ${os.loadavg()[0]!.toFixed(1)})`,
       );
     }
-  } finally {
-    child.stdin!.end();
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-runAsBenchOrChild(main, { bucket, credentials, corsOrigins: ['*'] });
+runAsBenchOrChild(main, childOptions);

@@ -123,6 +123,24 @@ const csv = fc
     return Buffer.from(`\ufeff${body}`, 'utf16le');
   });
 
+/**
+ * Feeds `units` to the tokenizer in pieces of the given sizes, in turn, and finishes it. The first
+ * piece holds the BOM whole, as the scan's first piece (the dialect sample) does.
+ */
+function pushInPieces(
+  tokenizer: { push(units: Buffer): void; finish(): void },
+  units: Buffer,
+  sizes: number[],
+  bom: number,
+): void {
+  for (let at = 0, k = 0; at < units.length; k++) {
+    const size = sizes[k % sizes.length]! + (k === 0 ? bom : 0);
+    tokenizer.push(units.subarray(at, at + size));
+    at += size;
+  }
+  tokenizer.finish();
+}
+
 describe('the scan fast paths (property)', () => {
   it('tokenize rows as the byte-at-a-time rules do, whatever the pieces', () => {
     fc.assert(
@@ -139,13 +157,7 @@ describe('the scan fast paths (property)', () => {
           const bom = utf16 ? 1 : bytes[0] === 0xef ? 3 : 0;
           const rows: RowBounds[] = [];
           const tokenizer = new RowTokenizer(0x2c, column, (r) => rows.push({ ...r }), 0, bom);
-          // the first piece holds the BOM whole, as the scan's first piece (the dialect sample) does
-          for (let at = 0, k = 0; at < units.length; k++) {
-            const size = sizes[k % sizes.length]! + (k === 0 ? bom : 0);
-            tokenizer.push(units.subarray(at, at + size));
-            at += size;
-          }
-          tokenizer.finish();
+          pushInPieces(tokenizer, units, sizes, bom);
           expect(rows).toEqual(referenceRows(units, 0x2c, column, bom));
         },
       ),
@@ -169,12 +181,7 @@ describe('the scan fast paths (property)', () => {
           const bom = utf16 ? 1 : bytes[0] === 0xef ? 3 : 0;
           const rows: ScanRow[] = [];
           const tokenizer = new ScanTokenizer(delimiter, column, (r) => rows.push(withoutFields(r)), bom);
-          for (let at = 0, k = 0; at < units.length; k++) {
-            const size = sizes[k % sizes.length]! + (k === 0 ? bom : 0);
-            tokenizer.push(units.subarray(at, at + size));
-            at += size;
-          }
-          tokenizer.finish();
+          pushInPieces(tokenizer, units, sizes, bom);
           expect(rows).toEqual(referenceRows(units, delimiter, column, bom).map(withoutFields));
         },
       ),
