@@ -29,6 +29,25 @@ function safeList(dir: string): string[] {
   }
 }
 
+/** The `(command) state ...` fields of /proc/PID/stat after the command, which may hold spaces and ")". */
+export function statFields(pid: number, proc: string): { command: string; fields: string[] } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`${proc}/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const open = stat.indexOf('(');
+  const close = stat.lastIndexOf(')');
+  return {
+    command: stat.slice(open + 1, close),
+    fields: stat
+      .slice(close + 2)
+      .trim()
+      .split(' '),
+  };
+}
+
 function describe(pid: string, proc: string): string {
   let command = '';
   try {
@@ -38,12 +57,8 @@ function describe(pid: string, proc: string): string {
   }
   if (command === '') {
     // A process whose main thread has exited while others still run: only its name is left.
-    try {
-      const stat = readFileSync(`${proc}/${pid}/stat`, 'utf8');
-      command = `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}, exiting`;
-    } catch {
-      command = 'exited';
-    }
+    const stat = statFields(Number(pid), proc);
+    command = stat ? `${stat.command}, exiting` : 'exited';
   }
   return `pid ${pid} (${command.length > 120 ? `${command.slice(0, 117)}...` : command})`;
 }

@@ -2,7 +2,7 @@
 // the same data directory ends it and waits for its port, before it checks its ports (the JVM would
 // hold DynamoDB Local's).
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { portHolder } from './port-holder';
+import { portHolder, statFields } from './port-holder';
 import { portIsFree } from './ports';
 
 /**
@@ -16,25 +16,6 @@ const portWaitMs = 5_000;
 
 /** A stale JVM that would not die, or whose port stays taken: the start cannot go on, and says why. */
 export class StaleJvmError extends Error {}
-
-/** The `(command) state ...` fields of /proc/PID/stat after the command, which may hold spaces and ")". */
-function statFields(pid: number, proc: string): { command: string; fields: string[] } | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`${proc}/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const open = stat.indexOf('(');
-  const close = stat.lastIndexOf(')');
-  return {
-    command: stat.slice(open + 1, close),
-    fields: stat
-      .slice(close + 2)
-      .trim()
-      .split(' '),
-  };
-}
 
 /**
  * When the process started (clock ticks after boot, /proc/PID/stat's 22nd field): with the pid, it names
