@@ -46,6 +46,12 @@ export interface FunctionAccess {
   bucketList?: string[];
   /** Queues the function sends messages to. */
   sendsTo?: QueueName[];
+  /**
+   * Sealed secrets (functions/clients/secret-box.ts) the function seals (`encrypt`, sealSecret) or opens
+   * (`decrypt`, openSecret): in AWS it gets SECRETS_KMS_KEY_ID and exactly those KMS actions on the
+   * stack's key; a function without it has neither.
+   */
+  secrets?: ('encrypt' | 'decrypt')[];
 }
 
 export interface FunctionSpec {

@@ -27,6 +27,7 @@ import { addOutputs } from './outputs';
 import { Operations } from './operations';
 import { grantSocksSecret, probingEnvironment, type ProbingOptions } from './probing';
 import { addValidationHealthAlarms } from './validation-health-alarms';
+import { grantSealedSecrets } from './sealed-secrets';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
 
@@ -170,6 +171,7 @@ export class ApiStack extends Stack {
     this.functions = functions;
     grantSocksSecret(this, props.probing, functions);
     grantInviteSending(this, props.invites, functions);
+    grantSealedSecrets(functions, wiring.functions, refs.secretsKeyArn);
     reserveApiConcurrency(functions, props.apiReservedConcurrency);
     const fn = (name: string): MailvetFunction => {
       const found = functions.get(name);

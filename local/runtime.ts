@@ -251,6 +251,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // No SES here: invite emails are written to DATA_DIR/outbox as .eml files (INVITE_OUTBOX_DIR=''
       // keeps them pending, as a deployment without inviteFrom does).
       INVITE_OUTBOX_DIR: process.env.INVITE_OUTBOX_DIR ?? path.join(dataDir, 'outbox'),
+      // No KMS here: sealed secrets use a key file of this data directory (made 0600 on first use).
+      SECRETS_LOCAL_KEY_FILE: process.env.SECRETS_LOCAL_KEY_FILE ?? path.join(dataDir, 'secrets.key'),
       ...options.env,
     };
     const sqsClient = new SQSClient({ region, endpoint: sqsServer.url, credentials: localCredentials });

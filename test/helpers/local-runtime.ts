@@ -39,7 +39,13 @@ export async function startTestRuntime(
     // The canary check is off unless a test asks for it: suites that use the system's resolver (NXDOMAIN
     // for every name on a machine without DNS) expect `.test` domains to read as non-existent, and
     // fixtureDnsSettings turns it on with a canary its fixture server serves.
-    env: { LOG_LEVEL: 'warn', DNS_CANARY_DOMAINS: '', ...env },
+    // Its own sealed-secrets key, whatever test/helpers/env.ts gave the unit tests.
+    env: {
+      LOG_LEVEL: 'warn',
+      DNS_CANARY_DOMAINS: '',
+      SECRETS_LOCAL_KEY_FILE: path.join(dataDir, 'secrets.key'),
+      ...env,
+    },
     recordAwsCalls: true,
     workers: options.workers ?? (process.env.LOCAL_WORKERS ? localWorkers() : 0),
   });
