@@ -94,6 +94,25 @@ export interface BucketTriggerSpec {
   onFailure: string;
 }
 
+/**
+ * A function invoked on a timer with a ScheduledRun (functions/middlewares/scheduled.ts). In AWS: one
+ * EventBridge Scheduler schedule (lib/schedules.ts); on the local runtime: a timer (local/schedules.ts).
+ */
+export interface ScheduleSpec {
+  /** e.g. 'safetyNetSync': the schedule's id, and `run.schedule` of each invocation. */
+  name: string;
+  /** A function of the wiring; invoked with ScheduledRun. */
+  function: string;
+  description: string;
+  /**
+   * How often: every N minutes (a setting, decimals allowed locally; rounded up to >= 1 in AWS) or
+   * daily at an hour UTC. The setting is read from the runtime's environment locally and from the CDK
+   * context of the same name in the stack (`-c SAFETY_NET_SYNC_MINUTES=15`); unset: the default.
+   */
+  every:
+    { minutesSetting: string; defaultMinutes: number } | { dailyHourUtcSetting: string; defaultHour: number };
+}
+
 export const uploadsPrefix = 'uploads/';
 export const partsPrefix = 'parts/';
 export const resultsPrefix = 'results/';
@@ -425,6 +444,9 @@ export const bucketTriggers: BucketTriggerSpec[] = [
     onFailure: 'failStartProcessing',
   },
 ];
+
+/** Every schedule: the contexts add theirs from functions/wiring/<context>.ts. */
+export const schedules: ScheduleSpec[] = [];
 
 export function functionByName(name: string): FunctionSpec {
   const spec = functions.find((f) => f.name === name);

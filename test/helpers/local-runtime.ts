@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { demoKeys, demoIds } from '../../local/demo/accounts';
-import { localWorkers, startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import {
+  localWorkers,
+  startLocalRuntime,
+  type LocalRuntime,
+  type LocalRuntimeOptions,
+} from '../../local/runtime';
 import { checkRecordedCalls } from './iam-check';
 import { fixtureCanaryDomain, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 
@@ -23,6 +28,9 @@ export interface TestRuntimeOptions {
    * the test's thread, where a suite's spies on SDK clients and its changes to process.env reach them).
    */
   workers?: number;
+  /** Fixture schedules (default: the wiring's) and the fixture functions they invoke. */
+  schedules?: LocalRuntimeOptions['schedules'];
+  extraFunctions?: LocalRuntimeOptions['extraFunctions'];
 }
 
 export async function startTestRuntime(
@@ -48,6 +56,8 @@ export async function startTestRuntime(
     },
     recordAwsCalls: true,
     workers: options.workers ?? (process.env.LOCAL_WORKERS ? localWorkers() : 0),
+    ...(options.schedules ? { schedules: options.schedules } : {}),
+    ...(options.extraFunctions ? { extraFunctions: options.extraFunctions } : {}),
   });
   return {
     baseUrl: runtime.baseUrl,
