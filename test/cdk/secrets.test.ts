@@ -10,6 +10,9 @@ import { platformCredentialNames } from '../../functions/settings';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as wiring from '../../functions/wiring';
 import { createMailvet, type MailvetStacks } from '../../lib/mailvet';
+import { isAllowed } from '../../local/iam/evaluate';
+import { synthesizePolicies } from '../../local/iam/template-policies';
+import { localResources } from '../../local/runtime';
 import { nagErrorsOf, synthMailvet, synthWithNag } from './synth';
 
 const declared: Record<string, ('encrypt' | 'decrypt')[]> = {
@@ -194,5 +197,30 @@ describe('the platform credentials secret', () => {
     expect(environmentOf(name).PLATFORM_CREDENTIALS_SECRET).toEqual({
       'Fn::Join': ['', ['secretsmanager:', secretArn()]],
     });
+  });
+});
+
+describe("the local runtime's recorded-call check", () => {
+  test('resolves the key and the secret to local names, and the grants change nothing else', () => {
+    // what test/helpers/iam-check.ts reads (synthesized here with this file's declarations)
+    const policies = synthesizePolicies(localResources);
+    const local = (service: string, rest: string) =>
+      `arn:aws:${service}:${localResources.region}:${localResources.account}:${rest}`;
+    const kms = policies.sendInvite!.filter((s) => JSON.stringify(s.Action).includes('kms:'));
+    expect(kms).toEqual([expect.objectContaining({ Resource: local('kms', 'key/local-secrets') })]);
+    const reads = policies.getUser!.filter((s) => JSON.stringify(s.Action).includes('secretsmanager:'));
+    expect(reads).toEqual([
+      expect.objectContaining({
+        Resource: local('secretsmanager', 'secret:mailvet-platform-credentials-local'),
+      }),
+    ]);
+    // locally nothing calls KMS or Secrets Manager; the function's table calls are allowed as before
+    const table = local('dynamodb', `table/${localResources.table}`);
+    expect(isAllowed(policies.getUser!, { action: 'dynamodb:GetItem', resource: table, context: {} })).toBe(
+      true,
+    );
+    expect(isAllowed(policies.getUser!, { action: 'dynamodb:Scan', resource: table, context: {} })).toBe(
+      false,
+    );
   });
 });
