@@ -102,6 +102,9 @@ export interface PreparedBatch {
  */
 const MAX_CONCURRENT_LOOKUPS = 32;
 
+/** How long an MX host's lookup may wait for a free lookup slot on top of its own DNS budget. */
+const MX_HOST_QUEUE_MS = 1000;
+
 // bound once: see classify.ts on import getters in the hot path
 const classifyAt = classifyParts;
 const extract = extractAddress;
@@ -129,12 +132,16 @@ export class ValidationEngine {
   private readonly smtp: SmtpProbeOptions;
   private readonly nowMs: () => number;
 
+  /** One DNS question's budget, retries included (DNS_TIMEOUT_MS). */
+  private get dnsTimeoutMs(): number {
+    return this.options.dnsTimeoutMs ?? 5000;
+  }
+
   constructor(private readonly options: EngineOptions = {}) {
     const clock = options.clock ?? systemClock;
     this.nowMs = () => clock().getTime();
     this.dns =
-      options.dnsClient ??
-      createResolver(options.dnsServers ?? [], options.dnsTimeoutMs ?? 5000, options.dnsTries ?? 2);
+      options.dnsClient ?? createResolver(options.dnsServers ?? [], this.dnsTimeoutMs, options.dnsTries);
     this.dnsHealth = new DnsHealth(this.dns, options.dnsCanaries ?? [], options.dnsHealthEvents, clock);
     this.cache = new FlightCache(
       options.maxCachedDomains ?? 100_000,
@@ -479,6 +486,8 @@ export class ValidationEngine {
       ascii,
       this.options.allowPrivateMx ?? false,
       this.lookupMxHost,
+      // the MX hosts, asked all at once, share one bound: a question's budget and a second for queueing
+      this.dnsTimeoutMs + MX_HOST_QUEUE_MS,
     ).catch((): DnsFacts => ({ dns: 'dns_error', dnsDetail: 'resolver', mxRecords: [], mailHost: null }));
     // A negative answer is believed only from a resolver that still answers for the canaries; while it
     // does not, nothing loaded is cached (the next lookup after it heals gets the real answer).
