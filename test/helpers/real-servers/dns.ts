@@ -47,7 +47,7 @@ export interface AuthoritativeOptions {
  * A zone's text with a SOA and an NS at the server's own name when the caller gave none, so a test
  * writes only the records it is about.
  */
-export function zoneFile(origin: string, records: ZoneText): string {
+function zoneFile(origin: string, records: ZoneText): string {
   const lines = [`$ORIGIN ${origin}.`, '$TTL 300'];
   if (!/\bSOA\b/.test(records))
     lines.push(`@ IN SOA ns.${origin}. hostmaster.${origin}. 1 3600 600 86400 300`);
