@@ -50,11 +50,18 @@ export interface ValidateOptions {
   async?: boolean;
   /** How long to keep polling a pending validation; default 5 minutes. */
   timeoutMs?: number;
+  /**
+   * How long the synchronous call waits for the verdict before it answers 202 (sent as the body's
+   * `timeoutMs`, within the server's sync budget); ignored with `async`.
+   */
+  waitMs?: number;
 }
 
 export interface BatchOptions {
   /** Echoed in every address's result. */
   metadata?: Record<string, unknown>;
+  /** How long the call waits for the verdicts before answering with poll URLs (the body's `timeoutMs`). */
+  waitMs?: number;
   /** How long to keep polling the addresses still running; default 5 minutes. */
   timeoutMs?: number;
 }
@@ -154,7 +161,9 @@ export class MailvetClient {
     const body = { email, ...(options.metadata === undefined ? {} : { metadata: options.metadata }) };
     const answer = options.async
       ? await this.api.POST('/v1/email/validate-async', { body })
-      : await this.api.POST('/v1/email/validate', { body });
+      : await this.api.POST('/v1/email/validate', {
+          body: { ...body, ...(options.waitMs === undefined ? {} : { timeoutMs: options.waitMs }) },
+        });
     return outcome(answer);
   }
 
@@ -196,6 +205,7 @@ export class MailvetClient {
     const request = {
       emails: [...emails],
       ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+      ...(options.waitMs === undefined ? {} : { timeoutMs: options.waitMs }),
     };
     return body<BatchResults>(await this.api.POST('/v1/email/validate-batch', { body: request }));
   }

@@ -1638,6 +1638,8 @@ export interface operations {
           metadata?: {
             [key: string]: unknown;
           };
+          /** @description Milliseconds the call waits for the verdict at most, within the sync budget (30 s by default): when they have passed, the answer is 202 with a poll URL, as when the budget runs out */
+          timeoutMs?: number;
         };
       };
     };
@@ -1662,7 +1664,7 @@ export interface operations {
           'application/json': components['schemas']['InProgress'];
         };
       };
-      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "timeoutMs must be an integer from 1 to 300000"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1747,6 +1749,8 @@ export interface operations {
           metadata?: {
             [key: string]: unknown;
           };
+          /** @description Milliseconds the call waits for the verdict at most, within the sync budget (30 s by default): when they have passed, the answer is 202 with a poll URL, as when the budget runs out */
+          timeoutMs?: number;
         };
       };
     };
@@ -1760,7 +1764,7 @@ export interface operations {
           'application/json': components['schemas']['BatchResults'];
         };
       };
-      /** @description "emails must be 1 to 100 strings"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      /** @description "emails must be 1 to 100 strings"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "timeoutMs must be an integer from 1 to 300000"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1848,6 +1852,8 @@ export interface operations {
           metadata?: {
             [key: string]: unknown;
           };
+          /** @description Milliseconds the call waits for the verdict at most, within the sync budget (30 s by default): when they have passed, the answer is 202 with a poll URL, as when the budget runs out */
+          timeoutMs?: number;
         };
       };
     };
@@ -1863,7 +1869,7 @@ export interface operations {
           'application/json': components['schemas']['InProgress'];
         };
       };
-      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "Idempotency-Key must be 1 to 255 visible ASCII characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      /** @description "email is required"; "email must be 10000 characters or less"; "metadata must be a JSON object"; "metadata must be 16384 bytes or less as JSON"; "timeoutMs must be an integer from 1 to 300000"; "Idempotency-Key must be 1 to 255 visible ASCII characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
       400: {
         headers: {
           [name: string]: unknown;

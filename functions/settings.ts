@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
 import { sealedSecretSettings } from './settings/secrets';
+import { dnsRetrySettings } from './settings/probe-dns';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -65,7 +66,9 @@ const schema = z.object({
   ALLOW_PRIVATE_MX: bool,
   /** Comma-separated host:port DNS servers for the validator's resolver; empty: the system's. */
   DNS_SERVERS: z.string().default(''),
+  /** One DNS question's budget (ms), its retries included: docs/settings.md. */
   DNS_TIMEOUT_MS: int(5000, 1),
+  ...dnsRetrySettings,
   /**
    * Comma-separated names that certainly receive mail: while none resolves, the resolver is broken and
    * no domain is called non-existent (some_risk / dns_unavailable instead). Empty: the check is off.

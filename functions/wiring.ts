@@ -230,7 +230,7 @@ export const functions: FunctionSpec[] = [
       table: ['read', 'query', 'write', 'delete'],
       bucketRead: [uploadsPrefix, partsPrefix],
       bucketWrite: [partsPrefix, resultsPrefix],
-      sendsTo: ['webhooks', 'probes'],
+      sendsTo: ['webhooks', 'probes', 'chunks'],
     },
   },
   {

@@ -1,8 +1,10 @@
 // validateChunk with little time left and a name server that never answers: the chunk stops waiting for
 // DNS at the invocation's deadline (remaining time less afterDnsReserveMs), writes its part with the
 // late domain's rows some_risk / dns_timeout and is counted; it is not left to time out and be retried.
+// Its first pass sends it again for a DNS retry round (DNS_RETRY_DELAY_SECONDS later) instead of writing.
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { SQSEvent } from 'aws-lambda';
 import { afterDnsReserveMs } from '../../functions/domain/bulk/validate-chunk';
@@ -13,6 +15,7 @@ import { startFixtureDns, type FixtureDns } from '../unit/validation/fixtures/dn
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const s3 = mockClient(S3Client);
+const sqs = mockClient(SQSClient);
 /** The resolver's own timeout: far longer than the time the chunk has for DNS. */
 const resolverTimeoutMs = 2_000;
 const csv = Buffer.from('ann@ok.test\nbob@slow.test\n');
@@ -58,7 +61,7 @@ const job = {
   partBytes: {},
 };
 
-function chunkEvent(): SQSEvent {
+function chunkEvent(extra: Record<string, unknown> = {}): SQSEvent {
   const body = {
     kind: 'chunk',
     companyId: 'c1',
@@ -73,15 +76,18 @@ function chunkEvent(): SQSEvent {
     dataStart: 0,
     emailColumn: 0,
     object: { key: 'uploads/c1/j1.csv', etag: 'e1', size: csv.length },
+    ...extra,
   };
   return {
     Records: [{ messageId: 'm1', body: JSON.stringify(body) } as SQSEvent['Records'][number]],
   };
 }
 
-it('writes and counts a chunk whose name server never answers, with the late rows some_risk / dns_timeout', async () => {
+function mockStores() {
   ddb.reset();
   s3.reset();
+  sqs.reset();
+  sqs.on(SendMessageCommand).resolves({ MessageId: 'retry' });
   ddb.onAnyCommand().resolves({});
   ddb.on(GetCommand).resolves({ Item: job });
   ddb.on(UpdateCommand).resolves({ Attributes: { ...job, doneChunks: new Set([0]) } });
@@ -91,11 +97,30 @@ it('writes and counts a chunk whose name server never answers, with the late row
     Body: { transformToByteArray: async () => new Uint8Array(csv) },
   }));
   s3.on(PutObjectCommand).resolves({});
+}
+
+it('sends a chunk whose domains timed out in its first pass again later, writing nothing yet', async () => {
+  mockStores();
+  const out = await handler(chunkEvent(), lambdaContext('validateChunk', afterDnsReserveMs + 300));
+  expect(out).toEqual({ batchItemFailures: [] });
+  expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
+  expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  const sent = sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input);
+  expect(sent).toHaveLength(1);
+  expect(sent[0]!.DelaySeconds).toBe(30);
+  expect(JSON.parse(String(sent[0]!.MessageBody))).toEqual({
+    ...JSON.parse(chunkEvent().Records[0]!.body),
+    dnsRetry: true,
+  });
+});
+
+it('writes and counts a chunk whose name server never answers, with the late rows some_risk / dns_timeout', async () => {
+  mockStores();
 
   // 300 ms for DNS, then the reserve for the rest of the chunk
   const context = lambdaContext('validateChunk', afterDnsReserveMs + 300);
   const started = Date.now();
-  const out = await handler(chunkEvent(), context);
+  const out = await handler(chunkEvent({ dnsRetry: true }), context);
   const tookMs = Date.now() - started;
 
   expect(out).toEqual({ batchItemFailures: [] });

@@ -32,6 +32,11 @@ export const chunkMessageShape = z.discriminatedUnion('kind', [
     object: pinSchema,
     /** Sent again by the probe stage once every probe batch of the chunk settled: write the part now. */
     probed: z.boolean().optional(),
+    /**
+     * Sent again, DNS_RETRY_DELAY_SECONDS later, by its first pass because some of its domains timed
+     * out: this pass asks them afresh, and what times out again reads some_risk / dns_timeout.
+     */
+    dnsRetry: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('finalize'), companyId: z.string().min(1), jobId: z.string().min(1) }),
 ]);

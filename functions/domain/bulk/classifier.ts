@@ -39,6 +39,8 @@ export type ClassifyChunk = (
   probed?: ReadonlyMap<string, MailboxProbe>,
   /** Epoch ms: domains not resolved by then read some_risk / dns_timeout (ValidateContext.deadlineMs). */
   deadlineMs?: number,
+  /** The chunk's DNS retry round: domains whose cached verdict is a timeout are asked afresh. */
+  retryTimeouts?: boolean,
 ) => Promise<ChunkClassification>;
 
 let engine: ValidationEngine | undefined;
@@ -50,8 +52,12 @@ function sharedEngine(): ValidationEngine {
 
 /** classifyChunk over a given engine (tests build their own). */
 export function chunkClassifier(engineOf: () => ValidationEngine): ClassifyChunk {
-  return async (emails, companyId, probed, deadlineMs) => {
-    const batch = await engineOf().prepare(emails, { companyId, deadlineMs });
+  return async (emails, companyId, probed, deadlineMs, retryTimeouts) => {
+    const batch = await engineOf().prepare(emails, {
+      companyId,
+      deadlineMs,
+      ...(retryTimeouts ? { retryTimeouts } : {}),
+    });
     const probes: ProbeTarget[] = [];
     // the engine's verdicts are shared frozen objects: a row costs no allocation; the array is made at
     // its size (pushing 80,000 rows costs three times as much, and the copies left behind are GC work)

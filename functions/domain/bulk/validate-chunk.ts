@@ -10,6 +10,9 @@ import { recordChunk } from '../../store/jobs/chunk-accounting';
 import { acceptsWork, getJobItem, type JobItem } from '../../store/jobs/item';
 import { releaseSlot } from '../../store/jobs/slots-and-leases';
 import { markFailed } from '../../store/jobs/transitions';
+import { sendDelayed } from '../../store/probe-queue';
+import { sortedJson } from '../../json';
+import { settings } from '../../settings';
 import { loadChunkVerdicts } from '../../store/jobs/probe-state';
 import type { ChunkMessage, ChunkWork } from './chunk-messages';
 import type { ChunkClassification, ChunkVerdict, ClassifyChunk, ProbeTarget } from './classifier';
@@ -70,11 +73,12 @@ export async function classifyRows(
   companyId: string,
   probed?: ReadonlyMap<string, MailboxProbe>,
   deadlineMs?: number,
+  retryTimeouts?: boolean,
 ): Promise<ChunkClassification> {
   // Every row has a cell (the usual chunk; blank cells are ''): the cells go to the classifier as they
   // are, and the blank ones' verdicts are set here, rather than copying the rows twice around it.
   if (!emails.includes(undefined)) {
-    const out = await classify(emails as string[], companyId, probed, deadlineMs);
+    const out = await classify(emails as string[], companyId, probed, deadlineMs, retryTimeouts);
     const verdicts = out.verdicts;
     for (let index = emails.indexOf(''); index >= 0; index = emails.indexOf('', index + 1))
       verdicts[index] = blankRow;
@@ -82,7 +86,7 @@ export async function classifyRows(
   }
   const present: string[] = [];
   for (const email of emails) if (email !== undefined && email !== '') present.push(email);
-  const out = await classify(present, companyId, probed, deadlineMs);
+  const out = await classify(present, companyId, probed, deadlineMs, retryTimeouts);
   let next = 0;
   const verdicts = emails.map((email) =>
     email === undefined || email === '' ? blankRow : out.verdicts[next++]!,
@@ -119,7 +123,12 @@ type ValidatedRows =
       rowIndex: Buffer;
       record: { counts: Statistics; uncounted: number; rows: number; partBytes: number };
     }
-  | { kind: 'probes'; probes: ProbeTarget[]; rows: number };
+  | { kind: 'probes'; probes: ProbeTarget[]; rows: number }
+  /** Some domains timed out in the chunk's first pass: it is validated again later (dnsRetry). */
+  | { kind: 'dns_retry' };
+
+/** A verdict that a later round of DNS may change: a timeout, or a lookup the chunk's deadline cut. */
+const isDnsTimeout = (v: ChunkVerdict) => v.reason === 'dns_timeout';
 
 /**
  * Reads the chunk's rows, classifies them (DNS up to the invocation's deadline) and annotates and counts
@@ -141,7 +150,16 @@ async function validateRows(
     : undefined;
   const rows = readChunk(chunk, { ...work, chunkStart: work.start });
   const deadlineMs = time ? dnsDeadlineMs(time) : undefined;
-  const { verdicts, probes } = await classifyRows(rows.emails, classify, work.companyId, probed, deadlineMs);
+  const { verdicts, probes } = await classifyRows(
+    rows.emails,
+    classify,
+    work.companyId,
+    probed,
+    deadlineMs,
+    work.dnsRetry === true,
+  );
+  // the first pass only (a probed chunk's domains were settled before its probes)
+  if (!work.probed && !work.dnsRetry && verdicts.some(isDnsTimeout)) return { kind: 'dns_retry' };
   if (probes.length > 0) return { kind: 'probes', probes, rows: verdicts.length };
   const part = annotateChunk(chunk, rows, work, verdicts, takeBuffer);
   return {
@@ -189,6 +207,7 @@ export async function processChunkMessage(
   const validated = await validateRows(chunk, work, classify, time);
   // the rows are read: the chunk's buffer serves the next chunk
   chunkBuffers.give(chunk);
+  if (validated.kind === 'dns_retry') return retryDnsLater(work, chunkLog);
   if (validated.kind === 'probes') {
     // the part is written once every probe batch of the chunk has settled (probe-stage.ts)
     return handOffToProbes(work, validated.rows, validated.probes, chunkLog);
@@ -222,6 +241,16 @@ export async function processChunkMessage(
   }
   countMetric('RowsValidated', record.rows);
   await completeIfDone(counted, chunkLog);
+}
+
+/**
+ * The chunk again, DNS_RETRY_DELAY_SECONDS from now, for its domains that timed out: a slow zone or a
+ * recursive resolver still working on a name answers a later question (docs/bulk.md, "DNS retry round").
+ */
+async function retryDnsLater(work: ChunkWork, log: Logger): Promise<void> {
+  const delaySeconds = settings().DNS_RETRY_DELAY_SECONDS;
+  await sendDelayed('chunks', sortedJson({ ...work, dnsRetry: true }), delaySeconds);
+  log.info('chunk domains timed out; validated again later', { delaySeconds });
 }
 
 async function failJob(

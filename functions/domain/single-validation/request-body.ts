@@ -1,4 +1,5 @@
-// The body of POST /v1/email/validate and /validate-async: `{"email": string, "metadata"?: object}`.
+// The body of POST /v1/email/validate and /validate-async: `{"email": string, "metadata"?: object,
+// "timeoutMs"?: integer}` (timeoutMs: how long the sync call waits at most; validate-async ignores it).
 import { z } from 'zod';
 import { ValidationError } from '../../errors';
 
@@ -11,9 +12,18 @@ const emailRequired = 'email is required';
 const emailTooLong = `email must be ${MAX_EMAIL_LENGTH} characters or less`;
 const metadataNotObject = 'metadata must be a JSON object';
 const metadataTooLarge = `metadata must be ${MAX_METADATA_BYTES} bytes or less as JSON`;
+/** The largest timeoutMs taken; the sync budget (SYNC_BUDGET_MS, 30 s by default) bounds it anyway. */
+const MAX_TIMEOUT_MS = 300_000;
+const timeoutMsInvalid = `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}`;
 
 /** Every 400 text of the body, in the order the rules are checked. */
-export const validationRequestErrors = [emailRequired, emailTooLong, metadataNotObject, metadataTooLarge];
+export const validationRequestErrors = [
+  emailRequired,
+  emailTooLong,
+  metadataNotObject,
+  metadataTooLarge,
+  timeoutMsInvalid,
+];
 
 const plainObjectOrEmpty = (body: unknown) =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
@@ -36,10 +46,21 @@ export const metadataField = z.preprocess(
     .describe(`Echoed in the result; at most ${MAX_METADATA_BYTES} bytes as JSON`),
 );
 
+/** How long the sync call waits at most (also a batch's, for all its addresses). */
+export const timeoutMsField = z
+  .number({ error: timeoutMsInvalid })
+  .int({ error: timeoutMsInvalid })
+  .min(1, { error: timeoutMsInvalid })
+  .max(MAX_TIMEOUT_MS, { error: timeoutMsInvalid })
+  .optional()
+  .describe(
+    'Milliseconds the call waits for the verdict at most, within the sync budget (30 s by default): when they have passed, the answer is 202 with a poll URL, as when the budget runs out',
+  );
+
 export const validationRequestSchema = z.preprocess(
   // A body that is not a JSON object has no email.
   plainObjectOrEmpty,
-  z.object({ email: emailField, metadata: metadataField }),
+  z.object({ email: emailField, metadata: metadataField, timeoutMs: timeoutMsField }),
 );
 
 export type ValidationRequestBody = z.infer<typeof validationRequestSchema>;
@@ -48,6 +69,10 @@ export type ValidationRequestBody = z.infer<typeof validationRequestSchema>;
 export function parseValidationRequestBody(body: unknown): ValidationRequestBody {
   const parsed = validationRequestSchema.safeParse(body);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid request body');
-  const { email, metadata } = parsed.data;
-  return metadata === undefined ? { email } : { email, metadata };
+  const { email, metadata, timeoutMs } = parsed.data;
+  return {
+    email,
+    ...(metadata === undefined ? {} : { metadata }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
 }

@@ -14,10 +14,11 @@ import { completedBodySchema, type CompletedBody } from './result-body';
 import {
   emailField,
   metadataField,
+  timeoutMsField,
   validationRequestErrors,
   type ValidationRequestBody,
 } from './request-body';
-import { runWithinBudget } from './validate-sync';
+import { runWithinBudget, waitMs } from './validate-sync';
 import { assertValidationsLeft } from '../usage';
 import { isTestAddress } from '../validation/test-addresses';
 
@@ -32,7 +33,10 @@ export const batchRequestErrors = [
   ...validationRequestErrors.filter((text) => !text.startsWith('email is')),
 ];
 
-/** The body: `{"emails": [string, 1..100], "metadata"?: object}` (metadata is echoed in every result). */
+/**
+ * The body: `{"emails": [string, 1..100], "metadata"?: object, "timeoutMs"?: integer}` (metadata is
+ * echoed in every result; timeoutMs bounds the whole batch's wait, within the sync budget).
+ */
 export const batchRequestSchema = z.object({
   emails: z
     .array(emailField, { error: batchEmailsError })
@@ -40,6 +44,7 @@ export const batchRequestSchema = z.object({
     .max(MAX_BATCH_EMAILS, { error: batchEmailsError })
     .describe(`The addresses to validate, 1 to ${MAX_BATCH_EMAILS}; answered in this order`),
   metadata: metadataField,
+  timeoutMs: timeoutMsField,
 });
 export type BatchRequestBody = z.infer<typeof batchRequestSchema>;
 
@@ -72,8 +77,12 @@ export function parseBatchRequestBody(body: unknown): BatchRequestBody {
     throw new ValidationError(batchEmailsError);
   const parsed = batchRequestSchema.safeParse(object);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? 'Invalid request body');
-  const { metadata } = parsed.data;
-  return metadata === undefined ? { emails: parsed.data.emails } : { emails: parsed.data.emails, metadata };
+  const { metadata, timeoutMs } = parsed.data;
+  return {
+    emails: parsed.data.emails,
+    ...(metadata === undefined ? {} : { metadata }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
 }
 
 export async function validateBatch(
@@ -84,7 +93,7 @@ export async function validateBatch(
 ): Promise<BatchResponse> {
   const counted = body.emails.filter((email) => !isTestAddress(email)).length;
   await assertValidationsLeft(companyId, clock, counted);
-  const deadline = clock().getTime() + budgetMs;
+  const deadline = clock().getTime() + waitMs(budgetMs, body.timeoutMs);
   const results = await mapLimited(body.emails, BATCH_CONCURRENCY, async (email) => {
     const single: ValidationRequestBody =
       body.metadata === undefined ? { email } : { email, metadata: body.metadata };

@@ -37,7 +37,10 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof OV
   }
 }
 
-/** budgetMs <= 0 defers every request (load shedding, tests of the 202 path). */
+/**
+ * budgetMs <= 0 defers every request (load shedding, tests of the 202 path); the body's timeoutMs
+ * shortens the budget, never lengthens it.
+ */
 export async function validateWithinBudget(
   companyId: string,
   body: ValidationRequestBody,
@@ -45,7 +48,12 @@ export async function validateWithinBudget(
   clock: Clock = systemClock,
 ): Promise<SyncOutcome> {
   await assertSingleValidationsLeft(companyId, clock, isTestAddress(body.email) ? 0 : 1);
-  return runWithinBudget(companyId, body, budgetMs, clock, 'enforced');
+  return runWithinBudget(companyId, body, waitMs(budgetMs, body.timeoutMs), clock, 'enforced');
+}
+
+/** How long a sync call waits: its budget, or the caller's timeoutMs when that is shorter. */
+export function waitMs(budgetMs: number, timeoutMs: number | undefined): number {
+  return timeoutMs === undefined ? budgetMs : Math.min(budgetMs, timeoutMs);
 }
 
 /**
@@ -68,7 +76,11 @@ export async function runWithinBudget(
   const requestId = randomUUID();
   const createdAt = clock();
   if (budgetMs > 0) {
-    const validation = singleEngine().validate(body.email, { companyId, requestedAt: createdAt });
+    const validation = singleEngine().validate(body.email, {
+      companyId,
+      requestedAt: createdAt,
+      retryTimeoutBeforeMs: createdAt.getTime() + budgetMs,
+    });
     const outcome = await within(validation, budgetMs);
     if (outcome !== OVER_BUDGET) {
       const validatedAt = clock();

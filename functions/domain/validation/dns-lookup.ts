@@ -1,7 +1,7 @@
 // Can this domain receive mail? MX records (RFC 5321 5.1), A/AAAA as the implicit MX, null MX
 // (RFC 7505), and NXDOMAIN, SERVFAIL and timeout told apart so a slow resolver never means "invalid".
-import { Resolver } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { createPatientResolver } from './patient-dns';
 import type { DnsOutcome, MailHost, MxRecord } from './types';
 
 /** The three queries the engine needs; node:dns Resolver satisfies it, tests and the benchmark fake it. */
@@ -18,11 +18,13 @@ export interface DnsFacts {
   mailHost: MailHost | null;
 }
 
-/** A node:dns Resolver pointed at host:port servers (DNS_SERVERS), with a per-query timeout and tries. */
-export function createResolver(servers: readonly string[], timeoutMs: number, tries: number): DnsClient {
-  const resolver = new Resolver({ timeout: timeoutMs, tries });
-  if (servers.length > 0) resolver.setServers([...servers]);
-  return resolver;
+/**
+ * A node:dns resolver pointed at host:port servers (DNS_SERVERS) whose every question waits up to
+ * `timeoutMs` (DNS_TIMEOUT_MS), asked again after each try's timeout, at most `tries` times
+ * (patient-dns.ts).
+ */
+export function createResolver(servers: readonly string[], timeoutMs: number, tries?: number): DnsClient {
+  return createPatientResolver(servers, timeoutMs, tries);
 }
 
 /** "host:port,host:port" -> ["host:port", ...]; blanks dropped. */
@@ -62,7 +64,7 @@ export async function lookupHost(
   allowPrivate: boolean,
 ): Promise<HostLookup> {
   if (ipaddr.isValid(host)) {
-    // an MX pointing at an address literal breaks RFC 5321, but mail does flow to it
+    // the domain itself written as an address (an MX host written so never gets here: lookupMailDomain)
     const ok = isRoutable(host, allowPrivate);
     return { routable: ok ? [host] : [], privateOnly: !ok, failure: null };
   }
@@ -88,12 +90,15 @@ export async function lookupHost(
 /**
  * Where mail for the domain goes, or why it cannot go anywhere. Never throws.
  * @param mxHost how an MX host's addresses are looked up (the engine shares them between domains)
+ * @param hostPhaseMs how long the MX hosts' lookups (all at once) are waited for together; a host not
+ *   answered by then counts as timed out
  */
 export async function lookupMailDomain(
   client: DnsClient,
   domain: string,
   allowPrivateMx: boolean,
   mxHost: MxHostLookup = (host) => lookupHost(client, host, allowPrivateMx),
+  hostPhaseMs = Number.POSITIVE_INFINITY,
 ): Promise<DnsFacts> {
   let mx: MxRecord[];
   try {
@@ -112,14 +117,26 @@ export async function lookupMailDomain(
     .filter((r) => !isNull(r))
     .map((r) => ({ exchange: r.exchange.toLowerCase().replace(/\.$/, ''), priority: r.priority }))
     .sort((a, b) => a.priority - b.priority || a.exchange.localeCompare(b.exchange));
+  // RFC 5321 5.1: an MX names a host, never an address; "10 192.0.2.1." is a name that looks like one,
+  // which Postfix skips ("numeric domain name in resource data of MX record") and Exim refuses unless
+  // told otherwise (allow_mx_to_ip): mail for it bounces
+  const hosts = [...new Set(records.map((r) => r.exchange))].filter((host) => !ipaddr.isValid(host));
+  if (hosts.length === 0) return facts('no_mail_server', 'mx_ip_address', records);
+  // Every host asked at once, all within one bound: a domain with 20 MX hosts that time out costs one
+  // timeout, not 20 one after another. The first host in priority order with a routable address wins.
+  const lookups = hosts.map((host) => withinBound(mxHost(host), hostPhaseMs));
   let sawTimeout = false;
   let sawError = false;
   let sawPrivate = false;
-  // Stop at the first host with a routable address: one working MX is enough, and it saves queries.
-  for (const host of new Set(records.map((r) => r.exchange))) {
-    const h = await mxHost(host);
+  for (let index = 0; index < hosts.length; index++) {
+    const h = await lookups[index]!;
     if (h.routable.length > 0)
-      return { dns: 'ok', dnsDetail: null, mxRecords: records, mailHost: { host, addresses: h.routable } };
+      return {
+        dns: 'ok',
+        dnsDetail: null,
+        mxRecords: records,
+        mailHost: { host: hosts[index]!, addresses: h.routable },
+      };
     sawTimeout ||= h.failure === 'timeout';
     sawError ||= h.failure === 'error';
     sawPrivate ||= h.privateOnly;
@@ -127,6 +144,18 @@ export async function lookupMailDomain(
   if (sawTimeout) return facts('dns_timeout', 'mx_host_query', records);
   if (sawError) return facts('dns_error', 'mx_host_query', records);
   return facts('no_mail_server', sawPrivate ? 'mx_private' : 'mx_unresolvable', records);
+}
+
+const TIMED_OUT: HostLookup = Object.freeze({ routable: [], privateOnly: false, failure: 'timeout' });
+
+/** The host's lookup, or a timeout when it has not ended within `ms` (its lookup carries on). */
+function withinBound(lookup: Promise<HostLookup>, ms: number): Promise<HostLookup> {
+  if (!Number.isFinite(ms)) return lookup;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<HostLookup>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([lookup, bound]).finally(() => clearTimeout(timer));
 }
 
 async function implicitMx(client: DnsClient, domain: string, allowPrivateMx: boolean): Promise<DnsFacts> {

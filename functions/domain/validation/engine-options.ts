@@ -12,7 +12,9 @@ import type { ProbeVerdictCache } from '../probe/verdict-cache';
 export interface EngineOptions {
   /** host:port resolvers; empty: the system's. */
   dnsServers?: readonly string[];
+  /** One DNS question's budget, its retries included (DNS_TIMEOUT_MS; default 5000). */
   dnsTimeoutMs?: number;
+  /** Tries of one question within that budget; default: as many as fit (1: one try of the whole budget). */
   dnsTries?: number;
   /** MX hosts on private or loopback addresses count as mail servers (local runtime, tests). */
   allowPrivateMx?: boolean;

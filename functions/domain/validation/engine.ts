@@ -69,6 +69,16 @@ export interface ValidateContext {
   deadlineMs?: number;
   /** When the request was made (default: now): `slow@mailvet.test` answers relative to it. */
   requestedAt?: Date;
+  /**
+   * Single validations: the instant (epoch ms) the caller stops waiting. A domain whose lookup timed
+   * out is looked up once more, afresh, when a whole lookup still fits before it.
+   */
+  retryTimeoutBeforeMs?: number;
+  /**
+   * Bulk: the chunk's second round after some of its domains timed out. Their cached timeouts are
+   * dropped first, so they are asked afresh (a recursive resolver may have the answer by now).
+   */
+  retryTimeouts?: boolean;
 }
 
 /** What a mailbox probe can still do for one address (the single endpoint's rule). */
@@ -102,6 +112,9 @@ export interface PreparedBatch {
  */
 const MAX_CONCURRENT_LOOKUPS = 32;
 
+/** How long an MX host's lookup may wait for a free lookup slot on top of its own DNS budget. */
+const MX_HOST_QUEUE_MS = 1000;
+
 // bound once: see classify.ts on import getters in the hot path
 const classifyAt = classifyParts;
 const extract = extractAddress;
@@ -129,12 +142,35 @@ export class ValidationEngine {
   private readonly smtp: SmtpProbeOptions;
   private readonly nowMs: () => number;
 
+  /** One DNS question's budget, retries included (DNS_TIMEOUT_MS). */
+  private get dnsTimeoutMs(): number {
+    return this.options.dnsTimeoutMs ?? 5000;
+  }
+
+  /** The longest a domain's lookup takes: the MX question, then its hosts' questions all at once. */
+  get domainLookupBoundMs(): number {
+    return 2 * this.dnsTimeoutMs + MX_HOST_QUEUE_MS;
+  }
+
+  /**
+   * Forgets the cached verdicts of these domains (as written) that read dns_timeout, so that the next
+   * resolution asks DNS again instead of repeating the timeout (the retry round after a timeout).
+   */
+  forgetTimeouts(domains: Iterable<string>): void {
+    for (const raw of domains) {
+      const { ascii } = parseDomain(raw);
+      const v = this.cache.peek(ascii);
+      if (v === undefined || v.dns !== 'dns_timeout') continue;
+      this.cache.set(ascii, v, 0);
+      this.rawDomains.remember(raw, v, 0);
+    }
+  }
+
   constructor(private readonly options: EngineOptions = {}) {
     const clock = options.clock ?? systemClock;
     this.nowMs = () => clock().getTime();
     this.dns =
-      options.dnsClient ??
-      createResolver(options.dnsServers ?? [], options.dnsTimeoutMs ?? 5000, options.dnsTries ?? 2);
+      options.dnsClient ?? createResolver(options.dnsServers ?? [], this.dnsTimeoutMs, options.dnsTries);
     this.dnsHealth = new DnsHealth(this.dns, options.dnsCanaries ?? [], options.dnsHealthEvents, clock);
     this.cache = new FlightCache(
       options.maxCachedDomains ?? 100_000,
@@ -259,6 +295,7 @@ export class ValidationEngine {
       if (v === undefined) slotVerdicts[slot] = v = this.domainAt(address, ats[index]! + 1, address.length);
       return v;
     };
+    if (ctx.retryTimeouts) this.forgetTimeouts(domains.names);
     const [flags, unresolved] = await Promise.all([
       this.lists.lookup(ctx.companyId, list),
       this.prepareDomains(domains.names, ctx.deadlineMs),
@@ -428,10 +465,20 @@ export class ValidationEngine {
     if (n.email.length === 0) return buildResult('', undefined, V.blank, undefined, 'skipped', null);
     if (!n.hasAt) return buildResult(n.email, undefined, V.missingAt, undefined, 'skipped', null);
     if (isTestDomain(n.domain)) return this.testResult(n.email, ctx);
-    const [domain, known] = await Promise.all([
+    const [first, known] = await Promise.all([
       this.resolveDomain(rawDomainOf(n.email)),
       this.knownFlags(ctx.companyId, n.email),
     ]);
+    let domain = first;
+    if (
+      domain.dns === 'dns_timeout' &&
+      ctx.retryTimeoutBeforeMs !== undefined &&
+      ctx.retryTimeoutBeforeMs - this.nowMs() >= this.domainLookupBoundMs
+    ) {
+      // a recursive resolver that was still working on the name when the lookup gave up may have it now
+      this.forgetTimeouts([rawDomainOf(n.email)]);
+      domain = await this.resolveDomain(rawDomainOf(n.email));
+    }
     const before = classifyLocal(n.email, domain, known);
     let probe: MailboxProbe | 'off' | 'skipped' = this.options.smtpProbe ? 'skipped' : 'off';
     let reply: SmtpReply | null = null;
@@ -479,6 +526,8 @@ export class ValidationEngine {
       ascii,
       this.options.allowPrivateMx ?? false,
       this.lookupMxHost,
+      // the MX hosts, asked all at once, share one bound: a question's budget and a second for queueing
+      this.dnsTimeoutMs + MX_HOST_QUEUE_MS,
     ).catch((): DnsFacts => ({ dns: 'dns_error', dnsDetail: 'resolver', mxRecords: [], mailHost: null }));
     // A negative answer is believed only from a resolver that still answers for the canaries; while it
     // does not, nothing loaded is cached (the next lookup after it heals gets the real answer).

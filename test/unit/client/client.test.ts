@@ -67,6 +67,24 @@ describe('the typed client', () => {
     });
   });
 
+  it('sends waitMs as the body timeoutMs of the sync and batch calls, never of validate-async', async () => {
+    const safe = { requestId: 'r1', result: { reason: 'domain_ok', status: 'safe', subStatus: null } };
+    const { calls, fetchFn } = scriptedFetch([
+      [200, safe],
+      [200, { results: [safe] }],
+      [202, { pollUrl: '/v1/email/validate/r2', requestId: 'r2', retryAfter: 1 }],
+    ]);
+    const client = createMailvetClient({ baseUrl, apiKey: 'k', fetch: fetchFn });
+    await client.submitValidation('a@example.com', { waitMs: 2000 });
+    await client.submitBatch(['a@example.com'], { waitMs: 1500 });
+    await client.submitValidation('a@example.com', { waitMs: 2000, async: true });
+    expect(calls.map((c) => [c.url, JSON.parse(c.body)])).toEqual([
+      [`${baseUrl}/v1/email/validate`, { email: 'a@example.com', timeoutMs: 2000 }],
+      [`${baseUrl}/v1/email/validate-batch`, { emails: ['a@example.com'], timeoutMs: 1500 }],
+      [`${baseUrl}/v1/email/validate-async`, { email: 'a@example.com' }],
+    ]);
+  });
+
   it('gives up after maxRetries 503s and throws the API text with its Retry-After', async () => {
     const unavailable: [number, unknown, Record<string, string>] = [
       503,
