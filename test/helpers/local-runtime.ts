@@ -23,6 +23,11 @@ export interface TestRuntimeOptions {
    * the test's thread, where a suite's spies on SDK clients and its changes to process.env reach them).
    */
   workers?: number;
+  /**
+   * Start the Cognito emulator (people accept invites and sign in with tokens). Off by default: it
+   * costs each runtime about half a second of CPU (docs/people.md) and most suites use API keys only.
+   */
+  people?: boolean;
 }
 
 export async function startTestRuntime(
@@ -42,6 +47,7 @@ export async function startTestRuntime(
     env: { LOG_LEVEL: 'warn', DNS_CANARY_DOMAINS: '', ...env },
     recordAwsCalls: true,
     workers: options.workers ?? (process.env.LOCAL_WORKERS ? localWorkers() : 0),
+    people: options.people ?? false,
   });
   return {
     baseUrl: runtime.baseUrl,

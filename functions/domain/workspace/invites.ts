@@ -11,7 +11,9 @@ import { configuredTransport, type MailTransport } from '../../store/invite-mail
 import { dynamoOutbox, outboxPut, type InviteOutbox, type OutboxRecord } from '../../store/invite-outbox';
 import { sendMessage } from '../../store/queues';
 import { invitedUserWrite } from '../../store/workspace';
+import { settings } from '../../settings';
 import { getCompany, type Permitted } from '../accounts/accounts';
+import { acceptInviteUrl, newInviteLink } from '../people/links';
 import { inviteLifetimeMs, isLiveUser, userBody, userView, type UserRole, type UserRow } from './model';
 import { commitWithRetry } from './transact';
 import { loadUsers, mailboxesOfOwner } from './users';
@@ -23,8 +25,15 @@ export interface InviteInput {
   role: UserRole;
 }
 
-/** The invites queue message: the outbox record to deliver. */
-export const inviteMessageSchema = z.object({ companyId: z.string().min(1), outboxId: z.string().min(1) });
+/**
+ * The invites queue message: the outbox record to deliver and the one-time token of the invite's link.
+ * The token travels only here and in the email; items hold its SHA-256 (functions/domain/people/).
+ */
+export const inviteMessageSchema = z.object({
+  companyId: z.string().min(1),
+  outboxId: z.string().min(1),
+  token: z.string().min(1).optional(),
+});
 export type InviteMessage = z.infer<typeof inviteMessageSchema>;
 
 /** The 409 texts of an invite. */
@@ -63,6 +72,8 @@ export async function inviteUser(
   const email = input.email.toLowerCase();
   const company = await getCompany(companyId);
   const outboxId = randomUUID();
+  // A fresh link every time: a refreshed invite's new hash replaces the old one, whose link then dies.
+  const link = newInviteLink();
   const outcome = await commitWithRetry(companyId, now, async () => {
     const view = await loadUsers(companyId);
     const { existing, refresh } = seatFor(allRows(view), email, company.seats, now);
@@ -89,6 +100,7 @@ export async function inviteUser(
           inviteExpiresAt,
           invitedAt: now.toISOString(),
           invitedBy: principal.userEmail,
+          inviteTokenHash: link.tokenHash,
         }),
         outboxPut(
           {
@@ -107,7 +119,7 @@ export async function inviteUser(
       ],
     };
   });
-  const message: InviteMessage = { companyId, outboxId };
+  const message: InviteMessage = { companyId, outboxId, token: link.token };
   try {
     await sendMessage('invites', message);
   } catch (error) {
@@ -118,9 +130,20 @@ export async function inviteUser(
   return outcome;
 }
 
-/** The invite email's subject and text (plain text: nothing in it is HTML-escaped or rendered). */
-export function inviteEmailContent(record: OutboxRecord): { subject: string; text: string } {
+/**
+ * The invite email's subject and text (plain text: nothing in it is HTML-escaped or rendered), with
+ * the one link to the console's accept page when the message carries the invite's token.
+ */
+export function inviteEmailContent(
+  record: OutboxRecord,
+  token?: string,
+  consoleUrl = settings().CONSOLE_URL,
+): { subject: string; text: string } {
   const who = record.name ? `Hello ${record.name},` : 'Hello,';
+  const accept =
+    token && consoleUrl
+      ? ['', 'To accept, choose your password on this page (the link works once):', acceptInviteUrl(consoleUrl, token)]
+      : [];
   return {
     subject: 'You are invited to a mailvet workspace',
     text: [
@@ -128,6 +151,7 @@ export function inviteEmailContent(record: OutboxRecord): { subject: string; tex
       '',
       `${record.invitedBy} invited you to their mailvet workspace as ${record.role === 'admin' ? 'an admin' : 'a member'}.`,
       `The invite is open until ${record.inviteExpiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}.`,
+      ...accept,
       '',
       'If you did not expect this email, you can ignore it.',
       '',
@@ -156,7 +180,7 @@ export async function sendInviteEmail(
     });
     return 'not-configured';
   }
-  await transport.send({ id: record.outboxId, to: record.to, ...inviteEmailContent(record) });
+  await transport.send({ id: record.outboxId, to: record.to, ...inviteEmailContent(record, message.token) });
   log.info('invite email sent', { outboxId: message.outboxId, transport: transport.kind, role: record.role });
   // Another delivery of the same message may have marked it first: the email then went out twice
   // at most, never zero times.
