@@ -15,6 +15,7 @@ import * as wiring from '../functions/wiring';
 import type { QueueName } from '../functions/wiring';
 import { checkWiring, deadLetterVisibilityTimeoutSeconds } from './wiring-checks';
 import { repoRoot } from './mailvet-function';
+import { PeoplePool, type PeopleRefs } from './people';
 
 export interface QueuePair {
   queue: sqs.Queue;
@@ -33,6 +34,8 @@ export interface StatefulRefs {
   bucketArn: string;
   bucketName: string;
   queues: Record<QueueName, { queueArn: string; queueUrl: string; deadLetterQueueArn: string }>;
+  /** The user pool people sign in to and its console app client (lib/people.ts). */
+  people: PeopleRefs;
 }
 
 export interface StatefulStackProps extends StackProps {
@@ -58,6 +61,7 @@ export class StatefulStack extends Stack {
   readonly refs: StatefulRefs;
   /** Every alarm of both stacks notifies this topic. */
   readonly alarmTopic: sns.Topic;
+  readonly people: PeoplePool;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -119,7 +123,13 @@ export class StatefulStack extends Stack {
         deadLetterQueueArn: this.share(pair.deadLetterQueue.queueArn, `${id}DeadLetterQueueArn`),
       };
     }
+    this.people = new PeoplePool(this, 'People', { removalPolicy });
     this.refs = {
+      people: {
+        userPoolId: this.share(this.people.userPool.userPoolId, 'UserPoolId'),
+        userPoolArn: this.share(this.people.userPool.userPoolArn, 'UserPoolArn'),
+        clientId: this.share(this.people.client.userPoolClientId, 'UserPoolClientId'),
+      },
       alarmTopicArn: this.share(this.alarmTopic.topicArn, 'AlarmTopicArn'),
       tableArn: this.share(this.table.tableArn, 'TableArn'),
       tableName: this.share(this.table.tableName, 'TableName'),
