@@ -346,6 +346,58 @@ export interface paths {
     patch: operations['patchSafetyNetSequence'];
     trace?: never;
   };
+  '/v1/invites/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Accept an invite with its link's one-time token: the invitee's password makes them an active user */
+    post: operations['acceptInvite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The calling admin's own API keys (hints only, never the keys) */
+    get: operations['listApiKeys'];
+    put?: never;
+    /** Create an API key for the calling admin; the key is in this answer only */
+    post: operations['createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke one of the calling admin's own API keys (requests with it get 403 from then on) */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -927,6 +979,58 @@ export interface components {
       /** @enum {string} */
       service: 'outreach' | 'salesloft';
     };
+    AcceptedUser: {
+      /** @description Active users only */
+      createdAt?: string | null;
+      email: string;
+      /** @description null for an invited user */
+      id: string | null;
+      /** @description Invited users only */
+      inviteExpiresAt?: string | null;
+      mailboxes: {
+        email: string;
+        id: string;
+      }[];
+      name: string;
+      /** @enum {string} */
+      role: 'member' | 'admin';
+      /** @enum {string} */
+      status: 'active' | 'invited';
+    };
+    ApiKey: {
+      /** @description ISO 8601 timestamp (UTC) */
+      createdAt: string;
+      /** @description The first characters of the key */
+      hint: string;
+      id: string;
+      name: string;
+      /** @description Set once the key is revoked */
+      revokedAt?: string;
+    };
+    ApiKeyList: {
+      apiKeys: {
+        /** @description ISO 8601 timestamp (UTC) */
+        createdAt: string;
+        /** @description The first characters of the key */
+        hint: string;
+        id: string;
+        name: string;
+        /** @description Set once the key is revoked */
+        revokedAt?: string;
+      }[];
+    };
+    CreatedApiKey: {
+      /** @description ISO 8601 timestamp (UTC) */
+      createdAt: string;
+      /** @description The first characters of the key */
+      hint: string;
+      id: string;
+      name: string;
+      /** @description Set once the key is revoked */
+      revokedAt?: string;
+      /** @description The key itself: shown this once, never stored */
+      key: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -967,7 +1071,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1058,7 +1162,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1156,7 +1260,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1243,7 +1347,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1336,7 +1440,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1446,7 +1550,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1562,7 +1666,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1671,7 +1775,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1769,7 +1873,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1872,7 +1976,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1990,7 +2094,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2079,7 +2183,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2170,7 +2274,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2253,7 +2357,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2343,7 +2447,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2426,7 +2530,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2517,7 +2621,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2617,7 +2721,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2706,7 +2810,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2797,7 +2901,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2877,7 +2981,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2972,7 +3076,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3064,7 +3168,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3144,7 +3248,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3239,7 +3343,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3258,6 +3362,332 @@ export interface operations {
         };
       };
       /** @description "Safety Net sequence not found" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  acceptInvite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+          password: string;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The user, now active (id, createdAt, the invite's role) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedUser'];
+        };
+      };
+      /** @description "Invalid request body: token and password are required strings (name, if given, 1 to 200 characters)"; "A password needs at least 12 characters, with a lower-case letter, an upper-case letter, a digit and a symbol (this one needs at least 12 characters, an upper-case letter, a digit, a symbol)"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "This email already signs in to a mailvet workspace" */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "This invite link is no longer valid" */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can manage API keys"; "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new key, shown once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiKey'];
+        };
+      };
+      /** @description "name is required: 1 to 100 characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can manage API keys"; "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key, with revokedAt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can manage API keys"; "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "API key not found" */
       404: {
         headers: {
           [name: string]: unknown;

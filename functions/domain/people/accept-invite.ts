@@ -39,12 +39,12 @@ export const acceptInviteBodySchema = z.object({
 });
 export type AcceptInviteBody = z.infer<typeof acceptInviteBodySchema>;
 
+export const acceptBodyMessage =
+  'Invalid request body: token and password are required strings (name, if given, 1 to 200 characters)';
+
 export function parseAcceptInviteBody(body: unknown): AcceptInviteBody {
   const parsed = acceptInviteBodySchema.safeParse(body);
-  if (!parsed.success) {
-    const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || 'body'))];
-    throw new ValidationError(`Invalid request body: token and password are required strings (${fields.join(', ')})`);
-  }
+  if (!parsed.success) throw new ValidationError(acceptBodyMessage);
   return parsed.data;
 }
 

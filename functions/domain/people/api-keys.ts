@@ -14,6 +14,7 @@ import {
 } from '../accounts/accounts';
 
 export const adminOnlyMessage = 'Only an admin can manage API keys';
+export const keyNameMessage = 'name is required: 1 to 100 characters';
 
 export const apiKeyBodySchema = z.object({
   createdAt: z.string().describe('ISO 8601 timestamp (UTC)'),
@@ -30,7 +31,7 @@ export const createApiKeyBodySchema = z.object({ name: z.string().trim().min(1).
 
 export function parseCreateApiKeyBody(body: unknown): z.infer<typeof createApiKeyBodySchema> {
   const parsed = createApiKeyBodySchema.safeParse(body ?? {});
-  if (!parsed.success) throw new ValidationError('name is required: 1 to 100 characters');
+  if (!parsed.success) throw new ValidationError(keyNameMessage);
   return parsed.data;
 }
 

@@ -35,5 +35,5 @@ export function passwordProblems(password: string): string[] {
 /** The error text for a refused password: what the policy wants and what this one lacks. */
 export function passwordRefusal(password: string): string | undefined {
   const problems = passwordProblems(password);
-  return problems.length === 0 ? undefined : `${passwordPolicyText}; this one lacks ${problems.join(', ')}`;
+  return problems.length === 0 ? undefined : `${passwordPolicyText} (this one needs ${problems.join(', ')})`;
 }
