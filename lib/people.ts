@@ -83,7 +83,10 @@ export function peopleEnvironment(refs: PeopleRefs): Record<string, string> {
 }
 
 /** Each function of peopleDirectoryAccess gets exactly its Admin* actions on the one pool. */
-export function grantPeopleDirectory(refs: PeopleRefs, functions: ReadonlyMap<string, MailvetFunction>): void {
+export function grantPeopleDirectory(
+  refs: PeopleRefs,
+  functions: ReadonlyMap<string, MailvetFunction>,
+): void {
   for (const [name, actions] of Object.entries(peopleDirectoryAccess)) {
     const fn = functions.get(name);
     if (!fn) throw new Error(`No function named ${name} in functions/wiring.ts`);

@@ -94,12 +94,16 @@ async function choosePort(dataDir: string, wanted: number | undefined): Promise<
   const file = path.join(dataDir, 'port');
   const remembered = existsSync(file) ? Number(readFileSync(file, 'utf8')) : NaN;
   // The same port as last time keeps tokens issued before a restart valid (the issuer names it).
-  if (Number.isInteger(remembered) && remembered > 0 && (await portIsFree(remembered, host))) return remembered;
+  if (Number.isInteger(remembered) && remembered > 0 && (await portIsFree(remembered, host)))
+    return remembered;
   return freePort(host);
 }
 
 /** The pool and client of this data directory, made on its first start. */
-async function ensurePool(endpoint: string, dataDir: string): Promise<{ userPoolId: string; clientId: string }> {
+async function ensurePool(
+  endpoint: string,
+  dataDir: string,
+): Promise<{ userPoolId: string; clientId: string }> {
   const file = path.join(dataDir, 'pool.json');
   const client = new CognitoIdentityProviderClient({ region: 'us-east-1', endpoint, credentials });
   try {
@@ -154,7 +158,11 @@ export async function startLocalCognito(options: LocalCognitoOptions): Promise<L
   const endpoint = `http://${host}:${port}`;
   writeFileSync(
     path.join(dataDir, '.cognito', 'config.json'),
-    JSON.stringify({ ServerConfig: { hostname: host, port }, TokenConfig: { IssuerDomain: endpoint } }, null, 2),
+    JSON.stringify(
+      { ServerConfig: { hostname: host, port }, TokenConfig: { IssuerDomain: endpoint } },
+      null,
+      2,
+    ),
   );
   writeFileSync(path.join(dataDir, 'port'), String(port));
   let stopping = false;

@@ -207,7 +207,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     }
     // Invite and password-reset links point at the console, served by the API's server: its port is
     // needed before the functions' settings are.
-    const apiPort = options.serve === false ? options.port : options.port === 0 ? await freePort(host) : options.port;
+    const apiPort =
+      options.serve === false ? options.port : options.port === 0 ? await freePort(host) : options.port;
     const consoleHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 
     // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.

@@ -180,7 +180,8 @@ type Window = { startDate?: string; endDate?: string };
 export function createApi(options: ApiOptions) {
   const baseUrl = options.baseUrl || window.location.origin;
   // Reads and most writes wait out a 429 or 503 (Retry-After) a few times before the page hears of it.
-  const auth = options.apiKey !== undefined ? { apiKey: options.apiKey } : { accessToken: options.accessToken };
+  const auth =
+    options.apiKey !== undefined ? { apiKey: options.apiKey } : { accessToken: options.accessToken };
   const client = createMailvetClient({ baseUrl, ...auth, maxRetries: 3, maxWaitMs: 10_000 });
   // Job creation is not retried: its 429 is the 5-job limit, whose 60 s wait the page explains instead.
   const once = createMailvetClient({ baseUrl, ...auth, maxRetries: 0 });
@@ -267,10 +268,11 @@ export function createApi(options: ApiOptions) {
       ),
     inviteUser: (body: { email: string; name?: string; role: 'member' | 'admin' }) =>
       translated(async () => bodyOf<User>(await api.POST('/v1/users', { body }))),
-    listApiKeys: () =>
-      translated(async () => bodyOf<{ apiKeys: ApiKey[] }>(await api.GET('/v1/api-keys'))),
+    listApiKeys: () => translated(async () => bodyOf<{ apiKeys: ApiKey[] }>(await api.GET('/v1/api-keys'))),
     createApiKey: (name: string) =>
-      translated(async () => bodyOf<ApiKey & { key: string }>(await api.POST('/v1/api-keys', { body: { name } }))),
+      translated(async () =>
+        bodyOf<ApiKey & { key: string }>(await api.POST('/v1/api-keys', { body: { name } })),
+      ),
     revokeApiKey: (id: string) =>
       translated(async () =>
         bodyOf<ApiKey>(await api.DELETE('/v1/api-keys/{id}', { params: { path: { id } } })),

@@ -34,7 +34,10 @@ export async function signInWithPassword(
   };
   const token = body.AuthenticationResult?.AccessToken;
   if (response.ok && token)
-    return { accessToken: token, expiresAt: Date.now() + (body.AuthenticationResult?.ExpiresIn ?? 3600) * 1000 };
+    return {
+      accessToken: token,
+      expiresAt: Date.now() + (body.AuthenticationResult?.ExpiresIn ?? 3600) * 1000,
+    };
   if (response.status === 400 && /TooManyRequests|LimitExceeded/.test(body.__type ?? ''))
     throw new SignInError('Too many attempts. Wait a few minutes, then try again.');
   if (response.status === 400) throw new SignInError('That email and password do not match. Try again.');

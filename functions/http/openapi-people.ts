@@ -43,10 +43,16 @@ export const peopleTags = [
 
 export const peopleOperations: Record<string, PeopleOperation> = {
   'POST /v1/invites/accept': {
-    summary: "Accept an invite with its link's one-time token: the invitee's password makes them an active user",
+    summary:
+      "Accept an invite with its link's one-time token: the invitee's password makes them an active user",
     public: true,
     body: acceptInviteBodySchema,
-    responses: { '200': { description: 'The user, now active (id, createdAt, the invite\'s role)', schema: 'AcceptedUser' } },
+    responses: {
+      '200': {
+        description: "The user, now active (id, createdAt, the invite's role)",
+        schema: 'AcceptedUser',
+      },
+    },
     errors: {
       '400': [acceptBodyMessage, passwordRefusal('password')!],
       '409': [personElsewhereMessage],

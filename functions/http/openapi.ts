@@ -420,7 +420,9 @@ const authenticatedOnly = new Set(['401', '403', '429']);
 
 function commonErrorsOf(operation: Operation): Record<string, string[]> {
   if (!operation.public) return commonErrors;
-  return Object.fromEntries(Object.entries(commonErrors).filter(([status]) => !authenticatedOnly.has(status)));
+  return Object.fromEntries(
+    Object.entries(commonErrors).filter(([status]) => !authenticatedOnly.has(status)),
+  );
 }
 
 /** Every error text of a route's status, the route's own first. */
@@ -477,7 +479,10 @@ function operationObject(route: RouteSpec, operation: Operation) {
       ...(success.retryAfter ? { headers: retryAfterHeader } : {}),
       ...(success.schema ? { content: { 'application/json': { schema: ref(success.schema) } } } : {}),
     };
-  for (const status of new Set([...Object.keys(commonErrorsOf(operation)), ...Object.keys(operation.errors)])) {
+  for (const status of new Set([
+    ...Object.keys(commonErrorsOf(operation)),
+    ...Object.keys(operation.errors),
+  ])) {
     const response = errorResponse(errorTexts(operation, status));
     responses[status] = retryAfterStatuses.has(status)
       ? { ...response, headers: retryAfterHeader }

@@ -4,7 +4,12 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { tableName } from '../clients/dynamodb';
 import { ifConditionHolds, send, wroteIf } from './dynamodb';
 import { userEntity, type UserItem } from './entities/accounts';
-import { passwordResetEntity, personEntity, type PasswordResetItem, type PersonItem } from './entities/people';
+import {
+  passwordResetEntity,
+  personEntity,
+  type PasswordResetItem,
+  type PersonItem,
+} from './entities/people';
 import { inviteTokenIndex, passwordResetKey, personKey, userIdIndex, userKey } from './keys';
 import { epochSeconds } from './table';
 import type { WorkspaceWrite } from './workspace';
@@ -171,7 +176,10 @@ export async function putPasswordReset(
  * Uses a password-reset link once: deletes it if it is there and unexpired, returning what it was
  * for; undefined when it is unknown, used or expired.
  */
-export async function takePasswordReset(tokenHash: string, now: Date): Promise<PasswordResetItem | undefined> {
+export async function takePasswordReset(
+  tokenHash: string,
+  now: Date,
+): Promise<PasswordResetItem | undefined> {
   const deleted = await ifConditionHolds(
     send<{ Attributes?: Record<string, unknown> }>(
       new DeleteCommand({

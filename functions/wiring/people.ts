@@ -8,7 +8,8 @@ export const peopleFunctions: FunctionSpec[] = [
   {
     name: 'acceptInvite',
     entry: 'functions/handlers/accept-invite.ts',
-    description: 'POST /v1/invites/accept: create the person with their password, make the invite an active user',
+    description:
+      'POST /v1/invites/accept: create the person with their password, make the invite an active user',
     ...apiDefaults,
     // the link index (query), the claim (update), the users view (batch write on first use) and the
     // activation transaction (condition check, puts)
@@ -49,5 +50,10 @@ export const peopleRoutes: RouteSpec[] = [
  * these); every other function only verifies tokens, which needs the pool's public keys and no grant.
  */
 export const peopleDirectoryAccess: Record<string, string[]> = {
-  acceptInvite: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminDeleteUser'],
+  acceptInvite: [
+    'cognito-idp:AdminCreateUser',
+    'cognito-idp:AdminSetUserPassword',
+    'cognito-idp:AdminGetUser',
+    'cognito-idp:AdminDeleteUser',
+  ],
 };

@@ -111,7 +111,9 @@ describe('the API functions', () => {
           cognitoGrants.set(role.Ref, seen);
         }
       }
-    const expected = new Map(Object.entries(peopleDirectoryAccess).map(([name, actions]) => [roleOf(name), actions]));
+    const expected = new Map(
+      Object.entries(peopleDirectoryAccess).map(([name, actions]) => [roleOf(name), actions]),
+    );
     expect([...cognitoGrants.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [role, grant] of cognitoGrants) {
       expect(grant.actions.sort()).toEqual([...expected.get(role)!].sort());

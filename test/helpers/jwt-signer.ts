@@ -19,7 +19,10 @@ export function newTestKey(kid: string): TestKey {
 const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** An RS256 JWT of these claims, signed by `key` (its `kid` in the header). */
-export function signJwt(key: { kid: string; privateKey: KeyObject }, claims: Record<string, unknown>): string {
+export function signJwt(
+  key: { kid: string; privateKey: KeyObject },
+  claims: Record<string, unknown>,
+): string {
   const head = `${part({ alg: 'RS256', typ: 'JWT', kid: key.kid })}.${part(claims)}`;
   return `${head}.${sign('RSA-SHA256', Buffer.from(head), key.privateKey).toString('base64url')}`;
 }

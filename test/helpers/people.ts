@@ -53,7 +53,10 @@ export async function signInToPool(
       AuthParameters: { USERNAME: email, PASSWORD: password },
     }),
   });
-  const body = (await response.json()) as { AuthenticationResult?: { AccessToken?: string }; message?: string };
+  const body = (await response.json()) as {
+    AuthenticationResult?: { AccessToken?: string };
+    message?: string;
+  };
   const token = body.AuthenticationResult?.AccessToken;
   if (!response.ok || !token) throw new Error(`sign-in refused (${response.status}): ${body.message ?? ''}`);
   return token;

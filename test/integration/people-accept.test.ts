@@ -91,7 +91,10 @@ it('creates the person (no welcome email, a permanent password) and logs no toke
   const logs = await logsOf(async () => {
     answer = await accept({ token, password });
   });
-  expect(answer).toMatchObject({ statusCode: 200, body: { status: 'active', email: 'quiet.joiner@acme.example' } });
+  expect(answer).toMatchObject({
+    statusCode: 200,
+    body: { status: 'active', email: 'quiet.joiner@acme.example' },
+  });
   expect(cognitoMock.commandCalls(AdminCreateUserCommand)[0]!.args[0].input).toEqual({
     UserPoolId: 'us-east-1_TestPool',
     Username: 'quiet.joiner@acme.example',
@@ -120,7 +123,9 @@ it('creates the person (no welcome email, a permanent password) and logs no toke
 
 it("turns the pool's refusal of a password into a 400 with its words, removes the half-made person, and frees the link", async () => {
   const token = await invite('history.check@acme.example');
-  cognitoMock.on(AdminCreateUserCommand).resolves({ User: { Attributes: [{ Name: 'sub', Value: 'sub-h' }] } });
+  cognitoMock
+    .on(AdminCreateUserCommand)
+    .resolves({ User: { Attributes: [{ Name: 'sub', Value: 'sub-h' }] } });
   cognitoMock
     .on(AdminSetUserPasswordCommand)
     .rejectsOnce(
@@ -141,7 +146,9 @@ it("turns the pool's refusal of a password into a 400 with its words, removes th
 
 it('refuses (409) an email that already signs in to a workspace, and keeps the invite', async () => {
   const token = await invite('elsewhere@acme.example');
-  cognitoMock.on(AdminCreateUserCommand).rejects(Object.assign(new Error('exists'), { name: 'UsernameExistsException' }));
+  cognitoMock
+    .on(AdminCreateUserCommand)
+    .rejects(Object.assign(new Error('exists'), { name: 'UsernameExistsException' }));
   cognitoMock.on(AdminGetUserCommand).resolves({ UserAttributes: [{ Name: 'sub', Value: 'sub-elsewhere' }] });
   await putPerson({
     sub: 'sub-elsewhere',
@@ -159,7 +166,9 @@ it('refuses (409) an email that already signs in to a workspace, and keeps the i
 
 it('finishes an acceptance whose person the pool has but no workspace user points at yet', async () => {
   const token = await invite('second.try@acme.example');
-  cognitoMock.on(AdminCreateUserCommand).rejects(Object.assign(new Error('exists'), { name: 'UsernameExistsException' }));
+  cognitoMock
+    .on(AdminCreateUserCommand)
+    .rejects(Object.assign(new Error('exists'), { name: 'UsernameExistsException' }));
   cognitoMock.on(AdminGetUserCommand).resolves({ UserAttributes: [{ Name: 'sub', Value: 'sub-second' }] });
   cognitoMock.on(AdminSetUserPasswordCommand).resolves({});
   const answer = await accept({ token, password });

@@ -94,9 +94,13 @@ describe('accepting an invite', () => {
     const first = await invite('twice.invited@acme.example');
     const second = await invite('twice.invited@acme.example');
     expect(second.token).not.toBe(first.token);
-    const old = await api('POST', '/v1/invites/accept', { body: { token: first.token, password: goodPassword } });
+    const old = await api('POST', '/v1/invites/accept', {
+      body: { token: first.token, password: goodPassword },
+    });
     expect(old.status).toBe(410);
-    const fresh = await api('POST', '/v1/invites/accept', { body: { token: second.token, password: goodPassword } });
+    const fresh = await api('POST', '/v1/invites/accept', {
+      body: { token: second.token, password: goodPassword },
+    });
     expect(fresh.status).toBe(200);
   });
 
@@ -123,8 +127,15 @@ describe('accepting an invite', () => {
 describe("a person's token", () => {
   it("carries the person's own permissions: a new member reads the workspace and may not invite (403)", async () => {
     const { token: link } = await invite('mo.member@acme.example');
-    expect((await api('POST', '/v1/invites/accept', { body: { token: link, password: goodPassword } })).status).toBe(200);
-    const token = await signInToPool(people().endpoint, people().clientId, 'mo.member@acme.example', goodPassword);
+    expect(
+      (await api('POST', '/v1/invites/accept', { body: { token: link, password: goodPassword } })).status,
+    ).toBe(200);
+    const token = await signInToPool(
+      people().endpoint,
+      people().clientId,
+      'mo.member@acme.example',
+      goodPassword,
+    );
     const users = await api('GET', '/v1/users?limit=100', { token });
     expect(users.status).toBe(200);
     expect(users.body.users.map((u: { email: string }) => u.email)).toContain('ada.admin@acme.example');
@@ -159,12 +170,18 @@ describe("a person's token", () => {
     // The emulator's own signing key (shipped in its package): tokens it would never issue.
     const shipped = JSON.parse(
       readFileSync(
-        path.join(path.dirname(require.resolve('cognito-local/package.json')), 'lib/keys/cognitoLocal.private.json'),
+        path.join(
+          path.dirname(require.resolve('cognito-local/package.json')),
+          'lib/keys/cognitoLocal.private.json',
+        ),
         'utf8',
       ),
     ) as { pem: string };
     const emulatorKey = { kid: 'CognitoLocal', privateKey: createPrivateKey(shipped.pem) };
-    const claims = JSON.parse(Buffer.from(ada.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(ada.split('.')[1]!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     const now = Math.floor(Date.now() / 1000);
     const [head, payload, signature] = ada.split('.');
     const flipped = `${head}.${payload}.${signature!.slice(0, -4)}${signature!.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;

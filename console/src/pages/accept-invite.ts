@@ -36,7 +36,11 @@ export function AcceptInvitePage({
     if (password !== repeat) return setError(new Error('The two passwords differ. Type the same one twice.'));
     setBusy(true);
     try {
-      const user = await acceptInvite(apiUrl, { token, password, ...(name.trim() ? { name: name.trim() } : {}) });
+      const user = await acceptInvite(apiUrl, {
+        token,
+        password,
+        ...(name.trim() ? { name: name.trim() } : {}),
+      });
       if (people) {
         const { accessToken, expiresAt } = await signInWithPassword(people, user.email, password);
         const credentials = { accessToken, expiresAt, email: user.email };

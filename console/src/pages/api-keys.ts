@@ -29,7 +29,8 @@ export function ApiKeysPage({ api }: { api: Api }) {
     }
   };
   const revoke = async (key: ApiKey) => {
-    if (!window.confirm(`Revoke "${key.name}" (${key.hint}…)? Requests with it are refused from now on.`)) return;
+    if (!window.confirm(`Revoke "${key.name}" (${key.hint}…)? Requests with it are refused from now on.`))
+      return;
     setError(undefined);
     try {
       await api.revokeApiKey(key.id);
@@ -53,22 +54,36 @@ export function ApiKeysPage({ api }: { api: Api }) {
     ${
       keys.data &&
       html`<table data-testid="api-keys">
-        <caption class="visually-hidden">Your API keys</caption>
+        <caption class="visually-hidden">
+          Your API keys
+        </caption>
         <thead>
-          <tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Starts with</th>
+            <th scope="col">Created</th>
+            <th scope="col">Status</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
         </thead>
         <tbody>
-          ${keys.data.apiKeys.length === 0 && html`<tr><td colspan="5" class="muted">No keys yet.</td></tr>`}
+          ${
+            keys.data.apiKeys.length === 0 &&
+            html`<tr>
+              <td colspan="5" class="muted">No keys yet.</td>
+            </tr>`
+          }
           ${keys.data.apiKeys.map(
-            (key) => html`<tr>
-              <td>${key.name}</td>
-              <td><code>${key.hint}…</code></td>
-              <td>${formatDate(key.createdAt)}</td>
-              <td>${key.revokedAt ? `revoked ${formatDate(key.revokedAt)}` : 'active'}</td>
-              <td>
-                ${!key.revokedAt && html`<button type="button" class="link" onClick=${() => revoke(key)}>Revoke</button>`}
-              </td>
-            </tr>`,
+            (key) =>
+              html`<tr>
+                <td>${key.name}</td>
+                <td><code>${key.hint}…</code></td>
+                <td>${formatDate(key.createdAt)}</td>
+                <td>${key.revokedAt ? `revoked ${formatDate(key.revokedAt)}` : 'active'}</td>
+                <td>
+                  ${!key.revokedAt && html`<button type="button" class="link" onClick=${() => revoke(key)}>Revoke</button>`}
+                </td>
+              </tr>`,
           )}
         </tbody>
       </table>`

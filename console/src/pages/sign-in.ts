@@ -32,7 +32,13 @@ export function SignIn({ apiUrl, people, onSignedIn, notice }: SignInProps) {
   </main>`;
 }
 
-function PersonSignIn({ people, onSignedIn }: { people: PeopleConfig; onSignedIn: SignInProps['onSignedIn'] }) {
+function PersonSignIn({
+  people,
+  onSignedIn,
+}: {
+  people: PeopleConfig;
+  onSignedIn: SignInProps['onSignedIn'];
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>();
@@ -44,7 +50,11 @@ function PersonSignIn({ people, onSignedIn }: { people: PeopleConfig; onSignedIn
     setBusy(true);
     setError(undefined);
     try {
-      const { accessToken, expiresAt } = await signInWithPassword(people, email.trim().toLowerCase(), password);
+      const { accessToken, expiresAt } = await signInWithPassword(
+        people,
+        email.trim().toLowerCase(),
+        password,
+      );
       const credentials = { accessToken, expiresAt, email: email.trim().toLowerCase() };
       saveCredentials(credentials);
       onSignedIn(credentials);

@@ -8,11 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError, GoneError, ValidationError } from '../../errors';
 import type { Logger } from '../../log';
-import {
-  createPerson,
-  findPersonSub,
-  setPersonPassword,
-} from '../../store/people-directory';
+import { createPerson, findPersonSub, setPersonPassword } from '../../store/people-directory';
 import {
   activatedUserWrite,
   claimInvite,

@@ -22,7 +22,8 @@ export const passwordPolicyText =
 /** The missing parts of the policy, empty when the password meets it. */
 export function passwordProblems(password: string): string[] {
   const problems: string[] = [];
-  if (password.length < passwordPolicy.minLength) problems.push(`at least ${passwordPolicy.minLength} characters`);
+  if (password.length < passwordPolicy.minLength)
+    problems.push(`at least ${passwordPolicy.minLength} characters`);
   if (password.length > maxLength) problems.push(`at most ${maxLength} characters`);
   if (!/[a-z]/.test(password)) problems.push('a lower-case letter');
   if (!/[A-Z]/.test(password)) problems.push('an upper-case letter');

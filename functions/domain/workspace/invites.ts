@@ -142,7 +142,11 @@ export function inviteEmailContent(
   const who = record.name ? `Hello ${record.name},` : 'Hello,';
   const accept =
     token && consoleUrl
-      ? ['', 'To accept, choose your password on this page (the link works once):', acceptInviteUrl(consoleUrl, token)]
+      ? [
+          '',
+          'To accept, choose your password on this page (the link works once):',
+          acceptInviteUrl(consoleUrl, token),
+        ]
       : [];
   return {
     subject: 'You are invited to a mailvet workspace',

@@ -1,6 +1,15 @@
 // One-time tokens (random, only their SHA-256 kept) and the password policy's words.
-import { acceptInviteUrl, hashOneTimeToken, newInviteLink, newOneTimeToken } from '../../../functions/domain/people/links';
-import { passwordPolicy, passwordProblems, passwordRefusal } from '../../../functions/domain/people/password-policy';
+import {
+  acceptInviteUrl,
+  hashOneTimeToken,
+  newInviteLink,
+  newOneTimeToken,
+} from '../../../functions/domain/people/links';
+import {
+  passwordPolicy,
+  passwordProblems,
+  passwordRefusal,
+} from '../../../functions/domain/people/password-policy';
 
 describe('one-time tokens', () => {
   it('are 256 random bits in base64url, never the same twice', () => {

@@ -50,11 +50,14 @@ describe('verifyPersonToken', () => {
     ['another issuer', () => signJwt(poolKey, claims({ iss: 'http://127.0.34.1:1/other-pool' }))],
     ['an id token instead of an access token', () => signJwt(poolKey, claims({ token_use: 'id' }))],
     ['no sub', () => signJwt(poolKey, claims({ sub: undefined }))],
-    ['a tampered payload', () => {
-      const [head, , signature] = signJwt(poolKey, claims()).split('.');
-      const forged = Buffer.from(JSON.stringify(claims({ sub: 'someone-else' }))).toString('base64url');
-      return `${head}.${forged}.${signature}`;
-    }],
+    [
+      'a tampered payload',
+      () => {
+        const [head, , signature] = signJwt(poolKey, claims()).split('.');
+        const forged = Buffer.from(JSON.stringify(claims({ sub: 'someone-else' }))).toString('base64url');
+        return `${head}.${forged}.${signature}`;
+      },
+    ],
     ['no JWT at all', () => 'not-a-token'],
   ])('refuses %s with InvalidTokenError (401 Invalid token)', async (_what, token) => {
     const refusal = verifyPersonToken(token()).catch((error: unknown) => error);
