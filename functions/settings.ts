@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
 import { peopleSettings } from './settings/people';
+import { sealedSecretSettings } from './settings/secrets';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -126,6 +127,7 @@ const schema = z.object({
   EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ...peopleSettings,
+  ...sealedSecretSettings,
 });
 
 export type Settings = z.infer<typeof schema>;

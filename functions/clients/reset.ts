@@ -4,6 +4,7 @@ import { resetSettings } from '../settings';
 import { resetCognito } from './cognito';
 import { resetDynamoDb } from './dynamodb';
 import { resetS3 } from './s3';
+import { resetSecretBox } from './secret-box';
 import { resetSecretClients } from './secrets';
 import { resetSes } from './ses';
 import { resetSqs } from './sqs';
@@ -16,4 +17,5 @@ export function resetServiceClients(): void {
   resetSes();
   resetSecretClients();
   resetCognito();
+  resetSecretBox();
 }

@@ -30,6 +30,8 @@ function localExports(local: LocalResources): Map<string, string> {
     ['UserPoolArn', `arn:aws:cognito-idp:${local.region}:${local.account}:userpool/local`],
     ['UserPoolId', 'local'],
     ['UserPoolClientId', 'local'],
+    // Locally nothing calls KMS (secrets are sealed with the key file), so no call ever meets this name.
+    ['SecretsKeyArn', `arn:aws:kms:${local.region}:${local.account}:key/local-secrets`],
   ]);
   for (const { name } of queues) {
     values.set(`${pascal(name)}QueueArn`, sqsArn(local.queueName(name)));

@@ -32,11 +32,13 @@ let db: WorkspaceDb;
 beforeAll(async () => {
   db = await startWorkspaceDb();
   process.env.PEOPLE_USER_POOL_ID = 'us-east-1_TestPool';
+  process.env.CONSOLE_URL = 'https://console.example';
   resetSettings();
   resetCognito();
 });
 afterAll(async () => {
   delete process.env.PEOPLE_USER_POOL_ID;
+  delete process.env.CONSOLE_URL;
   await db.stop();
 });
 beforeEach(() => {
@@ -50,7 +52,8 @@ async function invite(email: string): Promise<string> {
   const res = await call(inviteUserRoute(clock), { key: demoKeys.admin, method: 'POST', body: { email } });
   expect(res.statusCode).toBe(201);
   const sends = sqsMock.commandCalls(SendMessageCommand);
-  return (JSON.parse(sends.at(-1)!.args[0].input.MessageBody!) as { token: string }).token;
+  const { link } = JSON.parse(sends.at(-1)!.args[0].input.MessageBody!) as { link: string };
+  return link.slice(link.lastIndexOf('/') + 1);
 }
 
 async function accept(body: unknown) {
