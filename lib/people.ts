@@ -70,7 +70,7 @@ export class PeoplePool extends Construct {
 }
 
 /** The token issuer of a pool in this region (what `iss` says in its tokens). */
-export const issuerOf = (userPoolId: string): string =>
+const issuerOf = (userPoolId: string): string =>
   `https://cognito-idp.${Aws.REGION}.${Aws.URL_SUFFIX}/${userPoolId}`;
 
 /** The settings every function gets: a token of this pool's console client, and no other, is accepted. */

@@ -8,6 +8,7 @@ import { html } from './html';
 import { AcceptInvitePage } from './pages/accept-invite';
 import { ApiKeysPage } from './pages/api-keys';
 import { BulkPage } from './pages/bulk';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset';
 import { DomainsPage } from './pages/domains';
 import { JobPage, JobsPage } from './pages/jobs';
 import { MailboxPage, MailboxesPage } from './pages/mailboxes';
@@ -64,6 +65,9 @@ export function App({ apiUrl, people }: { apiUrl: string; people?: PeopleConfig 
       token=${route.param ?? ''}
       onSignedIn=${setCredentials}
     />`;
+  if (route.page === 'reset-password')
+    return html`<${ResetPasswordPage} apiUrl=${apiUrl} token=${route.param ?? ''} />`;
+  if (!api && route.page === 'forgot-password') return html`<${ForgotPasswordPage} apiUrl=${apiUrl} />`;
   if (!api) return html`<${SignIn} apiUrl=${apiUrl} people=${people} onSignedIn=${setCredentials} />`;
 
   const signOut = () => {

@@ -51,15 +51,12 @@ export interface AcceptedUser {
   role: 'admin' | 'member';
 }
 
-/** POST /v1/invites/accept; the API's error text (410 used or expired link, 400 password policy). */
-export async function acceptInvite(
-  apiUrl: string,
-  body: { token: string; password: string; name?: string },
-): Promise<AcceptedUser> {
+/** A POST to a route that needs no key; the API's error text as an AcceptError with its status. */
+async function publicPost<T>(apiUrl: string, path: string, body: unknown): Promise<T> {
   const base = apiUrl || window.location.origin;
   let response: Response;
   try {
-    response = await fetch(`${base.replace(/\/+$/, '')}/v1/invites/accept`, {
+    response = await fetch(`${base.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -67,10 +64,22 @@ export async function acceptInvite(
   } catch {
     throw new AcceptError(0, 'The API cannot be reached. Check your connection and try again.');
   }
-  const answer = (await response.json().catch(() => ({}))) as AcceptedUser & { error?: string };
+  const answer = (await response.json().catch(() => ({}))) as T & { error?: string };
   if (!response.ok) throw new AcceptError(response.status, answer.error ?? `HTTP ${response.status}`);
   return answer;
 }
+
+/** POST /v1/invites/accept; the API's error text (410 used or expired link, 400 password policy). */
+export const acceptInvite = (apiUrl: string, body: { token: string; password: string; name?: string }) =>
+  publicPost<AcceptedUser>(apiUrl, '/v1/invites/accept', body);
+
+/** POST /v1/password-resets: the same answer for any address. */
+export const requestPasswordReset = (apiUrl: string, email: string) =>
+  publicPost<{ message: string }>(apiUrl, '/v1/password-resets', { email });
+
+/** POST /v1/password-resets/confirm (410 for a used or expired link, 400 for the policy). */
+export const confirmPasswordReset = (apiUrl: string, token: string, password: string) =>
+  publicPost<{ message: string }>(apiUrl, '/v1/password-resets/confirm', { token, password });
 
 export class AcceptError extends Error {
   constructor(

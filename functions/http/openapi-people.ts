@@ -16,6 +16,14 @@ import {
   keyNameMessage,
 } from '../domain/people/api-keys';
 import { passwordRefusal } from '../domain/people/password-policy';
+import {
+  resetAnswerSchema,
+  resetConfirmBodyMessage,
+  resetConfirmBodySchema,
+  resetGoneMessage,
+  resetRequestBodyMessage,
+  resetRequestBodySchema,
+} from '../domain/people/password-reset';
 
 interface PeopleOperation {
   summary: string;
@@ -30,6 +38,7 @@ export const peopleSchemas: Record<string, z.ZodType> = {
   ApiKey: apiKeyBodySchema,
   ApiKeyList: apiKeyListSchema,
   CreatedApiKey: createdApiKeySchema,
+  PasswordResetAnswer: resetAnswerSchema,
 };
 
 export const peopleTags = [
@@ -39,6 +48,7 @@ export const peopleTags = [
     description: 'Accepting an invite (no key: the email link), and an admin managing their own API keys',
   },
   { name: 'People and API keys', prefix: '/v1/api-keys', description: '' },
+  { name: 'People and API keys', prefix: '/v1/password-resets', description: '' },
 ];
 
 export const peopleOperations: Record<string, PeopleOperation> = {
@@ -58,6 +68,25 @@ export const peopleOperations: Record<string, PeopleOperation> = {
       '409': [personElsewhereMessage],
       '410': [inviteGoneMessage],
     },
+  },
+  'POST /v1/password-resets': {
+    summary: 'Email a one-time link to choose a new password: the same answer for any address',
+    public: true,
+    body: resetRequestBodySchema,
+    responses: {
+      '202': {
+        description: 'Accepted (whether or not the address has an account)',
+        schema: 'PasswordResetAnswer',
+      },
+    },
+    errors: { '400': [resetRequestBodyMessage] },
+  },
+  'POST /v1/password-resets/confirm': {
+    summary: "Set a new password with the reset link's one-time token",
+    public: true,
+    body: resetConfirmBodySchema,
+    responses: { '200': { description: 'The password is changed', schema: 'PasswordResetAnswer' } },
+    errors: { '400': [resetConfirmBodyMessage, passwordRefusal('password')!], '410': [resetGoneMessage] },
   },
   'GET /v1/api-keys': {
     summary: "The calling admin's own API keys (hints only, never the keys)",

@@ -13,7 +13,7 @@ import { ValidationError } from '../errors';
 import { settings } from '../settings';
 
 /** Thrown when the pool refuses a password; its message says what the pool's policy wants. */
-export class PasswordRefusedError extends ValidationError {}
+class PasswordRefusedError extends ValidationError {}
 
 function poolId(): string {
   const id = settings().PEOPLE_USER_POOL_ID;
@@ -99,6 +99,6 @@ export async function setPersonPassword(email: string, password: string): Promis
   );
 }
 
-export async function deletePerson(email: string): Promise<void> {
+async function deletePerson(email: string): Promise<void> {
   await cognito().send(new AdminDeleteUserCommand({ UserPoolId: poolId(), Username: email }));
 }

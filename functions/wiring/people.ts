@@ -36,6 +36,22 @@ export const peopleFunctions: FunctionSpec[] = [
     ...apiDefaults,
     access: { table: ['read', 'write', 'query'] },
   },
+  {
+    name: 'requestPasswordReset',
+    entry: 'functions/handlers/request-password-reset.ts',
+    description:
+      'POST /v1/password-resets: email a one-time link to choose a new password (same answer for any address)',
+    ...apiDefaults,
+    // the reset item and the outbox record (puts), the queued email
+    access: { table: ['read', 'write'], sendsTo: ['invites'] },
+  },
+  {
+    name: 'confirmPasswordReset',
+    entry: 'functions/handlers/confirm-password-reset.ts',
+    description: "POST /v1/password-resets/confirm: use the link's token once and set the new password",
+    ...apiDefaults,
+    access: { table: ['read', 'delete'] },
+  },
 ];
 
 export const peopleRoutes: RouteSpec[] = [
@@ -43,6 +59,8 @@ export const peopleRoutes: RouteSpec[] = [
   { method: 'GET', path: '/v1/api-keys', function: 'listApiKeys' },
   { method: 'POST', path: '/v1/api-keys', function: 'createApiKey' },
   { method: 'DELETE', path: '/v1/api-keys/{id}', function: 'revokeApiKey' },
+  { method: 'POST', path: '/v1/password-resets', function: 'requestPasswordReset' },
+  { method: 'POST', path: '/v1/password-resets/confirm', function: 'confirmPasswordReset' },
 ];
 
 /**
@@ -56,4 +74,6 @@ export const peopleDirectoryAccess: Record<string, string[]> = {
     'cognito-idp:AdminGetUser',
     'cognito-idp:AdminDeleteUser',
   ],
+  requestPasswordReset: ['cognito-idp:AdminGetUser'],
+  confirmPasswordReset: ['cognito-idp:AdminSetUserPassword'],
 };

@@ -15,7 +15,11 @@ export function outboxFiles(outboxDir: string): Set<string> {
 export async function inviteLinkToken(
   outboxDir: string,
   to: string,
-  { seen = new Set<string>(), timeoutMs = 15_000 }: { seen?: Set<string>; timeoutMs?: number } = {},
+  {
+    seen = new Set<string>(),
+    timeoutMs = 15_000,
+    page = 'accept-invite',
+  }: { seen?: Set<string>; timeoutMs?: number; page?: 'accept-invite' | 'reset-password' } = {},
 ): Promise<{ token: string; url: string; text: string }> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -26,7 +30,7 @@ export async function inviteLinkToken(
         .map((file) => ({ file, text: readFileSync(file, 'utf8'), at: statSync(file).mtimeMs }))
         .filter((email) => email.text.includes(`\r\nTo: ${to}\r\n`))
         .sort((a, b) => b.at - a.at);
-      const match = emails[0] && /(http\S+#\/accept-invite\/([A-Za-z0-9_-]+))/.exec(emails[0].text);
+      const match = emails[0] && new RegExp(`(http\\S+#/${page}/([A-Za-z0-9_-]+))`).exec(emails[0].text);
       if (match) return { url: match[1]!, token: match[2]!, text: emails[0]!.text };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -277,6 +277,20 @@ describe('responses against docs/openapi.json', () => {
     expect((await call('POST', '/v1/api-keys', { body: { name: '' } })).status).toBe(400);
     expect((await call('DELETE', `/v1/api-keys/${created.body.id}`)).status).toBe(200);
     expect((await call('DELETE', `/v1/api-keys/${unknownId}`)).status).toBe(404);
+
+    const beforeReset = outboxFiles(join(local.dataDir, 'outbox'));
+    const resetFor = (email: string) => call('POST', '/v1/password-resets', { key: null, body: { email } });
+    expect((await resetFor('joiner@acme.example')).status).toBe(202);
+    expect((await resetFor('nobody@acme.example')).status).toBe(202);
+    expect((await call('POST', '/v1/password-resets', { key: null, body: {} })).status).toBe(400);
+    const reset = await inviteLinkToken(join(local.dataDir, 'outbox'), 'joiner@acme.example', {
+      seen: beforeReset,
+      page: 'reset-password',
+    });
+    const confirm = (body: unknown) => call('POST', '/v1/password-resets/confirm', { key: null, body });
+    expect((await confirm({ token: reset.token, password: 'weak' })).status).toBe(400);
+    expect((await confirm({ token: reset.token, password: 'Another-g00d-one!' })).status).toBe(200);
+    expect((await confirm({ token: reset.token, password: 'Another-g00d-one!' })).status).toBe(410);
   });
 
   it('matched the document on every response, and reached every operation with a success', () => {

@@ -15,7 +15,7 @@ import { acceptInviteRoute } from '../../functions/handlers/accept-invite';
 import { inviteUserRoute } from '../../functions/handlers/invite-user';
 import { publicApiHandler } from '../../functions/http/api-handler';
 import { resetSettings } from '../../functions/settings';
-import { personKey } from '../../functions/store/keys';
+import { inviteEmailKey, personKey } from '../../functions/store/keys';
 import { putPerson } from '../../functions/store/people';
 import { demoKeys } from '../../local/demo/accounts';
 import { apiEvent, lambdaContext } from '../../local/events';
@@ -178,6 +178,17 @@ it('finishes an acceptance whose person the pool has but no workspace user point
   expect(answer.statusCode).toBe(200);
   expect(cognitoMock.commandCalls(AdminSetUserPasswordCommand)).toHaveLength(1);
   expect(await readRawItem(personKey('sub-second'))).toMatchObject({ userId: answer.body.id });
+});
+
+it('keeps the link out of the stored email: its text has the placeholder, only the queue message the link', async () => {
+  const token = await invite('placeholder.check@acme.example');
+  const { outboxId, link } = JSON.parse(
+    sqsMock.commandCalls(SendMessageCommand).at(-1)!.args[0].input.MessageBody!,
+  ) as { outboxId: string; link: string };
+  expect(link).toBe(`https://console.example/#/accept-invite/${token}`);
+  const stored = await readRawItem(inviteEmailKey(db.accounts.acmeId, outboxId));
+  expect(stored?.text).toContain('{{one-time-link}}');
+  expect(JSON.stringify(stored)).not.toContain(token);
 });
 
 it('checks the policy itself before asking the pool anything', async () => {

@@ -197,3 +197,54 @@ describe("a person's token", () => {
     }
   });
 });
+
+describe('a forgotten password', () => {
+  const reset = (body: unknown) => api('POST', '/v1/password-resets', { body });
+  const confirm = (body: unknown) => api('POST', '/v1/password-resets/confirm', { body });
+
+  it('answers the same for a known and an unknown address, and emails only the known one', async () => {
+    const seen = outboxFiles(outbox());
+    const known = await reset({ email: 'Max.Member@acme.example' });
+    const unknown = await reset({ email: 'nobody.here@acme.example' });
+    expect(known.status).toBe(202);
+    expect(unknown.status).toBe(202);
+    expect(unknown.text).toBe(known.text);
+    const { token, url } = await inviteLinkToken(outbox(), 'max.member@acme.example', {
+      seen,
+      page: 'reset-password',
+    });
+    expect(url.startsWith(`${local().baseUrl}/#/reset-password/`)).toBe(true);
+    const files = [...outboxFiles(outbox())].filter((name) => !seen.has(name));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^password_reset-/);
+
+    const weak = await confirm({ token, password: 'weak' });
+    expect(weak.status).toBe(400);
+    const newPassword = 'Max-new-Passw0rd!!';
+    const changed = await confirm({ token, password: newPassword });
+    expect(changed.status).toBe(200);
+    expect((await confirm({ token, password: newPassword })).text).toBe(
+      '{"error":"This password reset link is no longer valid"}',
+    );
+    await expect(
+      signInToPool(
+        people().endpoint,
+        people().clientId,
+        'max.member@acme.example',
+        demoPasswords['max.member@acme.example']!,
+      ),
+    ).rejects.toThrow(/refused/);
+    const token2 = await signInToPool(
+      people().endpoint,
+      people().clientId,
+      'max.member@acme.example',
+      newPassword,
+    );
+    expect((await api('GET', '/v1/usage', { token: token2 })).status).toBe(200);
+  });
+
+  it('refuses an unknown token with 410 and a malformed body with 400', async () => {
+    expect((await confirm({ token: 'no-such', password: 'Correct-horse-b4ttery!' })).status).toBe(410);
+    expect((await reset({})).status).toBe(400);
+  });
+});

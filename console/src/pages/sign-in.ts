@@ -87,6 +87,7 @@ function PersonSignIn({
     />
     <button type="submit" disabled=${busy}>${busy ? 'Signing in…' : 'Sign in'}</button>
     <div id="person-error"><${ErrorMessage} error=${error} /></div>
+    <p><a href="#/forgot-password">Forgotten your password?</a></p>
   </form>`;
 }
 

@@ -49,7 +49,13 @@ export async function deliverOutboxEmail(
   const text = content.text
     .split(oneTimeLinkPlaceholder)
     .join(message.link ?? '(this link is missing: ask for a new email)');
-  await transport.send({ id: record.outboxId, kind: record.kind, to: record.to, subject: content.subject, text });
+  await transport.send({
+    id: record.outboxId,
+    kind: record.kind,
+    to: record.to,
+    subject: content.subject,
+    text,
+  });
   log.info(`${record.kind} email sent`, {
     outboxId: message.outboxId,
     kind: record.kind,

@@ -15,7 +15,7 @@ const symbols = /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/;
 const maxLength = 256;
 
 /** What the policy wants, as one sentence, for the 400 of a refused password. */
-export const passwordPolicyText =
+const passwordPolicyText =
   `A password needs at least ${passwordPolicy.minLength} characters, with a lower-case letter, ` +
   'an upper-case letter, a digit and a symbol';
 

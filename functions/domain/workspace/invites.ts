@@ -136,7 +136,10 @@ export async function inviteUser(
  * `withLink`, one line is the placeholder of the accept page's one-time link, which the delivery fills
  * in from the queue message (functions/domain/mail/deliver.ts): the stored text never holds it.
  */
-export function inviteEmailContent(record: InviteFields, withLink = false): { subject: string; text: string } {
+export function inviteEmailContent(
+  record: InviteFields,
+  withLink = false,
+): { subject: string; text: string } {
   const who = record.name ? `Hello ${record.name},` : 'Hello,';
   const accept = withLink
     ? ['', 'To accept, choose your password on this page (the link works once):', oneTimeLinkPlaceholder]
