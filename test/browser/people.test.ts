@@ -202,3 +202,29 @@ it('lets an admin create and revoke their own API key; the new key works until r
   await member.getByRole('link', { name: 'API keys' }).click();
   await expectText(member.locator('main'), 'Only an admin of your workspace can create and revoke API keys');
 });
+
+it('resets a forgotten password from the sign-in page through the emailed link', async () => {
+  const outbox = runtime.runtime.env.INVITE_OUTBOX_DIR!;
+  const page = await browser.context.newPage();
+  await page.goto(runtime.baseUrl + '/');
+  await page.getByRole('link', { name: 'Forgotten your password?' }).click();
+  const seen = outboxFiles(outbox);
+  await page.getByLabel('Email', { exact: true }).fill('gina.admin@globex.example');
+  await page.getByRole('button', { name: 'Email me a link' }).click();
+  await expectText(page.getByRole('status'), 'If this address belongs to a mailvet account');
+  const { url } = await inviteLinkToken(outbox, 'gina.admin@globex.example', {
+    seen,
+    page: 'reset-password',
+  });
+  const reset = await browser.context.newPage();
+  await reset.goto(url);
+  const fresh = 'Gina-fresh-Passw0rd!';
+  await reset.getByLabel('New password', { exact: true }).fill(fresh);
+  await reset.getByLabel('New password again').fill(fresh);
+  await shot(reset, 'reset-password');
+  await reset.getByRole('button', { name: 'Set the password' }).click();
+  await expectText(reset.getByRole('status'), 'Your password is changed');
+  const signIn = await browser.context.newPage();
+  await signInAsPerson(signIn, 'gina.admin@globex.example', fresh);
+  await expectText(signIn.locator('header'), 'gina.admin@globex.example');
+});
