@@ -182,13 +182,14 @@ export async function startLocalCognito(options: LocalCognitoOptions): Promise<L
       logger.warn('cognito-local exited unexpectedly; starting it again', { code, signal });
       child = spawnEmulator(dataDir);
       supervise(child);
-      void waitUntilReady(endpoint, child, 15_000).catch((error: unknown) =>
+      void waitUntilReady(endpoint, child, 60_000).catch((error: unknown) =>
         logger.error('cognito-local did not come back', error),
       );
     });
   };
   try {
-    await waitUntilReady(endpoint, child, 15_000);
+    // As long as DynamoDB Local's JVM may take: a loaded machine (the crash suite's restarts) is slow.
+    await waitUntilReady(endpoint, child, 60_000);
   } catch (error) {
     await stopChild(child);
     throw error;

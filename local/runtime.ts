@@ -187,6 +187,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       recordAwsCalls((call) => awsCalls.push(call));
       stoppers.push(async () => recordAwsCalls(undefined));
     }
+    // The Cognito emulator starts beside DynamoDB Local's JVM (each takes seconds on a busy machine), and
+    // is stopped with the rest even when another service fails to start first.
+    const cognitoStart =
+      options.people === false
+        ? undefined
+        : startLocalCognito({
+            dataDir: path.join(dataDir, 'cognito'),
+            ...(options.cognitoPort === undefined ? {} : { port: options.cognitoPort }),
+          });
+    cognitoStart?.catch(() => undefined);
+    stoppers.push(async () => (await cognitoStart?.catch(() => undefined))?.stop());
     const durability = options.fsync === undefined ? localFsync() : asLocalFsync(options.fsync);
     const fsync = fsyncsFiles(durability);
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({
@@ -205,15 +216,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       releaseInFlightOnStart: true,
     });
     stoppers.push(() => sqsServer.close());
-    let cognito: LocalCognito | undefined;
-    if (options.people !== false) {
-      const started = await startLocalCognito({
-        dataDir: path.join(dataDir, 'cognito'),
-        ...(options.cognitoPort === undefined ? {} : { port: options.cognitoPort }),
-      });
-      cognito = started;
-      stoppers.push(() => started.stop());
-    }
+    const cognito: LocalCognito | undefined = await cognitoStart;
     // Invite and password-reset links point at the console, served by the API's server: its port is
     // needed before the functions' settings are.
     const apiPort =
