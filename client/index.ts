@@ -33,6 +33,8 @@ export interface MailvetClientOptions extends RetryOptions {
   baseUrl: string;
   /** Sent as x-api-key on every API call (never on presigned upload and download URLs). */
   apiKey?: string;
+  /** A person's access token from the user pool, sent as `Authorization: Bearer` instead of a key. */
+  accessToken?: string;
   /** The fetch to use; default the global one. */
   fetch?: typeof fetch;
   /** How files reach their presigned upload URL; default XMLHttpRequest where it exists, else fetch. */
@@ -122,28 +124,32 @@ export class MailvetClient {
   /** Every route, typed by docs/openapi.json (x-api-key and retries included). */
   readonly api: Client<paths>;
   private readonly baseUrl: string;
-  private readonly apiKey: string | undefined;
+  private readonly authHeaders: Record<string, string>;
   private readonly fetchWithRetry: (request: Request) => Promise<Response>;
   private readonly plainFetch: typeof fetch;
   private readonly uploader: Uploader;
 
   constructor(readonly options: MailvetClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.apiKey = options.apiKey;
+    this.authHeaders =
+      options.apiKey !== undefined
+        ? { 'x-api-key': options.apiKey }
+        : options.accessToken !== undefined
+          ? { authorization: `Bearer ${options.accessToken}` }
+          : {};
     this.plainFetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.fetchWithRetry = retryingFetch(this.plainFetch, options);
     this.uploader = options.uploader ?? createUploader(this.plainFetch);
     this.api = createClient<paths>({
       baseUrl: this.baseUrl,
-      headers: this.apiKey === undefined ? {} : { 'x-api-key': this.apiKey },
+      headers: this.authHeaders,
       fetch: this.fetchWithRetry,
     });
   }
 
   /** Any method and path of the API, as a raw Response (x-api-key and retries included). */
   send(method: string, path: string, body?: unknown): Promise<Response> {
-    const headers: Record<string, string> = {};
-    if (this.apiKey !== undefined) headers['x-api-key'] = this.apiKey;
+    const headers: Record<string, string> = { ...this.authHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     return this.fetchWithRetry(
       new Request(`${this.baseUrl}${path}`, {

@@ -346,6 +346,92 @@ export interface paths {
     patch: operations['patchSafetyNetSequence'];
     trace?: never;
   };
+  '/v1/invites/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Accept an invite with its link's one-time token: the invitee's password makes them an active user */
+    post: operations['acceptInvite'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The calling admin's own API keys (hints only, never the keys) */
+    get: operations['listApiKeys'];
+    put?: never;
+    /** Create an API key for the calling admin; the key is in this answer only */
+    post: operations['createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke one of the calling admin's own API keys (requests with it get 403 from then on) */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/password-resets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Email a one-time link to choose a new password: the same answer for any address */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/password-resets/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a new password with the reset link's one-time token */
+    post: operations['confirmPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -927,6 +1013,61 @@ export interface components {
       /** @enum {string} */
       service: 'outreach' | 'salesloft';
     };
+    AcceptedUser: {
+      /** @description Active users only */
+      createdAt?: string | null;
+      email: string;
+      /** @description null for an invited user */
+      id: string | null;
+      /** @description Invited users only */
+      inviteExpiresAt?: string | null;
+      mailboxes: {
+        email: string;
+        id: string;
+      }[];
+      name: string;
+      /** @enum {string} */
+      role: 'member' | 'admin';
+      /** @enum {string} */
+      status: 'active' | 'invited';
+    };
+    ApiKey: {
+      /** @description ISO 8601 timestamp (UTC) */
+      createdAt: string;
+      /** @description The first characters of the key */
+      hint: string;
+      id: string;
+      name: string;
+      /** @description Set once the key is revoked */
+      revokedAt?: string;
+    };
+    ApiKeyList: {
+      apiKeys: {
+        /** @description ISO 8601 timestamp (UTC) */
+        createdAt: string;
+        /** @description The first characters of the key */
+        hint: string;
+        id: string;
+        name: string;
+        /** @description Set once the key is revoked */
+        revokedAt?: string;
+      }[];
+    };
+    CreatedApiKey: {
+      /** @description ISO 8601 timestamp (UTC) */
+      createdAt: string;
+      /** @description The first characters of the key */
+      hint: string;
+      id: string;
+      name: string;
+      /** @description Set once the key is revoked */
+      revokedAt?: string;
+      /** @description The key itself: shown this once, never stored */
+      key: string;
+    };
+    PasswordResetAnswer: {
+      message: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -967,7 +1108,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1058,7 +1199,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1156,7 +1297,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1243,7 +1384,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1336,7 +1477,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1446,7 +1587,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1562,7 +1703,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1673,7 +1814,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1773,7 +1914,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1878,7 +2019,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1996,7 +2137,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2085,7 +2226,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2176,7 +2317,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2259,7 +2400,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2349,7 +2490,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2432,7 +2573,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2523,7 +2664,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2623,7 +2764,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2712,7 +2853,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2803,7 +2944,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2883,7 +3024,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2978,7 +3119,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3070,7 +3211,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3150,7 +3291,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3245,7 +3386,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description "Missing API key" */
+      /** @description "Missing API key"; "Invalid token" */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3277,6 +3418,452 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before trying again */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  acceptInvite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+          password: string;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The user, now active (id, createdAt, the invite's role) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedUser'];
+        };
+      };
+      /** @description "Invalid request body: token and password are required strings (name, if given, 1 to 200 characters)"; "A password needs at least 12 characters, with a lower-case letter, an upper-case letter, a digit and a symbol (this one needs at least 12 characters, an upper-case letter, a digit, a symbol)"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "This email already signs in to a mailvet workspace" */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "This invite link is no longer valid" */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can manage API keys"; "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new key, shown once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiKey'];
+        };
+      };
+      /** @description "name is required: 1 to 100 characters"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can manage API keys"; "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key, with revokedAt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can manage API keys"; "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "API key not found" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted (whether or not the address has an account) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PasswordResetAnswer'];
+        };
+      };
+      /** @description "Invalid request body: email is required"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  confirmPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The password is changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PasswordResetAnswer'];
+        };
+      };
+      /** @description "Invalid request body: token and password are required strings"; "A password needs at least 12 characters, with a lower-case letter, an upper-case letter, a digit and a symbol (this one needs at least 12 characters, an upper-case letter, a digit, a symbol)"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "This password reset link is no longer valid" */
+      410: {
+        headers: {
           [name: string]: unknown;
         };
         content: {

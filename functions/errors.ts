@@ -43,6 +43,10 @@ function fixedError(statusCode: number, message: string) {
 
 export class MissingKeyError extends fixedError(401, missingKeyMessage) {}
 
+/** 401: a bearer token that is not a live token of the user pool's console client (docs/people.md). */
+export const invalidTokenMessage = 'Invalid token';
+export class InvalidTokenError extends fixedError(401, invalidTokenMessage) {}
+
 /** 403: unknown or revoked API key. */
 export class InvalidKeyError extends fixedError(403, invalidKeyMessage) {}
 

@@ -3,6 +3,7 @@
 // first invocation) with the variable's name and the rule it breaks.
 import { z } from 'zod';
 import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
+import { peopleSettings } from './settings/people';
 import { sealedSecretSettings } from './settings/secrets';
 import { dnsRetrySettings } from './settings/probe-dns';
 
@@ -128,6 +129,7 @@ const schema = z.object({
   /** Write the dashboard's counts as CloudWatch embedded-metric log lines (the stack sets it). */
   EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ...peopleSettings,
   ...sealedSecretSettings,
 });
 

@@ -1,5 +1,6 @@
 // The one table of functions, routes, queues and event sources. The CDK stack (lib/) and the local
 // runtime (local/) both read it, so what runs on this machine is what deploys.
+import { peopleFunctions, peopleRoutes } from './wiring/people';
 
 /** Every queue; each has a dead-letter queue, and its URLs reach the functions as settings. */
 export const queueNames = ['chunks', 'webhooks', 'validations', 'invites', 'probes'] as const;
@@ -370,6 +371,7 @@ export const functions: FunctionSpec[] = [
     memoryMb: 256,
     access: { table: [] },
   },
+  ...peopleFunctions,
 ];
 
 export const routes: RouteSpec[] = [
@@ -402,6 +404,7 @@ export const routes: RouteSpec[] = [
   { method: 'GET', path: '/v1/safety-net-sequences', function: 'listSafetyNetSequences' },
   { method: 'GET', path: '/v1/safety-net-sequences/{id}', function: 'getSafetyNetSequence' },
   { method: 'PATCH', path: '/v1/safety-net-sequences/{id}', function: 'patchSafetyNetSequence' },
+  ...peopleRoutes,
 ];
 
 /**

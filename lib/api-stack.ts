@@ -20,6 +20,7 @@ import { queueUrlEnvName, type FunctionSpec, type QueueName, type TableAccess } 
 import { Alarms, type AlarmOptions } from './alarms';
 import { reserveApiConcurrency } from './concurrency';
 import { grantInviteSending, type InviteOptions } from './invites';
+import { grantPeopleDirectory, peopleEnvironment } from './people';
 import { MailvetFunction, repoRoot } from './mailvet-function';
 import { ConsoleSite } from './console-site';
 import { giveNotificationsHandlerLogs } from './custom-resource-logs';
@@ -153,6 +154,8 @@ export class ApiStack extends Stack {
       DEFAULT_CREDITS: String(props.usageDefaults?.credits ?? planSettingDefaults.DEFAULT_CREDITS),
       // SMTP_PROBE and the HELO / MAIL FROM names (checked here: synth stops on a name servers refuse).
       ...probingEnvironment(props.probing),
+      // The user pool whose console tokens the API accepts besides API keys (lib/people.ts).
+      ...peopleEnvironment(refs.people),
     };
     for (const spec of wiring.queues)
       environment[queueUrlEnvName(spec.name)] = refs.queues[spec.name].queueUrl;
@@ -173,6 +176,7 @@ export class ApiStack extends Stack {
     this.functions = functions;
     grantSocksSecret(this, props.probing, functions);
     grantInviteSending(this, props.invites, functions);
+    grantPeopleDirectory(refs.people, functions);
     grantSealedSecrets(functions, wiring.functions, refs.secretsKeyArn);
     grantPlatformCredentials(functions, wiring.functions, refs.platformCredentialsSecretArn);
     reserveApiConcurrency(functions, props.apiReservedConcurrency);
@@ -221,6 +225,8 @@ export class ApiStack extends Stack {
 
     // The web console (lib/console-site.ts) calls the API from its CloudFront origin.
     this.console = new ConsoleSite(this, 'Console');
+    // Invite and password-reset links open the console's pages.
+    for (const f of functions.values()) f.addEnvironment('CONSOLE_URL', this.console.origin);
     this.api = new apigwv2.HttpApi(this, 'HttpApi', {
       apiName: `${this.stackName}`,
       description: 'mailvet email validation API',
@@ -228,7 +234,7 @@ export class ApiStack extends Stack {
       corsPreflight: {
         allowOrigins: [this.console.origin, ...(props.corsOrigins ?? [])],
         allowMethods: [apigwv2.CorsHttpMethod.ANY],
-        allowHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
+        allowHeaders: ['content-type', 'x-api-key', 'idempotency-key', 'authorization'],
         exposeHeaders: ['retry-after'],
         maxAge: Duration.hours(1),
       },
@@ -253,7 +259,10 @@ export class ApiStack extends Stack {
 
     addLambdaRoutes(this.api, wiring.routes, fn, (name) => `${name}Integration`);
 
-    this.console.deploy(this.stage.url);
+    this.console.deploy(this.stage.url, {
+      endpoint: `https://cognito-idp.${this.region}.${this.urlSuffix}/`,
+      clientId: refs.people.clientId,
+    });
     new Operations(this, 'Operations', {
       api: this.api,
       functions,

@@ -109,7 +109,8 @@ export class ConsoleSite extends Construct {
    * Deploys the built console and config.json (naming `apiUrl`) to the bucket. esbuild builds the
    * console at synth time on this machine (no Docker), like the functions.
    */
-  deploy(apiUrl: string): s3deploy.BucketDeployment {
+  /** `people`: where the console signs people in (the user pool's endpoint and app client). */
+  deploy(apiUrl: string, people?: { endpoint: string; clientId: string }): s3deploy.BucketDeployment {
     const deployment = new s3deploy.BucketDeployment(this, 'Deployment', {
       destinationBucket: this.bucket,
       sources: [
@@ -125,7 +126,7 @@ export class ConsoleSite extends Construct {
             },
           },
         }),
-        s3deploy.Source.jsonData('config.json', { apiUrl }),
+        s3deploy.Source.jsonData('config.json', { apiUrl, ...(people ? { people } : {}) }),
       ],
       // index.html, app.js and config.json keep their names across deploys: browsers revalidate them.
       cacheControl: [s3deploy.CacheControl.noCache()],

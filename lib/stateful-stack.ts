@@ -16,6 +16,7 @@ import type { QueueName } from '../functions/wiring';
 import { checkWiring, deadLetterVisibilityTimeoutSeconds } from './wiring-checks';
 import { repoRoot } from './mailvet-function';
 import { createPlatformCredentialsSecret } from './platform-credentials';
+import { PeoplePool, type PeopleRefs } from './people';
 import { createSecretsKey } from './sealed-secrets';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -41,6 +42,8 @@ export interface StatefulRefs {
   /** The sales platforms' OAuth client credentials (lib/platform-credentials.ts). */
   platformCredentialsSecretArn: string;
   queues: Record<QueueName, { queueArn: string; queueUrl: string; deadLetterQueueArn: string }>;
+  /** The user pool people sign in to and its console app client (lib/people.ts). */
+  people: PeopleRefs;
 }
 
 export interface StatefulStackProps extends StackProps {
@@ -66,6 +69,7 @@ export class StatefulStack extends Stack {
   readonly refs: StatefulRefs;
   /** Every alarm of both stacks notifies this topic. */
   readonly alarmTopic: sns.Topic;
+  readonly people: PeoplePool;
   /** Seals OAuth grants and mailbox passwords (functions/clients/secret-box.ts). */
   readonly secretsKey: kms.Key;
   /** The OAuth client credentials of Outreach and Salesloft, filled in by an operator. */
@@ -133,7 +137,13 @@ export class StatefulStack extends Stack {
         deadLetterQueueArn: this.share(pair.deadLetterQueue.queueArn, `${id}DeadLetterQueueArn`),
       };
     }
+    this.people = new PeoplePool(this, 'People', { removalPolicy });
     this.refs = {
+      people: {
+        userPoolId: this.share(this.people.userPool.userPoolId, 'UserPoolId'),
+        userPoolArn: this.share(this.people.userPool.userPoolArn, 'UserPoolArn'),
+        clientId: this.share(this.people.client.userPoolClientId, 'UserPoolClientId'),
+      },
       alarmTopicArn: this.share(this.alarmTopic.topicArn, 'AlarmTopicArn'),
       tableArn: this.share(this.table.tableArn, 'TableArn'),
       tableName: this.share(this.table.tableName, 'TableName'),

@@ -13,29 +13,38 @@ export interface StaticSite {
 
 let built: Promise<Map<string, ConsoleFile>> | undefined;
 
+/** Where the console signs people in: the user pool's endpoint (the emulator here) and app client. */
+export interface ConsolePeopleConfig {
+  endpoint: string;
+  clientId: string;
+}
+
 /**
- * The console, allowed to connect to `storageOrigin` (the local S3 of the presigned addresses) besides
- * its own origin. Built once per process, when first asked for: a test file that starts several
- * runtimes pays for one build, and one that never opens the console for none.
+ * The console, allowed to connect to `storageOrigin` (the local S3 of the presigned addresses) and the
+ * user pool's endpoint besides its own origin. Built once per process, when first asked for: a test file
+ * that starts several runtimes pays for one build, and one that never opens the console for none; each
+ * runtime's config.json is its own.
  */
-export function consoleSite(storageOrigin: string): StaticSite {
+export function consoleSite(storageOrigin: string, people?: ConsolePeopleConfig): StaticSite {
+  const config: ConsoleFile = {
+    path: 'config.json',
+    contentType: 'application/json',
+    body: Buffer.from(JSON.stringify({ apiUrl: '', ...(people ? { people } : {}) })),
+  };
+  const connect = [storageOrigin, ...(people ? [new URL(people.endpoint).origin] : [])].join(' ');
   return {
     get: async (path) => {
+      if (path === '/config.json') return config;
       built ??= build();
       return (await built).get(path === '/' ? '/index.html' : path);
     },
-    headers: { 'content-security-policy': contentSecurityPolicy(storageOrigin) },
+    headers: { 'content-security-policy': contentSecurityPolicy(connect) },
   };
 }
 
 async function build(): Promise<Map<string, ConsoleFile>> {
   const files = new Map<string, ConsoleFile>();
   for (const file of await buildConsole()) files.set(`/${file.path}`, file);
-  files.set('/config.json', {
-    path: 'config.json',
-    contentType: 'application/json',
-    body: Buffer.from(JSON.stringify({ apiUrl: '' })),
-  });
   return files;
 }
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { S3Event } from 'aws-lambda';
 import { seedDemoAccounts } from './demo/accounts';
+import { seedDemoPeople } from './demo/people';
 import { seedDemoWorkspace } from './demo/workspace';
 import { runPendingMigrations } from '../functions/domain/migrations';
 import { systemClock } from '../functions/clock';
@@ -37,10 +38,11 @@ import { logger } from '../functions/log';
 import { startApiGateway, type ApiGateway } from './api-gateway';
 import type { LocalResources } from './iam/template-policies';
 import { consoleSite } from './console-site';
+import { startLocalCognito, type LocalCognito } from './cognito';
 import { ensureTable, hasData, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { lambdaContext } from './events';
 import { asLocalFsync, fsyncsFiles, localFsync, type LocalFsync } from './fsync';
-import { PortInUseError } from './ports';
+import { freePort, PortInUseError } from './ports';
 import { startLocalS3, type LocalS3, type LocalS3Options } from './s3/local-s3';
 import { startScheduleTimers } from './schedules';
 import { startQueuePoller } from './sqs/poller';
@@ -89,6 +91,13 @@ export interface LocalRuntimeOptions {
    * them on the main thread with the API.
    */
   workers?: number;
+  /**
+   * Run the Cognito emulator (local/cognito.ts) so people can accept invites and sign in (default
+   * true). Without it the API takes API keys only and refuses every bearer token.
+   */
+  people?: boolean;
+  /** The Cognito emulator's port (npm start: COGNITO_PORT, else PORT + 3); without it, see local/cognito.ts. */
+  cognitoPort?: number;
   /** The schedules whose timers run (default: the wiring's); tests give fixture ones. */
   schedules?: readonly ScheduleSpec[];
   /** Functions beyond the wiring's, run on the main thread (tests: a fixture schedule's function). */
@@ -97,7 +106,9 @@ export interface LocalRuntimeOptions {
 
 export interface LocalRuntime {
   baseUrl: string;
-  endpoints: { dynamoDb: string; s3: string; sqs: string };
+  endpoints: { dynamoDb: string; s3: string; sqs: string; cognito?: string };
+  /** The user pool people sign in to, when started with `people`. */
+  people?: { userPoolId: string; clientId: string; issuer: string; endpoint: string };
   /** The settings the handlers run with. */
   env: Record<string, string>;
   /** True when this start created the data (and seeded the demo workspace). */
@@ -176,6 +187,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       recordAwsCalls((call) => awsCalls.push(call));
       stoppers.push(async () => recordAwsCalls(undefined));
     }
+    // The Cognito emulator starts beside DynamoDB Local's JVM (each takes seconds on a busy machine), and
+    // is stopped with the rest even when another service fails to start first.
+    const cognitoStart =
+      options.people === false
+        ? undefined
+        : startLocalCognito({
+            dataDir: path.join(dataDir, 'cognito'),
+            ...(options.cognitoPort === undefined ? {} : { port: options.cognitoPort }),
+          });
+    cognitoStart?.catch(() => undefined);
+    stoppers.push(async () => (await cognitoStart?.catch(() => undefined))?.stop());
     const durability = options.fsync === undefined ? localFsync() : asLocalFsync(options.fsync);
     const fsync = fsyncsFiles(durability);
     const dynamo: DynamoDbLocal = await startDynamoDbLocal({
@@ -194,6 +216,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       releaseInFlightOnStart: true,
     });
     stoppers.push(() => sqsServer.close());
+    const cognito: LocalCognito | undefined = await cognitoStart;
+    // Invite and password-reset links point at the console, served by the API's server: its port is
+    // needed before the functions' settings are.
+    const apiPort =
+      options.serve === false ? options.port : options.port === 0 ? await freePort(host) : options.port;
+    const consoleHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 
     // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.
     const handlers = new Map<string, Handler>();
@@ -265,6 +293,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // No SES here: invite emails are written to DATA_DIR/outbox as .eml files (INVITE_OUTBOX_DIR=''
       // keeps them pending, as a deployment without inviteFrom does).
       INVITE_OUTBOX_DIR: process.env.INVITE_OUTBOX_DIR ?? path.join(dataDir, 'outbox'),
+      CONSOLE_URL: `http://${consoleHost}:${apiPort}`,
+      ...(cognito
+        ? {
+            PEOPLE_USER_POOL_ID: cognito.userPoolId,
+            PEOPLE_CLIENT_ID: cognito.clientId,
+            PEOPLE_TOKEN_ISSUER: cognito.issuer,
+            AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.endpoint,
+          }
+        : {}),
       // No KMS here: sealed secrets use a key file of this data directory (made 0600 on first use).
       SECRETS_LOCAL_KEY_FILE: process.env.SECRETS_LOCAL_KEY_FILE ?? path.join(dataDir, 'secrets.key'),
       ...options.env,
@@ -338,6 +375,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     if (fresh && options.seed !== false) {
       const accounts = await seedDemoAccounts();
       await seedDemoWorkspace(accounts);
+      if (cognito) await seedDemoPeople(accounts.users);
       seeded = true;
     }
 
@@ -373,13 +411,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         routes: [...routes, ...preflightRoutes],
         defaultFunction: defaultRouteFunction,
         invoke,
-        port: options.port,
+        port: apiPort,
         host,
         dependencies: {
           available: () => dynamo.available(),
           failedSince: (since) => dynamo.failedSince(since),
         },
-        site: consoleSite(new URL(s3.url).origin),
+        site: consoleSite(
+          new URL(s3.url).origin,
+          cognito ? { endpoint: cognito.endpoint, clientId: cognito.clientId } : undefined,
+        ),
       });
       stoppers.push(() => api.close());
       baseUrl = api.url;
@@ -389,7 +430,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     return {
       baseUrl,
-      endpoints: { dynamoDb: dynamo.endpoint, s3: s3.url, sqs: sqsServer.url },
+      endpoints: {
+        dynamoDb: dynamo.endpoint,
+        s3: s3.url,
+        sqs: sqsServer.url,
+        ...(cognito ? { cognito: cognito.endpoint } : {}),
+      },
+      ...(cognito
+        ? {
+            people: {
+              userPoolId: cognito.userPoolId,
+              clientId: cognito.clientId,
+              issuer: cognito.issuer,
+              endpoint: cognito.endpoint,
+            },
+          }
+        : {}),
       env,
       seeded,
       invoke,

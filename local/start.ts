@@ -31,11 +31,12 @@ function portSetting(name: string, fallback: number): number {
  * The API on PORT, the local S3 and DynamoDB Local just above it, so runtimes started with different
  * PORTs never share a port. PORT=0 lets the system pick every one of them not set on its own.
  */
-function ports(): { api: number; s3?: number; dynamoDb?: number; needs: PortNeed[] } {
+function ports(): { api: number; s3?: number; dynamoDb?: number; cognito?: number; needs: PortNeed[] } {
   const api = portSetting('PORT', 3000);
-  if (api > 65533) throw new StartSettingError(`PORT must leave room for two ports above it, got ${api}`);
+  if (api > 65532) throw new StartSettingError(`PORT must leave room for three ports above it, got ${api}`);
   const s3 = portSetting('S3_PORT', api === 0 ? 0 : api + 1);
   const dynamoDb = portSetting('DYNAMODB_PORT', api === 0 ? 0 : api + 2);
+  const cognito = portSetting('COGNITO_PORT', api === 0 ? 0 : api + 3);
   const another = api + 1000 <= 65533 ? api + 1000 : 4000;
   const needs: PortNeed[] = [
     { port: api, role: 'the API', remedy: `start on another port: PORT=${another} npm start` },
@@ -49,9 +50,14 @@ function ports(): { api: number; s3?: number; dynamoDb?: number; needs: PortNeed
       role: `DynamoDB Local${process.env.DYNAMODB_PORT ? ', DYNAMODB_PORT' : ', PORT + 2'}`,
       remedy: `move it with DYNAMODB_PORT, or start on another port: PORT=${another} npm start`,
     },
+    {
+      port: cognito,
+      role: `the Cognito emulator${process.env.COGNITO_PORT ? ', COGNITO_PORT' : ', PORT + 3'}`,
+      remedy: `move it with COGNITO_PORT, or start on another port: PORT=${another} npm start`,
+    },
   ].filter((need) => need.port !== 0);
   // 0: any free port (for the local S3, the one this data directory used last, when free).
-  return { api, s3: s3 || undefined, dynamoDb: dynamoDb || undefined, needs };
+  return { api, s3: s3 || undefined, dynamoDb: dynamoDb || undefined, cognito: cognito || undefined, needs };
 }
 
 /** Fails at once, before DynamoDB Local's JVM starts, when a port the runtime needs is taken. */
@@ -74,7 +80,7 @@ async function checkPorts(needs: PortNeed[], host: string): Promise<void> {
 async function main(): Promise<void> {
   const started = Date.now();
   const host = process.env.HOST ?? '127.0.0.1';
-  const { api, s3, dynamoDb, needs } = ports();
+  const { api, s3, dynamoDb, cognito, needs } = ports();
   const dataDir = path.resolve(process.env.DATA_DIR ?? '.mailvet');
   // A runtime killed on this data directory may have left its JVM holding DynamoDB Local's port.
   await killStaleJvm(path.join(dataDir, 'dynamodb', 'jvm.pid'), dynamoDb ? { port: dynamoDb } : {});
@@ -89,6 +95,7 @@ async function main(): Promise<void> {
     host,
     ...(s3 === undefined ? {} : { s3Port: s3 }),
     ...(dynamoDb === undefined ? {} : { dynamoDbPort: dynamoDb }),
+    ...(cognito === undefined ? {} : { cognitoPort: cognito }),
     onFatal: (error) => {
       process.stderr.write(`mailvet: ${error.message}\n`);
       void stopRuntime().finally(() => process.exit(1));
@@ -103,7 +110,7 @@ async function main(): Promise<void> {
   const lines = [
     `mailvet local runtime ready in ${seconds} s`,
     `  API:       ${url}`,
-    `  console:   ${url}/ (sign in with a demo key)`,
+    `  console:   ${url}/ (sign in with a demo key, or as a demo person: README, "Demo people")`,
     `  reference: ${url}/docs`,
     `  data:      ${dataDir}${runtime.seeded ? ' (new: demo workspace seeded)' : ''}`,
     `  demo keys: ${demoKeys.admin} (Acme, may invite and toggle sequences)`,

@@ -138,7 +138,18 @@ export class ApiError extends Error {
 export interface ApiOptions {
   /** The API's base URL; empty: the console's own origin (the local runtime serves both). */
   baseUrl: string;
-  apiKey: string;
+  /** An API key, or a person's access token (sent as `Authorization: Bearer`). */
+  apiKey?: string;
+  accessToken?: string;
+}
+
+/** An admin's own API key as the API lists it (the key itself only once, when created). */
+export interface ApiKey {
+  createdAt: string;
+  hint: string;
+  id: string;
+  name: string;
+  revokedAt?: string;
 }
 
 /** The client's errors (and a failed fetch) as the console's one error type. */
@@ -169,9 +180,11 @@ type Window = { startDate?: string; endDate?: string };
 export function createApi(options: ApiOptions) {
   const baseUrl = options.baseUrl || window.location.origin;
   // Reads and most writes wait out a 429 or 503 (Retry-After) a few times before the page hears of it.
-  const client = createMailvetClient({ baseUrl, apiKey: options.apiKey, maxRetries: 3, maxWaitMs: 10_000 });
+  const auth =
+    options.apiKey !== undefined ? { apiKey: options.apiKey } : { accessToken: options.accessToken };
+  const client = createMailvetClient({ baseUrl, ...auth, maxRetries: 3, maxWaitMs: 10_000 });
   // Job creation is not retried: its 429 is the 5-job limit, whose 60 s wait the page explains instead.
-  const once = createMailvetClient({ baseUrl, apiKey: options.apiKey, maxRetries: 0 });
+  const once = createMailvetClient({ baseUrl, ...auth, maxRetries: 0 });
   const api = client.api;
 
   return {
@@ -255,6 +268,15 @@ export function createApi(options: ApiOptions) {
       ),
     inviteUser: (body: { email: string; name?: string; role: 'member' | 'admin' }) =>
       translated(async () => bodyOf<User>(await api.POST('/v1/users', { body }))),
+    listApiKeys: () => translated(async () => bodyOf<{ apiKeys: ApiKey[] }>(await api.GET('/v1/api-keys'))),
+    createApiKey: (name: string) =>
+      translated(async () =>
+        bodyOf<ApiKey & { key: string }>(await api.POST('/v1/api-keys', { body: { name } })),
+      ),
+    revokeApiKey: (id: string) =>
+      translated(async () =>
+        bodyOf<ApiKey>(await api.DELETE('/v1/api-keys/{id}', { params: { path: { id } } })),
+      ),
     listSafetyNetMailboxes: (query: Paging = {}) =>
       translated(async () =>
         bodyOf<Page & { mailboxes: SafetyNetMailbox[] }>(

@@ -1,9 +1,14 @@
-// The shell: sign-in until a key is accepted, then the navigation and the page the hash names.
+// The shell: sign-in until a key or a person is accepted, then the navigation and the page the hash
+// names. The accept-invite page (an email's link) opens without signing in.
 import { useMemo, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
 import { createApi, type Api } from './api';
+import type { PeopleConfig } from './config';
 import { html } from './html';
+import { AcceptInvitePage } from './pages/accept-invite';
+import { ApiKeysPage } from './pages/api-keys';
 import { BulkPage } from './pages/bulk';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset';
 import { DomainsPage } from './pages/domains';
 import { JobPage, JobsPage } from './pages/jobs';
 import { MailboxPage, MailboxesPage } from './pages/mailboxes';
@@ -13,7 +18,7 @@ import { UsagePage } from './pages/usage';
 import { UsersPage } from './pages/users';
 import { ValidatePage } from './pages/validate';
 import { href, useRoute } from './route';
-import { forgetKey, savedKey } from './session';
+import { forgetCredentials, savedCredentials, type Credentials } from './session';
 
 const pages = [
   { page: 'validate', label: 'Validate' },
@@ -24,6 +29,7 @@ const pages = [
   { page: 'users', label: 'Users' },
   { page: 'safety-net', label: 'Safety Net' },
   { page: 'usage', label: 'Usage' },
+  { page: 'api-keys', label: 'API keys' },
 ];
 
 /** The page of each route; an unknown route shows the Validate page. */
@@ -36,6 +42,7 @@ const listPages = new Map<string, ComponentType<{ api: Api }>>([
   ['domains', DomainsPage],
   ['users', UsersPage],
   ['safety-net', SafetyNetPage],
+  ['api-keys', ApiKeysPage],
 ]);
 /** Routes that show one job or mailbox, named by the route's parameter. */
 const itemPages = new Map<string, ComponentType<{ api: Api; id: string }>>([
@@ -43,17 +50,31 @@ const itemPages = new Map<string, ComponentType<{ api: Api; id: string }>>([
   ['mailbox', MailboxPage],
 ]);
 
-export function App({ apiUrl }: { apiUrl: string }) {
-  const [apiKey, setApiKey] = useState(savedKey);
+export function App({ apiUrl, people }: { apiUrl: string; people?: PeopleConfig }) {
+  const [credentials, setCredentials] = useState<Credentials | undefined>(savedCredentials);
   const route = useRoute();
-  const api = useMemo(() => (apiKey ? createApi({ baseUrl: apiUrl, apiKey }) : undefined), [apiUrl, apiKey]);
+  const api = useMemo(
+    () => (credentials ? createApi({ baseUrl: apiUrl, ...credentials }) : undefined),
+    [apiUrl, credentials],
+  );
 
-  if (!api) return html`<${SignIn} apiUrl=${apiUrl} onSignedIn=${setApiKey} />`;
+  if (route.page === 'accept-invite')
+    return html`<${AcceptInvitePage}
+      apiUrl=${apiUrl}
+      people=${people}
+      token=${route.param ?? ''}
+      onSignedIn=${setCredentials}
+    />`;
+  if (route.page === 'reset-password')
+    return html`<${ResetPasswordPage} apiUrl=${apiUrl} token=${route.param ?? ''} />`;
+  if (!api && route.page === 'forgot-password') return html`<${ForgotPasswordPage} apiUrl=${apiUrl} />`;
+  if (!api) return html`<${SignIn} apiUrl=${apiUrl} people=${people} onSignedIn=${setCredentials} />`;
 
   const signOut = () => {
-    forgetKey();
-    setApiKey(undefined);
+    forgetCredentials();
+    setCredentials(undefined);
   };
+  const who = credentials && 'email' in credentials ? credentials.email : undefined;
   const current = route.page === 'mailbox' ? 'mailboxes' : route.page === 'job' ? 'jobs' : route.page;
   const Item = itemPages.get(route.page);
   const Page = listPages.get(route.page) ?? ValidatePage;
@@ -82,6 +103,7 @@ export function App({ apiUrl }: { apiUrl: string }) {
           )}
         </ul>
       </nav>
+      ${who && html`<span class="muted who">${who}</span>`}
       <button type="button" class="link" onClick=${signOut}>Sign out</button>
     </header>
     <main id="main" tabindex="-1" key=${route.page + (route.param ?? '')}>${page}</main>

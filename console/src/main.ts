@@ -8,5 +8,5 @@ import { html } from './html';
 
 void loadConfig().then((config) => {
   const root = document.getElementById('app');
-  if (root) render(html`<${App} apiUrl=${config.apiUrl} />`, root);
+  if (root) render(html`<${App} apiUrl=${config.apiUrl} people=${config.people} />`, root);
 });

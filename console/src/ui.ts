@@ -7,6 +7,8 @@ import { html } from './html';
 
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) {
+    if (error.status === 401 && error.message === 'Invalid token')
+      return 'Your sign-in has expired. Sign out and sign in again.';
     if (error.status === 401 || error.status === 403)
       return error.message === 'Invalid API key'
         ? 'Your API key is no longer accepted. Sign out and sign in with a valid key.'

@@ -1,6 +1,7 @@
 // Forgets the settings and every SDK client, so the next use reads process.env again (the local
 // runtime and the command-line tools point a process at other endpoints).
 import { resetSettings } from '../settings';
+import { resetCognito } from './cognito';
 import { resetDynamoDb } from './dynamodb';
 import { resetS3 } from './s3';
 import { resetSecretBox } from './secret-box';
@@ -15,5 +16,6 @@ export function resetServiceClients(): void {
   resetSqs();
   resetSes();
   resetSecretClients();
+  resetCognito();
   resetSecretBox();
 }

@@ -49,6 +49,30 @@ function routeRequest(event: ApiEvent, context: ApiContext): ApiRequest {
   };
 }
 
+/** What a public route (no API key or token: accepting an invite, a password reset) sees. */
+export type PublicRequest = Omit<ApiRequest, 'principal'>;
+export type PublicRoute = (request: PublicRequest) => Promise<ApiResponse>;
+
+/**
+ * The Lambda handler of a route anyone may call (the pages a link opens, before a person can sign in):
+ * the same pipeline without authentication and the company's rate limit (API Gateway's stage limit
+ * holds); what the route does must be safe to ask for by anyone, e.g. it needs a one-time token.
+ */
+export function publicApiHandler(route: PublicRoute): MiddyfiedHandler<ApiEvent, ApiResult, Error, Context> {
+  const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(requestLog())
+    .use(sortedJsonResponse())
+    .use(jsonBody())
+    .use(errorMapping())
+    .handler(async (event, context) => {
+      const { principal: _none, ...request } = routeRequest(event, { ...context, principal: anonymous });
+      return (await route(request)) as ApiResult;
+    });
+  return handler as unknown as MiddyfiedHandler<ApiEvent, ApiResult, Error, Context>;
+}
+
+const anonymous: Principal = { companyId: '', userId: '', userEmail: '', keyId: '' };
+
 /** The Lambda handler of an authenticated API route: export it as `handler` from the route's file. */
 export function apiHandler(route: Route): MiddyfiedHandler<ApiEvent, ApiResult, Error, Context> {
   const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()

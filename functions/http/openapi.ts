@@ -76,12 +76,14 @@ import {
   invalidJsonMessage,
   tooDeepJsonMessage,
   invalidKeyMessage,
+  invalidTokenMessage,
   missingKeyMessage,
   quotaExceededMessage,
   rateLimitMessage,
   unavailableMessage,
 } from '../errors';
 import { routes, type RouteSpec } from '../wiring';
+import { peopleOperations, peopleSchemas, peopleTags } from './openapi-people';
 
 /** A success response: its JSON schema (a named component; none for an empty body) and whether it carries Retry-After. */
 interface Success {
@@ -92,6 +94,8 @@ interface Success {
 
 interface Operation {
   summary: string;
+  /** Anyone may call it: no API key or token (the pages an email's link opens). */
+  public?: boolean;
   /** The route honours the Idempotency-Key header (functions/http/idempotency.ts). */
   idempotent?: boolean;
   body?: z.ZodType;
@@ -124,6 +128,7 @@ const schemas: Record<string, z.ZodType> = {
   SafetyNetMailbox: safetyNetMailboxBodySchema,
   SafetyNetSequencePage: safetyNetSequenceListSchema,
   SafetyNetSequence: sequenceBodySchema,
+  ...peopleSchemas,
 };
 
 const ok = (description: string, schema: string): Record<string, Success> => ({
@@ -197,6 +202,7 @@ const tags = [
     prefix: '/v1/safety-net-',
     description: 'Safety Net mailboxes and sequences, and their switches',
   },
+  ...peopleTags,
 ];
 
 function tagOf(path: string): string {
@@ -207,6 +213,7 @@ function tagOf(path: string): string {
 
 /** What each route does, keyed by `METHOD path`. A route missing here fails the document test. */
 const operations: Record<string, Operation> = {
+  ...peopleOperations,
   'POST /v1/email/validate-file': {
     summary: 'Create a bulk validation job and its presigned upload URL (PUT with Content-Type: text/csv)',
     idempotent: true,
@@ -398,7 +405,7 @@ const operations: Record<string, Operation> = {
 /** Errors every authenticated route can answer, with their exact texts. */
 const commonErrors: Record<string, string[]> = {
   '400': [invalidJsonMessage, tooDeepJsonMessage],
-  '401': [missingKeyMessage],
+  '401': [missingKeyMessage, invalidTokenMessage],
   '403': [invalidKeyMessage],
   '429': [rateLimitMessage],
   '500': [internalErrorMessage],
@@ -408,9 +415,19 @@ const commonErrors: Record<string, string[]> = {
 /** Statuses whose answers carry Retry-After (seconds). */
 const retryAfterStatuses = new Set(['429', '503']);
 
+/** What a route without authentication cannot answer (no key or token to refuse, no company to limit). */
+const authenticatedOnly = new Set(['401', '403', '429']);
+
+function commonErrorsOf(operation: Operation): Record<string, string[]> {
+  if (!operation.public) return commonErrors;
+  return Object.fromEntries(
+    Object.entries(commonErrors).filter(([status]) => !authenticatedOnly.has(status)),
+  );
+}
+
 /** Every error text of a route's status, the route's own first. */
 function errorTexts(operation: Operation, status: string): string[] {
-  return [...new Set([...(operation.errors[status] ?? []), ...(commonErrors[status] ?? [])])];
+  return [...new Set([...(operation.errors[status] ?? []), ...(commonErrorsOf(operation)[status] ?? [])])];
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -462,7 +479,10 @@ function operationObject(route: RouteSpec, operation: Operation) {
       ...(success.retryAfter ? { headers: retryAfterHeader } : {}),
       ...(success.schema ? { content: { 'application/json': { schema: ref(success.schema) } } } : {}),
     };
-  for (const status of new Set([...Object.keys(commonErrors), ...Object.keys(operation.errors)])) {
+  for (const status of new Set([
+    ...Object.keys(commonErrorsOf(operation)),
+    ...Object.keys(operation.errors),
+  ])) {
     const response = errorResponse(errorTexts(operation, status));
     responses[status] = retryAfterStatuses.has(status)
       ? { ...response, headers: retryAfterHeader }
@@ -472,7 +492,7 @@ function operationObject(route: RouteSpec, operation: Operation) {
     operationId: route.function,
     tags: [tagOf(route.path)],
     summary: operation.summary,
-    security: [{ apiKey: [] }],
+    security: operation.public ? [] : [{ apiKey: [] }, { personToken: [] }],
     parameters: [
       ...pathParameters,
       ...queryParameters,
@@ -507,11 +527,22 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       description:
         'Email validation: bulk CSV, single addresses, workspace data. Keys are sorted at every level of every JSON body; errors are {"error": "..."}. Unknown routes: 404 {"error":"Not found"}. The same reference as prose, with the choices made where the contract is silent: docs/api.md in the repository.',
     },
-    tags: tags.map(({ name, description }) => ({ name, description })),
+    // one entry per name: a group may own several prefixes (the first says what it is)
+    tags: tags
+      .filter((tag, i) => tags.findIndex((other) => other.name === tag.name) === i)
+      .map(({ name, description }) => ({ name, description })),
     servers: [{ url: 'http://localhost:3000', description: 'npm start' }],
-    security: [{ apiKey: [] }],
+    security: [{ apiKey: [] }, { personToken: [] }],
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        personToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: "A person's access token from the user pool (the console's sign-in): docs/people.md",
+        },
+      },
       schemas: Object.fromEntries(
         Object.entries(schemas).map(([name, schema]) => [name, jsonSchema(schema, 'output')]),
       ),

@@ -1,6 +1,8 @@
-// The middlewares that need the table: the API key, then the company's rate limit; for a publishable key
-// also its origin lock, CORS headers and per-visitor limits.
-import { authenticate } from '../domain/accounts/accounts';
+// The middlewares that need the table: the API key or a person's token, then the company's rate limit;
+// for a publishable key also its origin lock, CORS headers and per-visitor limits.
+import { verifyPersonToken } from '../clients/person-tokens';
+import { authenticate, type Principal } from '../domain/accounts/accounts';
+import { authenticatePerson } from '../domain/people/sign-in';
 import {
   checkPublishableCall,
   consumePublishableLimits,
@@ -8,21 +10,40 @@ import {
   publishableRouteKey,
 } from '../domain/accounts/publishable';
 import { consumeRateLimit } from '../domain/rate-limit';
-import { invalidKeyMessage } from '../errors';
+import { InvalidTokenError, invalidKeyMessage } from '../errors';
 import { json } from '../http/response';
 import { settings } from '../settings';
 import type { ApiMiddleware, ApiResponse } from './api';
 
-/** The `x-api-key` header names a live key (401 missing, 403 unknown or revoked). */
+/**
+ * `Authorization: Bearer <a person's access token>` (docs/people.md; 401 `Invalid token` for a bad,
+ * expired or foreign one), else `x-api-key` (401 missing, 403 unknown or revoked): both come to a
+ * principal of one user of one company.
+ */
+async function principalOf(headers: Record<string, string>): Promise<Principal> {
+  const { AUTH_CACHE_SECONDS } = settings();
+  const authorization = headers.authorization;
+  if (authorization !== undefined && headers['x-api-key'] === undefined) {
+    const match = /^Bearer\s+([A-Za-z0-9_\-.=]+)\s*$/i.exec(authorization);
+    if (!match) throw new InvalidTokenError();
+    const { sub } = await verifyPersonToken(match[1]!);
+    return authenticatePerson(sub, AUTH_CACHE_SECONDS);
+  }
+  return authenticate(headers['x-api-key'], AUTH_CACHE_SECONDS);
+}
+
 export function authentication(): ApiMiddleware {
   return {
     before: async ({ event, context }) => {
-      const principal = await authenticate(context.headers['x-api-key'], settings().AUTH_CACHE_SECONDS);
+      const principal = await principalOf(context.headers);
       // A publishable key works for one route from one origin; anything else is as if the key were unknown.
       if (principal.publishableOrigin)
         checkPublishableCall(principal.publishableOrigin, event.routeKey, context.headers.origin);
       context.principal = principal;
-      context.log = context.log.child({ companyId: principal.companyId, keyId: principal.keyId });
+      context.log = context.log.child({
+        companyId: principal.companyId,
+        ...(principal.personId ? { personId: principal.personId } : { keyId: principal.keyId }),
+      });
     },
   };
 }

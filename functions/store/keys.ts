@@ -235,6 +235,23 @@ export const listViewChunkKey = (companyId: string, kind: string, chunk: number)
 export const listViewChunkPrefix = (kind: string) => `VIEW#${kind}#`;
 export const workspaceLockKey = (companyId: string): ItemKey => ({ pk: companyPk(companyId), sk: 'WSLOCK' });
 
+// --- People and sign-in (functions/domain/people; design in docs/people.md) ------------------------
+// person              PERSON#<cognito sub>      PERSON                  the user a signed-in person is
+// invite link         (the invite's user item)                          gsi1 INVITETOKEN#<sha256 of the token> / INVITE
+// password reset      PWRESET#<sha256 of token> PWRESET                 one-time, ttl
+
+/** A person of the user pool, by the pool's `sub`: which company's user their token stands for. */
+export const personKey = (sub: string): ItemKey => ({ pk: `PERSON#${sub}`, sk: 'PERSON' });
+/** An invite's place in the link index: the hash of its one-time token (a refresh moves it). */
+export const inviteTokenIndex = (tokenHash: string) => ({
+  gsi1pk: `INVITETOKEN#${tokenHash}`,
+  gsi1sk: 'INVITE',
+});
+export const passwordResetKey = (tokenHash: string): ItemKey => ({
+  pk: `PWRESET#${tokenHash}`,
+  sk: 'PWRESET',
+});
+
 // --- Mailbox probes (functions/domain/probe; design in docs/validation.md) --------------------------
 // probe verdicts    PROBE#<domain>#<shard>      VERDICTS                map address -> {p, e}; ttl: latest e
 // session lease     MXHOST#<host>               SESSION#<n>             n in 0..N-1, holdUntil (ms)

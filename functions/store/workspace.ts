@@ -38,6 +38,7 @@ import {
   connectedDomainPrefix,
   connectedMailboxIdIndex,
   connectedMailboxPrefix,
+  inviteTokenIndex,
   domainReputationKey,
   domainReputationPrefix,
   mailboxesOfOwnerIndex,
@@ -333,6 +334,8 @@ export interface InvitedUser {
   inviteExpiresAt: string;
   invitedAt: string;
   invitedBy: string;
+  /** SHA-256 of the invite link's one-time token; a refresh replaces it, and the old link dies. */
+  inviteTokenHash: string;
 }
 
 /**
@@ -345,6 +348,8 @@ export function invitedUserWrite(user: InvitedUser): WorkspaceWrite {
       TableName: tableName(),
       Item: userEntity.item({
         ...userKey(user.companyId, user.email),
+        // The accept page finds the invite by its link's token hash.
+        ...inviteTokenIndex(user.inviteTokenHash),
         type: 'user',
         ...user,
         status: 'invited',

@@ -26,6 +26,10 @@ function localExports(local: LocalResources): Map<string, string> {
     ['TableName', local.table],
     ['BucketArn', `arn:aws:s3:::${local.bucket}`],
     ['BucketName', local.bucket],
+    // Cognito calls are not recorded (functions/clients/cognito.ts): the pool's names are placeholders.
+    ['UserPoolArn', `arn:aws:cognito-idp:${local.region}:${local.account}:userpool/local`],
+    ['UserPoolId', 'local'],
+    ['UserPoolClientId', 'local'],
     // Locally nothing calls KMS (secrets are sealed with the key file), so no call ever meets this name.
     ['SecretsKeyArn', `arn:aws:kms:${local.region}:${local.account}:key/local-secrets`],
     // Nor Secrets Manager: the platform credentials are plain settings locally.

@@ -167,7 +167,7 @@ describe('API CORS', () => {
       CorsConfiguration: {
         AllowOrigins: [{ 'Fn::Join': ['', ['https://', consoleDomain()]] }],
         AllowMethods: ['*'],
-        AllowHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
+        AllowHeaders: ['content-type', 'x-api-key', 'idempotency-key', 'authorization'],
         ExposeHeaders: ['retry-after'],
         MaxAge: 3600,
       },

@@ -6,6 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { IConstruct } from 'constructs';
 import { globalIndexes, tableKeys, ttlAttribute } from '../../functions/store/table';
 import * as wiring from '../../functions/wiring';
+import { peopleDirectoryAccess } from '../../functions/wiring/people';
 import { tableActions } from '../../lib/api-stack';
 import { createMailvet, type MailvetStacks } from '../../lib/mailvet';
 import { repoRoot } from '../../lib/mailvet-function';
@@ -251,6 +252,11 @@ describe("least privilege, from each function's access in wiring.ts", () => {
             else expect(sorted(consumed.concat(sendsTo))).toEqual(expect.arrayContaining(resources));
             break;
           }
+          case 'cognito-idp':
+            // The people directory's Admin* actions, on the one pool (test/cdk/people.test.ts).
+            expect(peopleDirectoryAccess[name]).toContain(action);
+            expect(resources).toEqual([`import:${exportOf('UserPoolArn')}`]);
+            break;
           case 'lambda': {
             // Only an S3 trigger's on-failure destination: startProcessing invokes failStartProcessing.
             const trigger = wiring.bucketTriggers.find((t) => t.function === name);
@@ -603,6 +609,8 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-SNS2',
         // The platform credentials' secret: OAuth client secrets are rotated at the platforms (lib/platform-credentials.ts).
         'AwsSolutions-SMG4',
+        // MFA off until the console answers MFA challenges (lib/people.ts).
+        'AwsSolutions-COG2',
         // The dead-letter queue of startProcessing's on-failure function is itself the last stop.
         'AwsSolutions-SQS3',
       ]),

@@ -28,6 +28,11 @@ export interface TestRuntimeOptions {
    * the test's thread, where a suite's spies on SDK clients and its changes to process.env reach them).
    */
   workers?: number;
+  /**
+   * Start the Cognito emulator (people accept invites and sign in with tokens). Off by default: it
+   * costs each runtime about half a second of CPU (docs/people.md) and most suites use API keys only.
+   */
+  people?: boolean;
   /** Fixture schedules (default: the wiring's) and the fixture functions they invoke. */
   schedules?: LocalRuntimeOptions['schedules'];
   extraFunctions?: LocalRuntimeOptions['extraFunctions'];
@@ -56,6 +61,7 @@ export async function startTestRuntime(
     },
     recordAwsCalls: true,
     workers: options.workers ?? (process.env.LOCAL_WORKERS ? localWorkers() : 0),
+    people: options.people ?? false,
     ...(options.schedules ? { schedules: options.schedules } : {}),
     ...(options.extraFunctions ? { extraFunctions: options.extraFunctions } : {}),
   });

@@ -8,6 +8,7 @@ import { onboardCompany, parseOnboardingInput } from '../../functions/domain/acc
 import type { FixtureDns } from '../unit/validation/fixtures/dns-server';
 import { BulkClient, startBulkDns } from '../e2e/bulk-client';
 import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpers/local-runtime';
+import { inviteLinkToken, outboxFiles } from '../helpers/people';
 import { operationOf, responseProblems } from '../helpers/openapi-check';
 import { until } from '../helpers/until';
 
@@ -21,7 +22,11 @@ const seen = new Map<string, Set<number>>();
 
 beforeAll(async () => {
   dns = await startBulkDns();
-  local = await startTestRuntime({ ...fixtureDnsSettings(dns), RATE_LIMIT_PER_SECOND: '100000' });
+  local = await startTestRuntime(
+    { ...fixtureDnsSettings(dns), RATE_LIMIT_PER_SECOND: '100000' },
+    // the user pool emulator: accepting an invite creates a person
+    { people: true },
+  );
 });
 
 afterAll(async () => {
@@ -251,6 +256,41 @@ describe('responses against docs/openapi.json', () => {
         })
       ).status,
     ).toBe(403);
+  });
+
+  it("people: accepting an invite, an admin's own API keys, and their errors", async () => {
+    const seenEmails = outboxFiles(join(local.dataDir, 'outbox'));
+    expect((await call('POST', '/v1/users', { body: { email: 'joiner@acme.example' } })).status).toBe(201);
+    const { token } = await inviteLinkToken(join(local.dataDir, 'outbox'), 'joiner@acme.example', {
+      seen: seenEmails,
+    });
+    const accept = (body: unknown) => call('POST', '/v1/invites/accept', { key: null, body });
+    expect((await accept({ token, password: 'short' })).status).toBe(400);
+    expect((await accept({ password: 'Correct-horse-b4ttery!' })).status).toBe(400);
+    expect((await accept({ token, password: 'Correct-horse-b4ttery!' })).status).toBe(200);
+    expect((await accept({ token, password: 'Correct-horse-b4ttery!' })).status).toBe(410);
+
+    expect((await call('GET', '/v1/api-keys')).status).toBe(200);
+    expect((await call('GET', '/v1/api-keys', { key: local.keys.member })).status).toBe(403);
+    const created = await call('POST', '/v1/api-keys', { body: { name: 'CRM sync' } });
+    expect(created.status).toBe(201);
+    expect((await call('POST', '/v1/api-keys', { body: { name: '' } })).status).toBe(400);
+    expect((await call('DELETE', `/v1/api-keys/${created.body.id}`)).status).toBe(200);
+    expect((await call('DELETE', `/v1/api-keys/${unknownId}`)).status).toBe(404);
+
+    const beforeReset = outboxFiles(join(local.dataDir, 'outbox'));
+    const resetFor = (email: string) => call('POST', '/v1/password-resets', { key: null, body: { email } });
+    expect((await resetFor('joiner@acme.example')).status).toBe(202);
+    expect((await resetFor('nobody@acme.example')).status).toBe(202);
+    expect((await call('POST', '/v1/password-resets', { key: null, body: {} })).status).toBe(400);
+    const reset = await inviteLinkToken(join(local.dataDir, 'outbox'), 'joiner@acme.example', {
+      seen: beforeReset,
+      page: 'reset-password',
+    });
+    const confirm = (body: unknown) => call('POST', '/v1/password-resets/confirm', { key: null, body });
+    expect((await confirm({ token: reset.token, password: 'weak' })).status).toBe(400);
+    expect((await confirm({ token: reset.token, password: 'Another-g00d-one!' })).status).toBe(200);
+    expect((await confirm({ token: reset.token, password: 'Another-g00d-one!' })).status).toBe(410);
   });
 
   it('matched the document on every response, and reached every operation with a success', () => {

@@ -66,8 +66,8 @@ function InviteForm({ api, onInvited }: { api: Api; onInvited: () => void }) {
       setError(
         e instanceof ApiError && e.status === 403 && e.message !== 'Invalid API key'
           ? new Error(
-              'This API key cannot invite users: the person who created it lacks the invite permission. ' +
-                'Ask an admin, or sign in with a key created by one.',
+              'You cannot invite users: your account (or the creator of this API key) lacks the invite ' +
+                'permission. Ask an admin, or sign in as one.',
             )
           : e,
       );

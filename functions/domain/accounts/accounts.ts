@@ -22,12 +22,15 @@ import { generateApiKey, generateWebhookSecret, hashApiKey } from './secrets';
 
 export type { AccountUser, ApiKeyRecord, Company, Permission };
 
-/** Who is calling: derived from a valid API key. */
+/** Who is calling: derived from a valid API key or a person's token (functions/domain/people/). */
 export interface Principal {
   companyId: string;
   userId: string;
   userEmail: string;
+  /** The API key's id; empty for a person's token. */
   keyId: string;
+  /** Set for a person's token: the user pool's `sub`. */
+  personId?: string;
   /** Set for a publishable key: the only origin it may be used from (functions/domain/accounts/publishable.ts). */
   publishableOrigin?: string;
 }

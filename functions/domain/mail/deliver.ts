@@ -7,7 +7,7 @@ import type { Logger } from '../../log';
 import { configuredTransport, type MailTransport } from '../../store/invite-mail';
 import { dynamoOutbox, type InviteOutbox, type OutboxRecord } from '../../store/invite-outbox';
 import { inviteEmailContent } from '../workspace/invites';
-import type { OutboxMessage } from './send-email';
+import { oneTimeLinkPlaceholder, type OutboxMessage } from './send-email';
 
 /** What is sent: the record's own subject and text, or (an invite written before it kept them) the invite's. */
 function contentOf(record: OutboxRecord): { subject: string; text: string } | undefined {
@@ -44,7 +44,18 @@ export async function deliverOutboxEmail(
     });
     return 'not-configured';
   }
-  await transport.send({ id: record.outboxId, kind: record.kind, to: record.to, ...content });
+  // The one-time link comes with the message, never from the stored text (a message without one, the
+  // email says so rather than showing the placeholder).
+  const text = content.text
+    .split(oneTimeLinkPlaceholder)
+    .join(message.link ?? '(this link is missing: ask for a new email)');
+  await transport.send({
+    id: record.outboxId,
+    kind: record.kind,
+    to: record.to,
+    subject: content.subject,
+    text,
+  });
   log.info(`${record.kind} email sent`, {
     outboxId: message.outboxId,
     kind: record.kind,

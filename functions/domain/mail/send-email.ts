@@ -13,8 +13,19 @@ import { sendMessage } from '../../store/queues';
 
 export type { EmailKind };
 
-/** The invites queue message: the outbox record to deliver. */
-export const outboxMessageSchema = z.object({ companyId: z.string().min(1), outboxId: z.string().min(1) });
+/**
+ * The invites queue message: the outbox record to deliver, and the one-time link (an invite's accept
+ * page, a password reset) its text's placeholder stands for. The link travels here only: the stored
+ * text holds the placeholder, so no item ever holds a usable link (docs/people.md).
+ */
+export const outboxMessageSchema = z.object({
+  companyId: z.string().min(1),
+  outboxId: z.string().min(1),
+  link: z.url().max(2048).optional(),
+});
+
+/** Stands for the message's one-time link in a stored text; the delivery puts the link in its place. */
+export const oneTimeLinkPlaceholder = '{{one-time-link}}';
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
 const headerText = (max: number) =>
@@ -41,10 +52,22 @@ const emailMessageSchema = z.object({
 
 /** Queues one email through the same transport invites use (SES in AWS, an .eml under DATA_DIR/outbox locally). */
 export async function sendEmail(
-  message: { companyId: string; kind: EmailKind; to: string; subject: string; text: string; id?: string },
+  message: {
+    companyId: string;
+    kind: EmailKind;
+    to: string;
+    subject: string;
+    text: string;
+    id?: string;
+    /** A one-time link for the text's oneTimeLinkPlaceholder: queued with the message, never stored. */
+    link?: string;
+  },
   clock: Clock = systemClock,
 ): Promise<{ id: string }> {
-  const parsed = emailMessageSchema.safeParse(message);
+  const { link, ...stored } = message;
+  if (link !== undefined && !message.text.includes(oneTimeLinkPlaceholder))
+    throw new ValidationError('Invalid email: a link needs the placeholder in the text');
+  const parsed = emailMessageSchema.safeParse(stored);
   if (!parsed.success)
     // the field names and rules only: never the values (an address, the text)
     throw new ValidationError(
@@ -65,6 +88,10 @@ export async function sendEmail(
     if (existing?.status === 'sent') return { id };
   }
   // A failure here throws: the record is pending, and the caller's retry with the same id queues it.
-  await sendMessage('invites', { companyId, outboxId: id } satisfies OutboxMessage);
+  await sendMessage('invites', {
+    companyId,
+    outboxId: id,
+    ...(link === undefined ? {} : { link }),
+  } satisfies OutboxMessage);
   return { id };
 }

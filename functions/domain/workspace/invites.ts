@@ -9,10 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../../errors';
 import type { Logger } from '../../log';
 import { outboxPut, type InviteFields } from '../../store/invite-outbox';
-import type { OutboxMessage } from '../mail/send-email';
+import { oneTimeLinkPlaceholder, type OutboxMessage } from '../mail/send-email';
 import { sendMessage } from '../../store/queues';
 import { invitedUserWrite } from '../../store/workspace';
+import { settings } from '../../settings';
 import { getCompany, type Permitted } from '../accounts/accounts';
+import { acceptInviteUrl, newInviteLink } from '../people/links';
 import { inviteLifetimeMs, isLiveUser, userBody, userView, type UserRole, type UserRow } from './model';
 import { commitWithRetry } from './transact';
 import { loadUsers, mailboxesOfOwner } from './users';
@@ -60,6 +62,10 @@ export async function inviteUser(
   const email = input.email.toLowerCase();
   const company = await getCompany(companyId);
   const outboxId = randomUUID();
+  // A fresh link every time: a refreshed invite's new hash replaces the old one, whose link then dies.
+  // The token reaches the email through the queue message only; items keep its SHA-256.
+  const link = newInviteLink();
+  const { CONSOLE_URL } = settings();
   const outcome = await commitWithRetry(companyId, now, async () => {
     const view = await loadUsers(companyId);
     const { existing, refresh } = seatFor(allRows(view), email, company.seats, now);
@@ -92,6 +98,7 @@ export async function inviteUser(
           inviteExpiresAt,
           invitedAt: now.toISOString(),
           invitedBy: principal.userEmail,
+          inviteTokenHash: link.tokenHash,
         }),
         outboxPut(
           {
@@ -100,7 +107,7 @@ export async function inviteUser(
             kind: 'invite',
             to: email,
             ...invite,
-            ...inviteEmailContent(invite),
+            ...inviteEmailContent(invite, CONSOLE_URL !== undefined),
             createdAt: now.toISOString(),
           },
           now,
@@ -109,7 +116,11 @@ export async function inviteUser(
       ],
     };
   });
-  const message: OutboxMessage = { companyId, outboxId };
+  const message: OutboxMessage = {
+    companyId,
+    outboxId,
+    ...(CONSOLE_URL ? { link: acceptInviteUrl(CONSOLE_URL, link.token) } : {}),
+  };
   try {
     await sendMessage('invites', message);
   } catch (error) {
@@ -120,9 +131,19 @@ export async function inviteUser(
   return outcome;
 }
 
-/** The invite email's subject and text (plain text: nothing in it is HTML-escaped or rendered). */
-export function inviteEmailContent(record: InviteFields): { subject: string; text: string } {
+/**
+ * The invite email's subject and text (plain text: nothing in it is HTML-escaped or rendered). With
+ * `withLink`, one line is the placeholder of the accept page's one-time link, which the delivery fills
+ * in from the queue message (functions/domain/mail/deliver.ts): the stored text never holds it.
+ */
+export function inviteEmailContent(
+  record: InviteFields,
+  withLink = false,
+): { subject: string; text: string } {
   const who = record.name ? `Hello ${record.name},` : 'Hello,';
+  const accept = withLink
+    ? ['', 'To accept, choose your password on this page (the link works once):', oneTimeLinkPlaceholder]
+    : [];
   return {
     subject: 'You are invited to a mailvet workspace',
     text: [
@@ -130,6 +151,7 @@ export function inviteEmailContent(record: InviteFields): { subject: string; tex
       '',
       `${record.invitedBy} invited you to their mailvet workspace as ${record.role === 'admin' ? 'an admin' : 'a member'}.`,
       `The invite is open until ${record.inviteExpiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}.`,
+      ...accept,
       '',
       'If you did not expect this email, you can ignore it.',
       '',

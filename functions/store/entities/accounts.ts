@@ -35,6 +35,12 @@ export const userEntity = storedEntity('user', {
   inviteExpiresAt: string().optional(),
   invitedAt: string().optional(),
   invitedBy: string().optional(),
+  /** An invite: the SHA-256 of its link's one-time token (the token itself is never stored). */
+  inviteTokenHash: string().optional(),
+  /** An invite being accepted: until then (ISO) no other acceptance of its link may start. */
+  inviteClaimedUntil: string().optional(),
+  /** An active user who signs in as a person: the user pool's `sub` (functions/store/entities/people.ts). */
+  personSub: string().optional(),
 });
 
 /** APIKEY#<sha256 hex> / APIKEY, gsi1 COMPANY#<c>#APIKEYS / <createdAt>#<keyId>. */
