@@ -1,5 +1,5 @@
 // An offline Outreach (REST API v2 + OAuth) for tests, built from the published API with its quirks:
-// reference /work/shared/reference/sales-engagement-and-placement.md §1 and §6.1 (sources cited inline).
+// the platform reference (sales-engagement-and-placement.md) §1 and §6.1; sources in test/fakes/README.md.
 import { createHmac, randomUUID } from 'node:crypto';
 import {
   Clock,

@@ -27,7 +27,7 @@ export interface TypeDef {
   methods: Array<'list' | 'get' | 'create' | 'delete'>;
 }
 
-export const TYPES: TypeDef[] = [
+const TYPES: TypeDef[] = [
   {
     type: 'user',
     plural: 'users',

@@ -1,5 +1,5 @@
 // An offline Salesloft (REST API v2 + OAuth) for tests, built from the published API with its quirks:
-// reference /work/shared/reference/sales-engagement-and-placement.md §2 and §6.2 (sources cited inline).
+// the platform reference (sales-engagement-and-placement.md) §2 and §6.2; sources in test/fakes/README.md.
 import { createHmac } from 'node:crypto';
 import {
   Clock,
