@@ -74,6 +74,8 @@ export interface OutreachControl {
   setRateLimit(limit: number, windowSeconds?: number): void;
   setPageSizes(input: { defaultSize?: number; maxSize?: number }): void;
   truncateCounts(on: boolean): void;
+  /** A fault: from the second page on, links.next repeats the cursor just used (a client must notice). */
+  repeatNextLink(on: boolean): void;
   /** Writes to this plural (e.g. `sequenceStates`) get 403 unauthorizedRequest (governance, §6.1.6). */
   denyGovernance(plural: string, denied: boolean): void;
   /** Deletes any record as if done in Outreach: 404 from now on, gone from lists, `destroyed` webhook. */
@@ -82,6 +84,8 @@ export interface OutreachControl {
   updateRecord(type: string, id: number, attributes: Record<string, unknown>): void;
   /** Delivers every scheduled mailing whose time has come; returns their ids. */
   sendDue(): number[];
+  /** A delivered (or scheduled) mailing bounces: `mailing.bounced`, and its sequence state `bounced`. */
+  bounceMailing(id: number): void;
   record(type: string, id: number): OutreachRecord | null;
   list(type: string): OutreachRecord[];
   /** Ids of sequence states in `paused` state. */
@@ -221,6 +225,9 @@ export function outreachControl(state: OutreachState): OutreachControl {
     truncateCounts(on) {
       settings.truncateCounts = on;
     },
+    repeatNextLink(on) {
+      settings.repeatNextLink = on;
+    },
     denyGovernance(plural, denied) {
       if (denied) settings.governanceDenied.add(plural);
       else settings.governanceDenied.delete(plural);
@@ -249,6 +256,16 @@ export function outreachControl(state: OutreachState): OutreachControl {
         );
       }
       return due.map((m) => m.id);
+    },
+    bounceMailing(id) {
+      const m = store.get('mailing', id);
+      if (!m) throw new Error(`no mailing ${id}`);
+      store.update('mailing', m, { state: 'bounced', bouncedAt: clock.iso(), stateChangedAt: clock.iso() }, [
+        'bounced',
+      ]);
+      const seq = store.get('sequenceState', m.toOne.sequenceState);
+      if (seq)
+        store.update('sequenceState', seq, { state: 'bounced', stateChangedAt: clock.iso(), bounceCount: 1 });
     },
     record: (type, id) => (TYPE_BY_NAME.has(type) ? snapshot(type, store.get(type, id)) : null),
     list: (type) => [...store.table(type).values()].map((r) => snapshot(type, r)!),

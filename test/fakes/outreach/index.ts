@@ -69,6 +69,7 @@ export interface OutreachState {
     defaultPageSize: number;
     maxPageSize: number;
     truncateCounts: boolean;
+    repeatNextLink: boolean;
     rateLimit: number;
     rateLimitWindowMs: number;
     webhookRetryMs: number;
@@ -85,6 +86,7 @@ export async function startOutreachFake(options: OutreachFakeOptions = {}): Prom
     defaultPageSize: 50, // "a collection returns up to 50 objects by default" (§1.1 [P])
     maxPageSize: 1000,
     truncateCounts: false,
+    repeatNextLink: false,
     rateLimit: options.rateLimit ?? 10_000,
     rateLimitWindowMs: options.rateLimitWindowMs ?? 3_600_000,
     webhookRetryMs: options.webhookRetryMs ?? 1000,
