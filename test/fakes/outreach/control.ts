@@ -80,6 +80,12 @@ export interface OutreachControl {
   denyGovernance(plural: string, denied: boolean): void;
   /** Deletes any record as if done in Outreach: 404 from now on, gone from lists, `destroyed` webhook. */
   deleteRecord(type: string, id: number): boolean;
+  /**
+   * Merges prospect `mergedId` into `survivorId` the way the reference models it ([UNVERIFIED], §6.1.8):
+   * the survivor gains the emails (`prospect.updated`), sequence states, mailings and recipients are
+   * pointed at it (`updated`), and the merged prospect is destroyed (`prospect.destroyed`).
+   */
+  mergeProspects(survivorId: number, mergedId: number): void;
   /** Changes attributes as if edited in Outreach (fires `updated` with the changed ones). */
   updateRecord(type: string, id: number, attributes: Record<string, unknown>): void;
   /** Delivers every scheduled mailing whose time has come; returns their ids. */
@@ -236,6 +242,22 @@ export function outreachControl(state: OutreachState): OutreachControl {
       if (!store.get(type, id)) return false;
       removeWithDependents(state, type, id);
       return true;
+    },
+    mergeProspects(survivorId, mergedId) {
+      const survivor = store.get('prospect', survivorId);
+      const merged = store.get('prospect', mergedId);
+      if (!survivor || !merged || survivor === merged) throw new Error('two existing prospects are needed');
+      const emails = [...(survivor.attributes.emails as string[])];
+      for (const e of merged.attributes.emails as string[]) {
+        if (!emails.some((x) => x.toLowerCase() === e.toLowerCase())) emails.push(e);
+      }
+      store.update('prospect', survivor, { emails });
+      for (const type of ['sequenceState', 'mailing', 'recipient']) {
+        for (const row of store.table(type).values()) {
+          if (row.toOne.prospect === mergedId) store.relink(type, row, 'prospect', survivorId);
+        }
+      }
+      store.remove('prospect', mergedId);
     },
     updateRecord(type, id, attributes) {
       const row = store.get(type, id);

@@ -154,7 +154,8 @@ export class JsonApi {
       return 0;
     };
     const rows = [...this.store.table(def.type).values()].filter((r) => tests.every((t) => t(r)));
-    rows.sort((a, b) => compare(tuple(a), tuple(b)));
+    const tuples = new Map(rows.map((r) => [r, tuple(r)]));
+    rows.sort((a, b) => compare(tuples.get(a)!, tuples.get(b)!));
 
     const scope = `${def.plural}|${params.get('sort') ?? ''}`;
     const next = new URLSearchParams(params);
@@ -188,7 +189,7 @@ export class JsonApi {
         const cursor = this.cursors.get(after);
         if (!cursor || cursor.scope !== scope)
           throw badRequest('page[after] is not a cursor this collection issued.');
-        start = rows.findIndex((r) => compare(tuple(r), cursor.last) > 0);
+        start = rows.findIndex((r) => compare(tuples.get(r)!, cursor.last) > 0);
         if (start < 0) start = rows.length;
       }
       page = rows.slice(start, start + limit);

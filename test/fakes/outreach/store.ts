@@ -173,6 +173,13 @@ export class OutreachStore {
     for (const action of extraActions) this.fire(type, action, row, changed);
   }
 
+  /** Points a to-one relationship elsewhere; fires `updated` (payloads carry relationships in full). */
+  relink(type: string, row: Row, rel: string, id: number | null): void {
+    row.toOne[rel] = id;
+    row.attributes.updatedAt = this.clock.iso();
+    this.fire(type, 'updated', row, { updatedAt: row.attributes.updatedAt });
+  }
+
   /** Removes a row: 404 from now on, gone from collections, `destroyed` with the last known attributes. */
   remove(type: string, id: number): Row | undefined {
     const row = this.table(type).get(id);

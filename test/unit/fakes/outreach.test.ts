@@ -530,6 +530,26 @@ describe('Outreach fake: more of the API', () => {
   });
 });
 
+describe('Outreach fake: merged prospects', () => {
+  it('looks like one destroyed prospect plus updates pointing its records at the survivor', async () => {
+    const seed = fake.control.seed({ users: 1, sequences: 1 });
+    const keep = fake.control.addProspect({ emails: ['pat@example.net'] });
+    const s = fake.control.scheduleEmail({
+      mailboxId: 1,
+      to: 'Pat.Old@example.net',
+      sequenceId: seed.sequenceIds[0],
+    });
+    fake.control.mergeProspects(keep, s.prospectId);
+    const t = await connect();
+    expect((await get(t.access_token, `/prospects/${s.prospectId}`)).status).toBe(404);
+    const survivor = await get(t.access_token, `/prospects/${keep}`);
+    expect(survivor.body.data.attributes.emails).toEqual(['pat@example.net', 'Pat.Old@example.net']);
+    const state = await get(t.access_token, `/sequenceStates/${s.sequenceStateId}?include=prospect`);
+    expect(state.body.data.relationships.prospect.data.id).toBe(keep);
+    expect(state.body.included[0].id).toBe(keep);
+  });
+});
+
 describe('Outreach fake: control over HTTP', () => {
   it('runs a control method posted to /_control/<name>', async () => {
     const res = await fetch(`${fake.controlUrl}/seed`, {
