@@ -2,7 +2,7 @@
 // `POST <base>/_control/<name>` with a JSON array of arguments (see test/fakes/README.md).
 import { caseVariant, type RequestRecord, type WebhookDelivery } from '../http';
 import { TYPE_BY_NAME, type Row } from './store';
-import { insertMailing, removeWithDependents, type OutreachState } from './index';
+import { insertMailing, removeWithDependents, type OutreachState } from './records';
 
 /** A record as a test reads it: attributes plus to-one relationship ids. */
 export interface OutreachRecord {

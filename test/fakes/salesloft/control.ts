@@ -2,7 +2,7 @@
 // `POST <base>/_control/<name>` with a JSON array of arguments (see test/fakes/README.md).
 import { caseVariant, type RequestRecord, type WebhookDelivery } from '../http';
 import type { Membership, TableName } from './store';
-import { deletePerson, removeMembership, upsertMembership, type SalesloftState } from './index';
+import { deletePerson, removeMembership, upsertMembership, type SalesloftState } from './records';
 
 export interface SalesloftSeed {
   userIds: number[];

@@ -1,6 +1,5 @@
 // An offline Salesloft (REST API v2 + OAuth) for tests, built from the published API with its quirks:
 // the platform reference (sales-engagement-and-placement.md) §2 and §6.2; sources in test/fakes/README.md.
-import { createHmac } from 'node:crypto';
 import {
   Clock,
   WebhookSender,
@@ -14,6 +13,16 @@ import {
 } from '../http';
 import { OAuthServer } from '../oauth';
 import { SalesloftStore, present, type Membership, type TableName, type User } from './store';
+import {
+  SalesloftError,
+  deletePerson,
+  deliver,
+  invalid,
+  notFound,
+  removeMembership,
+  upsertMembership,
+  type SalesloftState,
+} from './records';
 import { salesloftControl, type SalesloftControl } from './control';
 
 export type { SalesloftControl } from './control';
@@ -42,24 +51,6 @@ export interface SalesloftFake {
   clientSecret: string;
   control: SalesloftControl;
   stop(): Promise<void>;
-}
-
-export interface SalesloftState {
-  clock: Clock;
-  store: SalesloftStore;
-  oauth: OAuthServer;
-  webhooks: WebhookSender;
-  requests: RequestRecord[];
-  buckets: Map<number, { resetAt: number; used: number }>;
-  settings: {
-    apiUrl: string;
-    defaultPageSize: number;
-    maxPageSize: number;
-    costPerMinute: number;
-    webhookRetryMs: number;
-    retryAfterHeader: boolean;
-    blockedUntil: number;
-  };
 }
 
 const DEFAULT_SCOPES = [
@@ -143,19 +134,6 @@ export async function startSalesloftFake(options: SalesloftFakeOptions = {}): Pr
     stop: server.stop,
   };
 }
-
-/** Error shapes (§2.1 [T]): 403/404 a singular `error`; 422 `errors` mapping each field to messages. */
-class SalesloftError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    super(JSON.stringify(body));
-  }
-}
-const notFound = () => new SalesloftError(404, { error: 'Not Found' });
-const invalid = (field: string, message: string) =>
-  new SalesloftError(422, { errors: { [field]: [message] } });
 
 /** The deep-page surcharge (§2.4 [P]): page 101-150 costs 3, 151-250 8, 251-500 10, 501+ 30. */
 function costOf(page: number): number {
@@ -429,36 +407,6 @@ function api(
 }
 
 /**
- * `DELETE /v2/cadence_memberships/{id}` (§2.5 [T]): refused with 422 while `processing` (§2.5 [P]) and
- * when the person is already off the cadence. Otherwise `current_state` becomes `removed`,
- * `currently_on_cadence` false, and the membership's scheduled emails `cancelled` with `send_after`
- * cleared (the modelling choice of §6.2.6 [UNVERIFIED]).
- */
-export function removeMembership(state: SalesloftState, m: Membership): void {
-  if (m.current_state === 'processing')
-    throw invalid('current_state', 'is processing; no cadence changes are allowed right now');
-  if (!m.currently_on_cadence) throw invalid('current_state', 'must be on the cadence to be removed');
-  state.store.update('cadence_memberships', m, { current_state: 'removed', currently_on_cadence: false });
-  for (const e of state.store.tables.emails.values()) {
-    if (
-      e.person_id === m.person_id &&
-      e.cadence_id === m.cadence_id &&
-      ['scheduled', 'pending'].includes(e.status)
-    ) {
-      state.store.update('emails', e, { status: 'cancelled', send_after: null });
-    }
-  }
-}
-
-/** A deleted person: 404 on GET, gone from lists, `person_deleted` on memberships (§6.2.5, §6.2.8). */
-export function deletePerson(state: SalesloftState, id: number): void {
-  if (!state.store.remove('people', id)) return;
-  for (const m of state.store.tables.cadence_memberships.values()) {
-    if (m.person_id === id) state.store.update('cadence_memberships', m, { person_deleted: true });
-  }
-}
-
-/**
  * `POST /v2/cadence_memberships?person_id&cadence_id[&user_id]` (§2.5 [P]): one record per (person,
  * cadence), reused on re-add (`added_at` changes, `created_at` does not).
  */
@@ -474,39 +422,6 @@ function addMembership(state: SalesloftState, req: FakeRequest, user: User, cont
   }
   const m = upsertMembership(state, person.id, cadence.id, userId);
   return { status: 200, body: { data: present('cadence_memberships', m, state.settings.apiUrl, contents) } };
-}
-
-export function upsertMembership(
-  state: SalesloftState,
-  personId: number,
-  cadenceId: number,
-  userId: number,
-  currentState = 'active',
-): Membership {
-  const existing = [...state.store.tables.cadence_memberships.values()].find(
-    (m) => m.person_id === personId && m.cadence_id === cadenceId,
-  );
-  const now = state.store.stamp();
-  if (existing) {
-    if (!existing.currently_on_cadence) {
-      state.store.update('cadence_memberships', existing, {
-        added_at: now,
-        currently_on_cadence: true,
-        current_state: currentState,
-        user_id: userId,
-      });
-    }
-    return existing;
-  }
-  return state.store.insert('cadence_memberships', {
-    person_id: personId,
-    cadence_id: cadenceId,
-    user_id: userId,
-    added_at: now,
-    person_deleted: false,
-    currently_on_cadence: true,
-    current_state: currentState,
-  });
 }
 
 /** `/v2/webhook_subscriptions`: `callback_url`, `callback_token`, `event_type` (§2.6 [T]). */
@@ -548,30 +463,4 @@ function subscriptions(state: SalesloftState, req: FakeRequest, rest: string[], 
     return { status: 204 };
   }
   throw notFound();
-}
-
-/** One event to each enabled subscription of its type, signed (§2.6 [P]); a failing one ends disabled. */
-function deliver(state: SalesloftState, eventType: string, table: TableName, record: unknown): void {
-  for (const s of state.store.tables.webhook_subscriptions.values()) {
-    if (!s.enabled || s.event_type !== eventType) continue;
-    const body = JSON.stringify(present(table, record as never, state.settings.apiUrl, false));
-    state.webhooks.send(
-      {
-        id: `${eventType}-${s.id}-${state.webhooks.deliveries.length + 1}`,
-        url: s.callback_url,
-        event: eventType,
-        body,
-        headers: {
-          'content-type': 'application/json',
-          'x-salesloft-event': eventType,
-          // hex HMAC-SHA1 of the raw body keyed with the callback_token (§2.6 [P], not SHA-256)
-          'x-salesloft-signature': createHmac('sha1', s.callback_token).update(body).digest('hex'),
-        },
-      },
-      // Retried 3 more times 15 s apart, then marked failed (§2.6 [P]): the fake disables it.
-      () => {
-        s.enabled = false;
-      },
-    );
-  }
 }
