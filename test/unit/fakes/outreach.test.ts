@@ -530,6 +530,67 @@ describe('Outreach fake: more of the API', () => {
   });
 });
 
+describe('Outreach fake: maintenance, sequence actions, delivery', () => {
+  it('answers 503 scheduledServerMaintenance with an ISO Retry-After during maintenance', async () => {
+    fake.control.seed({ users: 1 });
+    const t = await connect();
+    fake.control.maintenanceNow(30);
+    const down = await get(t.access_token, '/users');
+    expect(down.status).toBe(503);
+    expect(down.body.errors[0].id).toBe('scheduledServerMaintenance');
+    expect(down.headers.get('retry-after')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    fake.control.advanceClock(31_000);
+    expect((await get(t.access_token, '/users')).status).toBe(200);
+  });
+
+  it('changes sequence.enabled only through activate and deactivate', async () => {
+    const seed = fake.control.seed({ users: 1, sequences: 1 });
+    const t = await connect();
+    const id = seed.sequenceIds[0]!;
+    const off = await send(t.access_token, 'POST', `/sequences/${id}/actions/deactivate`);
+    expect(off.body.data.attributes.enabled).toBe(false);
+    expect(
+      (await send(t.access_token, 'POST', `/sequences/${id}/actions/activate`)).body.data.attributes.enabled,
+    ).toBe(true);
+    expect(
+      (
+        await send(t.access_token, 'PATCH', `/sequences/${id}`, {
+          data: { type: 'sequence', id, attributes: { enabled: false } },
+        })
+      ).status,
+    ).toBe(405);
+    expect((await send(t.access_token, 'POST', `/sequences/${id}/actions/explode`)).status).toBe(404);
+  });
+
+  it('delivers due mailings: the sequence state advances a step, and finishes after the last', async () => {
+    fake.control.seed({ users: 1 });
+    const sequenceId = fake.control.addSequence({ ownerId: 1, name: 'Two steps', steps: 2 });
+    const past = new Date(Date.now() - 1000).toISOString();
+    const first = fake.control.scheduleEmail({
+      mailboxId: 1,
+      to: 'p@example.net',
+      sequenceId,
+      scheduledAt: past,
+    });
+    const later = fake.control.scheduleEmail({ mailboxId: 1, to: 'r@example.net', sequenceId });
+    expect(fake.control.sendDue()).toEqual([first.mailingId]);
+    const advanced = fake.control.record('sequenceState', first.sequenceStateId!)!;
+    expect(advanced.attributes).toMatchObject({ state: 'active', deliverCount: 1 });
+    expect(advanced.relationships.sequenceStep).not.toBe(first.sequenceStepId);
+    const second = fake.control.scheduleEmail({
+      mailboxId: 1,
+      to: 'p@example.net',
+      sequenceId,
+      scheduledAt: past,
+    });
+    expect(second.sequenceStateId).toBe(first.sequenceStateId);
+    expect(second.sequenceStepId).toBe(advanced.relationships.sequenceStep);
+    expect(fake.control.sendDue()).toEqual([second.mailingId]);
+    expect(fake.control.record('sequenceState', first.sequenceStateId!)!.attributes.state).toBe('finished');
+    expect(fake.control.record('mailing', later.mailingId)!.attributes.state).toBe('scheduled');
+  });
+});
+
 describe('Outreach fake: merged prospects', () => {
   it('looks like one destroyed prospect plus updates pointing its records at the survivor', async () => {
     const seed = fake.control.seed({ users: 1, sequences: 1 });
