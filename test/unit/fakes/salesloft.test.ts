@@ -171,6 +171,16 @@ describe('Salesloft fake: paging and lists', () => {
   });
 });
 
+describe('Salesloft fake: visibility', () => {
+  it('lists every user to an admin but only themselves to a rep', async () => {
+    fake.control.seed({ users: 3 });
+    const admin = await connect(1);
+    expect((await get(admin.access_token, '/users')).body.data).toHaveLength(3);
+    const rep = await connect(2);
+    expect((await get(rep.access_token, '/users')).body.data.map((u: { id: number }) => u.id)).toEqual([2]);
+  });
+});
+
 describe('Salesloft fake: rate limits', () => {
   it('charges each call against the team budget, more for deep pages, and answers 429 when spent', async () => {
     fake.control.seed({ users: 2 });
