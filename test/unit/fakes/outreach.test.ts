@@ -458,6 +458,19 @@ describe('Outreach fake: webhooks', () => {
     ).toEqual(['dropped', 'dropped']);
     expect(receiver.received).toHaveLength(1);
   });
+
+  it('does not follow a redirect: a 3xx counts as the answer', async () => {
+    fake.control.seed({ users: 1 });
+    const t = await connect();
+    await send(t.access_token, 'POST', '/webhooks', {
+      data: { type: 'webhook', attributes: { url: receiver.url, resource: 'prospect', secret: 'k' } },
+    });
+    receiver.status = 307;
+    fake.control.addProspect({ emails: ['a@example.net'] });
+    await fake.control.webhooksSettled();
+    expect(fake.control.webhookDeliveries()[0]).toMatchObject({ attempts: [307], outcome: 'delivered' });
+    expect(receiver.received).toHaveLength(1);
+  });
 });
 
 describe('Outreach fake: more of the API', () => {

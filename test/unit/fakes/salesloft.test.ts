@@ -372,3 +372,21 @@ describe('Salesloft fake: webhooks', () => {
     ).toEqual(['dropped', 'delivered']);
   });
 });
+
+describe('Salesloft fake: control over HTTP', () => {
+  it('runs a control method posted to /_control/<name> and reports a bad argument as 400', async () => {
+    const res = await fetch(`${fake.controlUrl}/seed`, {
+      method: 'POST',
+      body: JSON.stringify([{ users: 2, cadences: 2 }]),
+    });
+    expect(await res.json()).toMatchObject({
+      result: { userIds: [1, 2], cadenceIds: [1, 2], distinctUserEmails: 2 },
+    });
+    const bad = await fetch(`${fake.controlUrl}/scheduleEmail`, {
+      method: 'POST',
+      body: JSON.stringify([{ userId: 99, to: 'x@example.net' }]),
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'no user 99' });
+  });
+});
