@@ -4,7 +4,8 @@
 // proxy that holds each datagram) and one that never answers (a socket that swallows them).
 // Each server runs in its own temporary directory with its own configuration, on the address it is given
 // (a 127.x.y.z of the caller's range); stop() ends it and removes the directory. A server that cannot
-// start throws (with its log): a test needing it fails, never skips.
+// start throws (with its log): a test needing it fails, never skips. KEEP_DNS_DIRS=1 keeps the
+// directories (configurations and logs: Unbound's at verbosity 1) after stop() for a look.
 //
 //   const nsd = await startAuthoritative({ address: '127.0.53.2', zones: { 'slow.example': zone } });
 //   const slow = await startDelayProxy({ address: '127.0.53.3', upstream: nsd, delayMs: 1000 });
