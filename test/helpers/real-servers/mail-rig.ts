@@ -31,6 +31,11 @@ export interface MailRigOptions {
    * need different blocks, so there is no default: pass one from your own loopback range.
    */
   addressBase: string;
+  /**
+   * Keep Dovecot's delays after a failed login (2 s, and a per-client-IP penalty growing to 15 s). Off by
+   * default so a test can try a wrong password and then the right one without waiting.
+   */
+  authDelays?: boolean;
   /** Keep the temp dir after stop (for reading the configs and logs by hand). */
   keepDir?: boolean;
 }
@@ -189,6 +194,7 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
         certFile: tls.certFile,
         keyFile: tls.keyFile,
         mailboxes: options.mailboxes,
+        authDelays: options.authDelays ?? false,
         track,
       }),
       // Postfix reaches the milter, LMTP and SASL only per message, so it starts alongside them.

@@ -1,9 +1,13 @@
 // The mail rig itself, driven by plain IMAP and SMTP clients (imapflow, nodemailer): real Postfix,
 // Dovecot, rspamd and NSD decide the folder, refuse wrong passwords and take a changed one.
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import { startMailRig, type MailEndpoint, type MailRig } from '../../helpers/real-servers/mail-rig';
+
+const execFileAsync = promisify(execFile);
 
 const alice = { email: 'alice@good.example', password: 'alice-first-pass' };
 const carol = { email: 'carol@good.example', password: 'carol-pass' };
@@ -161,6 +165,22 @@ describe('mail rig (Postfix + Dovecot + rspamd + NSD)', () => {
       );
     expect(error?.message).toMatch(/self[- ]signed|unable to verify|local issuer/i);
     expect(existsSync(rig.caFile)).toBe(true);
+  });
+
+  it('is trusted by a process started with NODE_EXTRA_CA_CERTS=rig.caFile (how mailvet trusts it)', async () => {
+    // A plain TLS handshake that verifies the certificate against Node's roots plus the extra CA file.
+    const script = `const tls = require('node:tls');
+const s = tls.connect({ host: process.argv[1], port: Number(process.argv[2]), servername: undefined }, () => {
+  console.log(s.authorized ? 'authorized' : 'not authorized: ' + s.authorizationError); s.end(); });
+s.on('error', (e) => console.log('error: ' + e.code));`;
+    const handshake = (extra: Record<string, string>) =>
+      execFileAsync(process.execPath, ['-e', script, rig.imap.host, String(rig.imap.port)], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: '', ...extra },
+      }).then((r) => r.stdout.trim());
+    expect(await handshake({ NODE_EXTRA_CA_CERTS: rig.caFile })).toBe('authorized');
+    expect(await handshake({})).toMatch(
+      /^error: (SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)$/,
+    );
   });
 
   it('refuses a wrong password on IMAP and on submission', async () => {
