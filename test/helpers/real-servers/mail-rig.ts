@@ -57,6 +57,12 @@ export interface MailRig {
   dir: string;
   /** The CA file to put in NODE_EXTRA_CA_CERTS of a process that must trust the rig's servers. */
   caFile: string;
+  /**
+   * The rig's authoritative DNS (NSD) for its domains: MX (mx.<domain>), A for imap./smtp./mx.<domain>,
+   * SPF, DKIM and DMARC. Shaped like dns.ts's DnsEndpoint, so an Unbound can stub-zone the rig's domains to
+   * it; `server` is "address:port" as DNS_SERVERS takes it.
+   */
+  dns: { address: string; port: number; server: string };
   /** IMAP over implicit TLS (993) and with STARTTLS (143). */
   imap: MailEndpoint;
   imapStarttls: MailEndpoint;
@@ -243,6 +249,7 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
     return {
       dir,
       caFile: tls.caFile,
+      dns: { address: internal, port: ports.dns, server: `${internal}:${ports.dns}` },
       imap,
       imapStarttls,
       submission,

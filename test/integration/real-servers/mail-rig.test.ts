@@ -1,6 +1,7 @@
 // The mail rig itself, driven by plain IMAP and SMTP clients (imapflow, nodemailer): real Postfix,
 // Dovecot, rspamd and NSD decide the folder, refuse wrong passwords and take a changed one.
 import { execFile } from 'node:child_process';
+import { Resolver } from 'node:dns/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
@@ -146,6 +147,24 @@ describe('mail rig (Postfix + Dovecot + rspamd + NSD)', () => {
       [...spammyIds].sort(),
     );
     expect(await messageIds(rig.imap, carol.email, carol.password, 'INBOX')).toEqual([]);
+  });
+
+  it("serves the domains' MX, SPF, DKIM and DMARC records from its own authoritative DNS", async () => {
+    const resolver = new Resolver();
+    resolver.setServers([rig.dns.server]);
+    expect(await resolver.resolveMx('good.example')).toEqual([{ exchange: 'mx.good.example', priority: 10 }]);
+    expect((await resolver.resolveTxt('good.example')).map((t) => t.join(''))).toEqual([
+      `v=spf1 ip4:${rig.submission.host} -all`,
+    ]);
+    expect((await resolver.resolveTxt('mailrig._domainkey.good.example')).map((t) => t.join(''))[0]).toMatch(
+      /^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/,
+    );
+    expect((await resolver.resolveTxt('_dmarc.spammy.example')).map((t) => t.join(''))).toEqual([
+      'v=DMARC1; p=reject',
+    ]);
+    await expect(resolver.resolveTxt('mailrig._domainkey.spammy.example')).rejects.toMatchObject({
+      code: 'ENOTFOUND',
+    });
   });
 
   it('marks Junk with the RFC 6154 \\Junk special-use flag and serves IMAP with STARTTLS too', async () => {
