@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDovecot, dovecotDeliveries, type Delivery } from './dovecot';
 import { startRigDns, type ZoneRecord } from './mail-rig-dns';
+import { endLeftoverRig, killGroupsNow, recordFile, removeRecord, writeRecord } from './mail-rig-leftovers';
 import { makeRigTls } from './mail-rig-tls';
 import { assertFree, processGroupMembers, type ServerProcess } from './mail-rig-process';
 import { startPostfix } from './postfix-mail';
@@ -132,6 +133,8 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
     if (!domains.some((d) => d.name === domain))
       throw new Error(`mailbox ${m.email} is not in one of the rig's domains`);
   }
+  const record = recordFile(options.addressBase);
+  await endLeftoverRig(record);
   await Promise.all(
     [
       [internal, ports.dns],
@@ -148,8 +151,12 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
   const dir = mkdtempSync(join(tmpdir(), 'mail-rig-'));
   chmodSync(dir, 0o755);
   const started: ServerProcess[] = [];
+  const onExit = () => killGroupsNow(started.map((s) => s.pid));
+  process.on('exit', onExit);
   const stopAll = async () => {
     await Promise.all(started.map((s) => s.stop()));
+    process.off('exit', onExit);
+    removeRecord(record);
   };
   try {
     const first = domains[0]?.name ?? 'mailrig.test';
@@ -177,7 +184,10 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
       }
       zones[d.name] = records;
     }
-    const track = (server: ServerProcess) => started.push(server);
+    const track = (server: ServerProcess) => {
+      started.push(server);
+      writeRecord(record, { dir, pgids: started.map((s) => s.pid) });
+    };
     const dns = await startRigDns(join(dir, 'nsd'), internal, ports.dns, zones, track);
     const [rspamd, dovecot, postfix] = await Promise.all([
       startRspamd({

@@ -1,8 +1,10 @@
 // The mail rig itself, driven by plain IMAP and SMTP clients (imapflow, nodemailer): real Postfix,
 // Dovecot, rspamd and NSD decide the folder, refuse wrong passwords and take a changed one.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { Resolver } from 'node:dns/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
@@ -243,6 +245,50 @@ s.on('error', (e) => console.log('error: ' + e.code));`;
     // The first rig is untouched.
     expect(await loginError(rig.imap, alice.email, alice.password)).toBe('logged in');
   }, 30_000);
+});
+
+describe('mail rig left running by a killed test process', () => {
+  it('is ended by the next rig on the same addresses, which then starts', async () => {
+    const scriptDir = mkdtempSync(join(tmpdir(), 'mail-rig-child-'));
+    const script = join(scriptDir, 'child.ts');
+    writeFileSync(
+      script,
+      `import { startMailRig } from ${JSON.stringify(join(__dirname, '../../helpers/real-servers/mail-rig'))};
+startMailRig({ addressBase: '127.0.36.50', domains: [{ name: 'left.example', spfDkimPass: true }],
+  mailboxes: [{ email: 'eve@left.example', password: 'eve-pass' }] })
+  .then((rig) => console.log('ready ' + JSON.stringify(rig.processes())), (e) => console.log('failed ' + e));
+setInterval(() => undefined, 1000);
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: join(__dirname, '../../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(out.trim());
+      });
+    });
+    expect(line).toMatch(/^ready /);
+    const leftover = JSON.parse(line.slice('ready '.length)) as number[];
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(leftover.filter((pid) => existsSync(`/proc/${pid}`) && !isZombie(pid)).length).toBeGreaterThan(5);
+    const next = await startMailRig({
+      addressBase: '127.0.36.50',
+      domains: [{ name: 'left.example', spfDkimPass: true }],
+      mailboxes: [{ email: 'eve@left.example', password: 'eve-pass' }],
+    });
+    try {
+      expect(leftover.filter((pid) => existsSync(`/proc/${pid}`) && !isZombie(pid))).toEqual([]);
+      expect(await loginError(next.imap, 'eve@left.example', 'eve-pass')).toBe('logged in');
+    } finally {
+      await next.stop();
+      rmSync(scriptDir, { recursive: true, force: true });
+    }
+  }, 45_000);
 });
 
 function isZombie(pid: number): boolean {
