@@ -197,6 +197,7 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
         nameserver: dns,
         dkimKeys: keys,
         selector,
+        tlds: domains.map((d) => d.name.split('.').pop() ?? d.name),
         track,
       }),
       startDovecot({
