@@ -33,13 +33,19 @@ export interface RecipientResult {
   reply: SmtpReply | null;
 }
 
+/**
+ * How long a probe waits for a free session slot at its host, in step timeouts: other calls' sessions
+ * there (a burst of single calls, a batch of one company's addresses) take about a step each.
+ */
+const slotWaitSteps = 3;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Probes recipients at one mail host (`serverName`: its MX name, for TLS SNI and the politeness key);
  * each gets its outcome. Temporary answers are retried (greylisting wants the same triplet again after
- * a pause) up to greylistAttempts in total. No session slot free at the host within a step's
- * timeout: not_attempted (the domain's verdict stands).
+ * a pause) up to greylistAttempts in total. No session slot free at the host within a few step
+ * timeouts: not_attempted (the domain's verdict stands).
  */
 export async function probeRecipients(
   addresses: readonly string[],
@@ -69,7 +75,7 @@ export async function probeRecipients(
       addresses,
       pending.map((i) => recipients[i] ?? ''),
       session,
-      o.timeoutMs,
+      slotWaitSteps * o.timeoutMs,
     );
     // every slot at the host held (by other calls, by the bulk stage) for a whole step: not probed
     if (!batch) break;
