@@ -19,6 +19,7 @@
 //   mimecast    https://community.mimecast.com/s/article/Mimecast-SMTP-Error-Codes-842605754
 //   proofpoint  https://help.proofpoint.com/ (ipcheck.proofpoint.com block replies)
 //   barracuda   https://campus.barracuda.com/ (Barracuda Email Security Gateway reply texts)
+//   opensmtpd   OpenSMTPD smtpd/esc.c (enhanced status texts) and the replies of its 6.8.0p2 as run here
 //   bmh         PHPMailer-BMH (bounce mail handler) bmhDSNRules: rules 0160 and 0195 and their Diagnostic-Code samples
 
 /** What a reply says: about the mailbox (the first three), about the moment, or about us. */
@@ -78,6 +79,15 @@ export const PROVIDER_RULES: readonly TextRule[] = [
     enhanced: /^5\.5\.0$/,
     source:
       'sisimai reason/userunknown.rb ("requested action not taken: mailbox unavailable"); Outlook.com "550 5.5.0 Requested action not taken: mailbox unavailable"',
+  },
+  // OpenSMTPD: a recipient its virtual table does not list fails expansion, and it says so with the
+  // mailing-list code; the address is named, the mailbox does not exist
+  {
+    meaning: 'not_found',
+    text: /mailing list expansion problem: <[^>]*>/i,
+    enhanced: /^5\.2\.4$/,
+    source:
+      'opensmtpd (esc.c ESC_MAILING_LIST_EXPANSION_PROBLEM; the reply of 6.8.0p2 to a recipient its virtual table lacks)',
   },
   // Postfix reject_unverified_recipient while the probe is still running: not an answer yet
   {
