@@ -11,7 +11,7 @@ import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { settings, type Settings } from '../../settings';
-import { politenessFromSettings } from '../probe/polite-session';
+import { politenessFromSettings, releaseAfterGrace } from '../probe/polite-session';
 import { tableProbeVerdicts } from '../../store/probe-verdicts';
 import { sendDelayed, sendProbeBatches } from '../../store/probe-queue';
 import type { QueueName } from '../../wiring';
@@ -230,7 +230,7 @@ export async function processProbeMessage(
       message.host,
     );
   } finally {
-    await deps.politeness.releaseSession(lease);
+    await releaseAfterGrace(deps.politeness, lease);
   }
   await deps.politeness.learn(message.host, outcome.learned);
   batchLog.debug('probe batch session done', {

@@ -5,6 +5,7 @@
 import { systemStopwatch } from '../../clock';
 import type { Settings } from '../../settings';
 import { tablePoliteness } from '../../store/mx-politeness';
+import type { SessionLease } from '../../store/mx-politeness';
 import { rcptPacer, type Politeness } from './politeness';
 import { probeBatch, type BatchOutcome, type BatchSessionOptions } from './smtp-session';
 
@@ -12,6 +13,18 @@ import { probeBatch, type BatchOutcome, type BatchSessionOptions } from './smtp-
 const sessionLeaseMs = 150_000;
 /** How often a caller waiting for a free session slot at a host asks again. */
 const slotPollMs = 200;
+/**
+ * A session slot is released this long after the connection closed: the server counts a session until
+ * its process for it has ended (Exim's smtp_accept_max_per_host, Postfix's anvil), a little after the
+ * socket closed, and the next session through the slot must not meet it still counted.
+ */
+const leaseGraceMs = 100;
+
+/** Releases a session lease once the server has had time to see its session end. */
+export async function releaseAfterGrace(politeness: Politeness, lease: SessionLease): Promise<void> {
+  await sleep(leaseGraceMs);
+  await politeness.releaseSession(lease);
+}
 
 /** The politeness state of the deployment, from the settings (SMTP_MAX_SESSIONS_PER_HOST, ...). */
 export function politenessFromSettings(s: Settings): Politeness {
@@ -62,7 +75,7 @@ export async function politeBatch(
       host,
     );
   } finally {
-    await politeness.releaseSession(lease);
+    await releaseAfterGrace(politeness, lease);
   }
   await politeness.learn(host, outcome.learned);
   return outcome;

@@ -21,7 +21,7 @@ import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { spawnMta, tail, waitForSmtp, type MtaProcess, type TargetMailboxes } from './mta-process';
 
-export const EXIM_BINARY = '/opt/mailvet-mtas/exim4/usr/sbin/exim4';
+const EXIM_BINARY = '/opt/mailvet-mtas/exim4/usr/sbin/exim4';
 
 export interface EximOptions extends TargetMailboxes {
   dir: string;

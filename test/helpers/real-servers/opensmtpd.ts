@@ -15,7 +15,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { spawnMta, tail, waitForSmtp, type MtaProcess, type TargetMailboxes } from './mta-process';
 
-export const SMTPD_BINARY = '/opt/mailvet-mtas/opensmtpd/usr/sbin/smtpd';
+const SMTPD_BINARY = '/opt/mailvet-mtas/opensmtpd/usr/sbin/smtpd';
 
 export interface OpenSmtpdOptions extends TargetMailboxes {
   dir: string;

@@ -79,12 +79,22 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** What Exim counted must hold on every path: no message, never more sessions than the limit. */
+let refusedBefore = 0;
+beforeEach(() => {
+  refusedBefore = exim?.counts().refusedConnections ?? 0;
+});
+
+/**
+ * What Exim counted must hold on every path: no message, never more sessions than the limit. Exim
+ * counts a session until its process has ended, a moment after the socket closed: on a loaded machine
+ * one session may still find the last one counted (refused, retried, and the host taught one session
+ * fewer), never more.
+ */
 function expectPoliteAndNoData(): void {
   const c = exim.counts();
   expect(c.messages).toBe(0);
   expect(c.maxConnections).toBeLessThanOrEqual(SESSIONS);
-  expect(c.refusedConnections).toBe(0);
+  expect(c.refusedConnections - refusedBefore).toBeLessThanOrEqual(1);
 }
 
 describe('probing stock Exim 4', () => {
