@@ -275,7 +275,8 @@ export const functions: FunctionSpec[] = [
     description: 'POST /v1/email/validate: validate one address within the sync budget',
     timeoutSeconds: 29,
     memoryMb: 512,
-    access: { table: [...api, 'query'], sendsTo: ['validations'] },
+    // delete: the mailbox probe releases its MX host session lease (store/mx-politeness.ts)
+    access: { table: [...api, 'query', 'delete'], sendsTo: ['validations'] },
   },
   {
     name: 'validateEmailBatch',
@@ -283,7 +284,8 @@ export const functions: FunctionSpec[] = [
     description: 'POST /v1/email/validate-batch: validate up to 100 addresses within the sync budget',
     timeoutSeconds: 29,
     memoryMb: 512,
-    access: { table: [...api, 'query'], sendsTo: ['validations'] },
+    // delete: the mailbox probe releases its MX host session lease (store/mx-politeness.ts)
+    access: { table: [...api, 'query', 'delete'], sendsTo: ['validations'] },
   },
   {
     name: 'validateEmailAsync',
@@ -305,7 +307,8 @@ export const functions: FunctionSpec[] = [
     description: 'SQS validations: validate one queued address and store the result',
     timeoutSeconds: 60,
     memoryMb: 512,
-    access: { table: ['read', 'write'] },
+    // delete: the mailbox probe releases its MX host session lease (store/mx-politeness.ts)
+    access: { table: ['read', 'write', 'delete'] },
   },
   {
     name: 'failValidation',

@@ -256,6 +256,7 @@ export const passwordResetKey = (tokenHash: string): ItemKey => ({
 // probe verdicts    PROBE#<domain>#<shard>      VERDICTS                map address -> {p, e}; ttl: latest e
 // session lease     MXHOST#<host>               SESSION#<n>             n in 0..N-1, holdUntil (ms)
 // RCPT schedule     MXHOST#<host>               RCPTPACE                next: first free RCPT slot (ms), ttl
+// learnt limits     MXHOST#<host>               LIMITS                  sessions, rcptPerSession, ttl
 // probe batch      COMPANY#<c>                 PROBEBATCH#<jobId>#<chunk>#<batch>   progress; verdicts, settledAt
 
 export const probeVerdictShardKey = (domain: string, shard: number): ItemKey => ({
@@ -271,6 +272,10 @@ export const mxSessionLeasePrefix = { pk: 'MXHOST#', sk: 'SESSION#' } as const;
 export const mxRcptScheduleKey = (host: string): ItemKey => ({
   pk: `MXHOST#${part(host.toLowerCase())}`,
   sk: 'RCPTPACE',
+});
+export const mxHostLimitsKey = (host: string): ItemKey => ({
+  pk: `MXHOST#${part(host.toLowerCase())}`,
+  sk: 'LIMITS',
 });
 export const probeBatchVerdictsKey = (
   companyId: string,

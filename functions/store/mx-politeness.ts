@@ -5,15 +5,24 @@
 // - at most M RCPT per second per host: one schedule item per host holding its next free RCPT slot
 //   (slots are 1000/M ms apart, a generic cell rate algorithm). A taker books a run of slots with one
 //   conditional write and sends each RCPT no earlier than its slot, so no second ever sees more than M,
-//   whichever invocations send them; a run is booked at most `bookingHorizonMs` ahead.
+//   whichever invocations send them; a run is booked at most `bookingHorizonMs` ahead;
+// - what a host showed it takes (fewer sessions at once, fewer RCPT per session), learnt from its
+//   refusals about the session: one limits item per host (MXHOST#<host> / LIMITS), kept
+//   `learnedLimitsMs` (the table's TTL), read by every invocation before it opens a session there.
 import { systemClock, type Clock } from '../clock';
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '../clients/dynamodb';
 import { isConditionFailure } from './conditions';
 import { scanPages, send } from './dynamodb';
-import { mxRcptScheduleEntity, mxSessionLeaseEntity } from './entities/probes';
-import { mxRcptScheduleKey, mxSessionLeaseKey, mxSessionLeasePrefix } from './keys';
+import { mxHostLimitsEntity, mxRcptScheduleEntity, mxSessionLeaseEntity } from './entities/probes';
+import { mxHostLimitsKey, mxRcptScheduleKey, mxSessionLeaseKey, mxSessionLeasePrefix } from './keys';
 import { tableKeys, ttlAttribute } from './table';
 
 export interface PolitenessLimits {
@@ -41,8 +50,42 @@ export interface RcptSlots {
   intervalMs: number;
 }
 
+/** What a host showed it takes (smtp-session.ts LearnedFromHost). */
+export interface LearnedLimits {
+  rcptPerSession?: number;
+  /** It refused a connection as one too many: one session fewer at once. */
+  fewerSessions?: boolean;
+}
+
+/** A host's limits now: the configured ones, lowered by what it taught. */
+export interface HostLimits {
+  sessions: number;
+  /** RCPT per session the host takes (undefined: the configured SMTP_RECIPIENTS_PER_SESSION). */
+  rcptPerSession: number | undefined;
+}
+
+/** How long a host's learnt limits are kept: a few hours, then the configured limits are tried again. */
+export const learnedLimitsMs = 6 * 3_600_000;
+/** A process reads a host's learnt limits again after this long. */
+const limitsCacheMs = 10_000;
+
+/** The limits after learning `l` from a host whose limits were `now` (configured sessions: `max`). */
+export function lowered(now: HostLimits, l: LearnedLimits): HostLimits {
+  return {
+    sessions: l.fewerSessions ? Math.max(1, now.sessions - 1) : now.sessions,
+    rcptPerSession:
+      l.rcptPerSession === undefined
+        ? now.rcptPerSession
+        : Math.max(1, Math.min(now.rcptPerSession ?? Number.POSITIVE_INFINITY, l.rcptPerSession)),
+  };
+}
+
 export interface Politeness {
-  /** A session slot at the host, or null when all N are held. */
+  /** The host's limits now (learnt ones within the configured ones). */
+  hostLimits(host: string): Promise<HostLimits>;
+  /** Keeps what a host taught for `learnedLimitsMs`; nothing learnt: no write. */
+  learn(host: string, learned: LearnedLimits): Promise<void>;
+  /** A session slot at the host, or null when all N (as learnt) are held. */
   acquireSession(host: string): Promise<SessionLease | null>;
   releaseSession(lease: SessionLease): Promise<void>;
   /**
@@ -55,6 +98,8 @@ export interface Politeness {
 export class DynamoPoliteness implements Politeness {
   /** The end of each host's schedule as this booker last saw it. */
   private readonly knownNext = new Map<string, number>();
+  /** Each host's limits as last read, until when (ms). */
+  private readonly knownLimits = new Map<string, { limits: HostLimits; until: number }>();
 
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -67,10 +112,53 @@ export class DynamoPoliteness implements Politeness {
     return this.clock().getTime();
   }
 
+  private async readLimits(host: string): Promise<HostLimits> {
+    const configured = { sessions: this.limits.maxSessionsPerHost, rcptPerSession: undefined };
+    const { Item } = await send(new GetCommand({ TableName: this.table, Key: mxHostLimitsKey(host) }), {
+      doc: this.doc,
+    });
+    if (!Item) return configured;
+    const item = mxHostLimitsEntity.parse(Item);
+    // past its TTL but not yet deleted by DynamoDB: forgotten
+    if (item.ttl * 1000 <= this.now()) return configured;
+    return {
+      sessions: Math.max(1, Math.min(configured.sessions, item.sessions ?? configured.sessions)),
+      rcptPerSession: item.rcptPerSession,
+    };
+  }
+
+  async hostLimits(host: string): Promise<HostLimits> {
+    const known = this.knownLimits.get(host);
+    if (known && known.until > this.now()) return known.limits;
+    const limits = await this.readLimits(host);
+    this.knownLimits.set(host, { limits, until: this.now() + limitsCacheMs });
+    return limits;
+  }
+
+  async learn(host: string, learned: LearnedLimits): Promise<void> {
+    if (!learned.fewerSessions && learned.rcptPerSession === undefined) return;
+    // read afresh: another invocation may have learnt the same meanwhile (both then write one value)
+    const limits = lowered(await this.readLimits(host), learned);
+    const now = this.now();
+    await send(
+      new PutCommand({
+        TableName: this.table,
+        Item: mxHostLimitsEntity.item({
+          ...mxHostLimitsKey(host),
+          sessions: limits.sessions,
+          ...(limits.rcptPerSession === undefined ? {} : { rcptPerSession: limits.rcptPerSession }),
+          [ttlAttribute]: Math.ceil((now + learnedLimitsMs) / 1000),
+        }),
+      }),
+      { doc: this.doc },
+    );
+    this.knownLimits.set(host, { limits, until: now + limitsCacheMs });
+  }
+
   async acquireSession(host: string): Promise<SessionLease | null> {
     const owner = randomUUID();
     // start at a random slot so concurrent claimers rarely collide on the same item
-    const n = this.limits.maxSessionsPerHost;
+    const n = (await this.hostLimits(host)).sessions;
     const first = Math.floor(Math.random() * n);
     for (let i = 0; i < n; i++) {
       const slot = (first + i) % n;

@@ -56,6 +56,25 @@ describe('DynamoPoliteness', () => {
     expect(await limiters[2]!.acquireSession('mx.sessions.test')).toBeNull();
   });
 
+  it('keeps what a host taught for every invocation: fewer sessions, fewer RCPT per session', async () => {
+    const limits = { maxSessionsPerHost: 3, rcptPerSecondPerHost: 10, leaseMs: 60_000 };
+    const teacher = new DynamoPoliteness(doc, table, limits);
+    const other = new DynamoPoliteness(doc, table, limits);
+    expect(await other.hostLimits('mx.learns.test')).toEqual({ sessions: 3, rcptPerSession: undefined });
+    await teacher.learn('mx.learns.test', { fewerSessions: true, rcptPerSession: 10 });
+    await teacher.learn('mx.learns.test', { rcptPerSession: 25 });
+    // a fresh invocation reads it from the table
+    const fresh = new DynamoPoliteness(doc, table, limits);
+    expect(await fresh.hostLimits('mx.learns.test')).toEqual({ sessions: 2, rcptPerSession: 10 });
+    const leases = await Promise.all([1, 2, 3].map(() => fresh.acquireSession('mx.learns.test')));
+    expect(leases.filter((l) => l !== null)).toHaveLength(2);
+    // never below one session
+    for (let i = 0; i < 4; i++) await teacher.learn('mx.learns.test', { fewerSessions: true });
+    expect(await new DynamoPoliteness(doc, table, limits).hostLimits('mx.learns.test')).toMatchObject({
+      sessions: 1,
+    });
+  });
+
   it("lets a crashed holder's expired lease be taken over", async () => {
     let now = 1_000_000;
     const limiter = new DynamoPoliteness(

@@ -11,7 +11,7 @@ import { sortedJson } from '../../json';
 import type { Logger } from '../../log';
 import { countMetric } from '../../metrics';
 import { settings, type Settings } from '../../settings';
-import { tablePoliteness } from '../../store/mx-politeness';
+import { politenessFromSettings, releaseAfterGrace } from '../probe/polite-session';
 import { tableProbeVerdicts } from '../../store/probe-verdicts';
 import { sendDelayed, sendProbeBatches } from '../../store/probe-queue';
 import type { QueueName } from '../../wiring';
@@ -69,12 +69,7 @@ const finishEstimateSlackMs = 5_000;
 /** The dependencies from the settings; cheap, built per invocation so they follow the current clients. */
 export function probeStageDeps(s: Settings = settings()): ProbeStageDeps {
   return {
-    politeness: tablePoliteness({
-      maxSessionsPerHost: s.SMTP_MAX_SESSIONS_PER_HOST,
-      rcptPerSecondPerHost: s.SMTP_RCPT_PER_SECOND_PER_HOST,
-      // a session lasts at most the function's time budget
-      leaseMs: 150_000,
-    }),
+    politeness: politenessFromSettings(s),
     cache: new DynamoProbeVerdictCache(tableProbeVerdicts(), s.PROBE_CACHE_DAYS),
     clock: systemClock,
     session: {
@@ -194,8 +189,9 @@ export async function processProbeMessage(
     return settle(read, message, done, cached, deps, batchLog);
   }
 
-  // leave room for one more step at every stage of a session before the invocation ends
-  const reserveMs = 3 * deps.session.timeoutMs + 2000;
+  // leave room for one more step at every stage of a session (a pipelined reply may take three) before
+  // the invocation ends
+  const reserveMs = 4 * deps.session.timeoutMs + 2000;
   const shouldStop = () => ctx.remainingMs() < reserveMs;
   const startedAt = systemStopwatch();
   const lease = await deps.politeness.acquireSession(message.host);
@@ -214,10 +210,18 @@ export async function processProbeMessage(
   }
   let outcome;
   try {
+    // what the host taught earlier (hostLimits was read for the lease: no call more)
+    const limits = await deps.politeness.hostLimits(message.host);
     outcome = await probeBatch(
       message.addresses,
       todo,
-      deps.session,
+      {
+        ...deps.session,
+        maxRecipientsPerSession: Math.min(
+          deps.session.maxRecipientsPerSession,
+          limits.rcptPerSession ?? Number.POSITIVE_INFINITY,
+        ),
+      },
       {
         shouldStop,
         rcptWindow: rcptPacer(deps.politeness, message.host, todo.length, shouldStop, deps.clock),
@@ -226,8 +230,9 @@ export async function processProbeMessage(
       message.host,
     );
   } finally {
-    await deps.politeness.releaseSession(lease);
+    await releaseAfterGrace(deps.politeness, lease);
   }
+  await deps.politeness.learn(message.host, outcome.learned);
   batchLog.debug('probe batch session done', {
     ms: Math.round(systemStopwatch() - startedAt),
     sessions: outcome.sessions,

@@ -4,6 +4,10 @@
 import { systemClock, type Clock } from '../../clock';
 import {
   bookingHorizonMs,
+  learnedLimitsMs,
+  lowered,
+  type HostLimits,
+  type LearnedLimits,
   type Politeness,
   type PolitenessLimits,
   type RcptSlots,
@@ -17,15 +21,29 @@ export class MemoryPoliteness implements Politeness {
   private readonly held = new Map<string, Set<number>>();
   /** Each host's next free RCPT slot (ms). */
   private readonly next = new Map<string, number>();
+  private readonly learnt = new Map<string, { limits: HostLimits; until: number }>();
   constructor(
     private readonly limits: PolitenessLimits,
     private readonly clock: Clock = systemClock,
   ) {}
 
+  async hostLimits(host: string): Promise<HostLimits> {
+    const known = this.learnt.get(host);
+    if (known && known.until > this.clock().getTime()) return known.limits;
+    return { sessions: this.limits.maxSessionsPerHost, rcptPerSession: undefined };
+  }
+
+  async learn(host: string, learned: LearnedLimits): Promise<void> {
+    if (!learned.fewerSessions && learned.rcptPerSession === undefined) return;
+    const limits = lowered(await this.hostLimits(host), learned);
+    this.learnt.set(host, { limits, until: this.clock().getTime() + learnedLimitsMs });
+  }
+
   async acquireSession(host: string): Promise<SessionLease | null> {
     const slots = this.held.get(host) ?? new Set<number>();
     this.held.set(host, slots);
-    for (let slot = 0; slot < this.limits.maxSessionsPerHost; slot++)
+    const n = (await this.hostLimits(host)).sessions;
+    for (let slot = 0; slot < n; slot++)
       if (!slots.has(slot)) {
         slots.add(slot);
         return { host, slot, owner: 'memory' };

@@ -2,10 +2,21 @@
 // the server offers or requires it (then EHLO again), MAIL FROM once, then RCPT TO for each recipient
 // (pipelined per RFC 2920 when the server offers PIPELINING), RSET and a new MAIL FROM when an envelope
 // is full, QUIT after a number of recipients per session. A session the server drops costs a reconnect;
-// the recipients it answered keep their answers. Every reply is read by smtp-reply.ts, for the single
-// endpoint and the bulk probe stage alike, so one address gets one verdict whichever way it came.
+// the recipients it answered keep their answers. A refusal about the session ("too many bad
+// recipients", "too many errors", 421, a hang-up after answers) ends it: the untried and refused
+// recipients go to a new session with fewer RCPT, and what was learnt goes back to the host's
+// politeness (docs/validation.md, "Sessions that adapt to the host"). Every reply is read by
+// smtp-reply.ts, for the single endpoint and the bulk probe stage alike, so one address gets one
+// verdict whichever way it came.
 import type net from 'node:net';
-import { probeOfMeaning, readReply, type ReplyStage, type SmtpReply } from '../validation/smtp-reply';
+import {
+  probeOfMeaning,
+  readReply,
+  sessionRefusalOf,
+  type ReplyStage,
+  type SessionRefusal,
+  type SmtpReply,
+} from '../validation/smtp-reply';
 import type { MailboxProbe } from '../validation/types';
 import type { ProxyPool } from './proxy-pool';
 import { ReplyReader, Timeout, TlsFailed, connectDirect, connectSocks, startTls } from './smtp-wire';
@@ -66,16 +77,41 @@ export interface BatchOutcome {
   pipelining: boolean;
   /** Whether the last session ran over TLS (STARTTLS). */
   tls: boolean;
+  /** What the host taught: kept by the caller's politeness for the host (mx-politeness.ts). */
+  learned: LearnedFromHost;
 }
+
+/** Limits a host showed by refusing a session. */
+export interface LearnedFromHost {
+  /** RCPT a session may carry without being refused. */
+  rcptPerSession?: number;
+  /** It refused a connection as one too many: fewer sessions at once. */
+  fewerSessions?: boolean;
+}
+
+/** A refusal about the session once it had answered some RCPT, with what it had done before it. */
+interface RefusedSession {
+  kind: 'refused';
+  why: SessionRefusal | 'hangup';
+  /** RCPT answered in this session, and how many of those were refusals. */
+  answered: number;
+  failures: number;
+}
+
+/** Errors after which a session pipelines at most this many RCPT (replies slow down after errors). */
+const erroredWindow = 3;
+/** A pipelined reply is waited for one step per command ahead of it, up to this many steps. */
+const maxStepsPerReply = 3;
 
 type SessionEnd =
   | { kind: 'done' }
   /** The session cannot be used further: the remaining recipients get `probe`, or retry on reconnect. */
   | { kind: 'dropped'; detail: string }
   | { kind: 'stopped' }
-  | { kind: 'failed'; probe: RecipientProbe; reply?: SmtpReply }
+  | { kind: 'failed'; probe: RecipientProbe; reply?: SmtpReply; tooManyConnections?: boolean }
   /** The TLS handshake failed: one more session without STARTTLS. */
-  | { kind: 'tls_failed'; detail: string };
+  | { kind: 'tls_failed'; detail: string }
+  | RefusedSession;
 
 class Session {
   pipelining = false;
@@ -109,8 +145,9 @@ class Session {
     return { session: new Session(socket, new ReplyReader(socket), o.timeoutMs) };
   }
 
-  reply(): Promise<SmtpReply> {
-    return this.reader.next(this.timeoutMs);
+  /** The next reply; `steps` step timeouts when that many pipelined commands are answered before it. */
+  reply(steps = 1): Promise<SmtpReply> {
+    return this.reader.next(this.timeoutMs * steps);
   }
 
   async command(line: string): Promise<SmtpReply> {
@@ -202,7 +239,13 @@ async function handshake(
   ctx: HandshakeContext,
 ): Promise<SessionEnd | null> {
   const greeting = await s.reply();
-  if (greeting.code < 200 || greeting.code >= 300) return refused(greeting, 'greeting');
+  if (greeting.code < 200 || greeting.code >= 300) {
+    // anvil's "421 4.7.0 Error: too many connections": retried as greylisting is, with one session
+    // fewer at the host from now on
+    const end = refused(greeting, 'greeting');
+    if (end.kind === 'failed' && sessionRefusalOf(greeting) === 'connections') end.tooManyConnections = true;
+    return end;
+  }
   const hi = await hello(s, o);
   if (hi.code !== 250) return refused(hi, 'ehlo');
   if (s.startTls && ctx.tlsAllowed) {
@@ -245,6 +288,7 @@ async function runSession(
   if (ready) return ready;
   let inSession = 0;
   let inEnvelope = 0;
+  let failures = 0;
   while (queue.length > 0 && inSession < o.maxRecipientsPerSession) {
     if (hooks.shouldStop?.()) return { kind: 'stopped' };
     if (inEnvelope >= o.maxRecipientsPerEnvelope) {
@@ -255,7 +299,7 @@ async function runSession(
       inEnvelope = 0;
     }
     const room = Math.min(
-      s.pipelining ? o.pipelineWindow : 1,
+      s.pipelining ? (failures >= erroredWindow ? erroredWindow : o.pipelineWindow) : 1,
       o.maxRecipientsPerSession - inSession,
       o.maxRecipientsPerEnvelope - inEnvelope,
       queue.length,
@@ -271,11 +315,17 @@ async function runSession(
     if (window.length === 0) return { kind: 'stopped' };
     let answered = 0;
     let envelopeFull = false;
-    for (const rcpt of window) {
+    for (const [i, rcpt] of window.entries()) {
       let reply: SmtpReply;
       try {
-        reply = await s.reply();
+        // a server may hold the replies of a pipelined window until it has answered the last (Postfix
+        // does, and sleeps smtpd_error_sleep_time before each once a client made errors): each command
+        // ahead of this one may take a step
+        reply = await s.reply(Math.min(maxStepsPerReply, window.length - i));
       } catch (e) {
+        // the server hung up after answering some: about the session (an error limit), not the rest
+        if (!(e instanceof Timeout) && !envelopeFull && inSession + answered > 0)
+          return { kind: 'refused', why: 'hangup', answered: inSession + answered, failures };
         if (!(e instanceof Timeout) || envelopeFull) throw e;
         // this recipient stalled the server past the step timeout: it is the one that timed out, the
         // rest of the batch goes on in a new session
@@ -291,11 +341,16 @@ async function runSession(
         envelopeFull = true;
         continue;
       }
+      // "Rejected for too many bad recipients", "421 too many errors" once the session answered some:
+      // this recipient and the rest are asked again in a new session
+      const why = inSession + answered > 0 ? sessionRefusalOf(reply) : null;
+      if (why !== null) return { kind: 'refused', why, answered: inSession + answered, failures };
       // answered recipients are a prefix of the queue: taken off at once, so a drop keeps them
       result.outcomes.set(rcpt, probeOfMeaning(readReply(reply, 'rcpt')));
       result.replies.set(rcpt, reply);
       queue.shift();
       answered++;
+      if (reply.code >= 400) failures++;
     }
     inSession += answered;
     inEnvelope = envelopeFull ? o.maxRecipientsPerEnvelope : inEnvelope + answered;
@@ -323,9 +378,12 @@ export async function probeBatch(
     sessions: 0,
     pipelining: false,
     tls: false,
+    learned: {},
   };
   const ctx: HandshakeContext = { tlsAllowed: true, serverName };
   let drops = 0;
+  /** RCPT per session: lowered to what the host showed it takes. */
+  let perSession = o.maxRecipientsPerSession;
   const giveUp = (probe: RecipientProbe, reply?: SmtpReply) => {
     for (const rcpt of queue.splice(0)) {
       result.outcomes.set(rcpt, probe);
@@ -343,7 +401,7 @@ export async function probeBatch(
     const s = opened.session;
     let end: SessionEnd;
     try {
-      end = await runSession(s, queue, result, o, hooks, ctx);
+      end = await runSession(s, queue, result, { ...o, maxRecipientsPerSession: perSession }, hooks, ctx);
     } catch (e) {
       end =
         e instanceof Timeout ? { kind: 'failed', probe: 'timeout' } : { kind: 'dropped', detail: String(e) };
@@ -353,7 +411,19 @@ export async function probeBatch(
     result.pipelining = s.pipelining;
     result.tls = s.secure;
     if (end.kind === 'stopped') break;
+    if (end.kind === 'refused') {
+      // "too many bad recipients" / "too many errors": a session takes no more refusals than that (no
+      // more RCPT when none was refused); a hang-up or a plain 421 teaches nothing (a restart, a crash)
+      if (end.why === 'recipients') {
+        perSession = Math.max(1, Math.min(perSession, end.failures > 0 ? end.failures : end.answered));
+        result.learned.rcptPerSession = perSession;
+      }
+      // the session made progress: the new one is no reconnect after a failure
+      drops = 0;
+      continue;
+    }
     if (end.kind === 'failed') {
+      if (end.tooManyConnections) result.learned.fewerSessions = true;
       giveUp(end.probe, end.reply);
       break;
     }

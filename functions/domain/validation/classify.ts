@@ -113,6 +113,10 @@ export function plainLocalEnd(address: string): number {
   return PLAIN_LOCAL.test(address) ? PLAIN_LOCAL.lastIndex - 1 : -1;
 }
 
+/** A probe outcome that refuses the mailbox itself (a verdict even on a catch-all domain). */
+const refusesMailbox = (probe: MailboxProbe) =>
+  probe === 'not_found' || probe === 'disabled' || probe === 'full';
+
 /** classifyLocal for a trimmed address whose last "@" is at index at (the engine has found it already). */
 export function classifyParts(
   address: string,
@@ -138,10 +142,13 @@ export function classifyParts(
     if (known.dead) return domain.isCatchAll === false ? V.knownDeadBounces : V.knownDead;
   } else if (role === AN_ABUSE_ROLE) return V.abuseRole;
   if (v.risk !== null) return v.risk;
-  if (probe !== undefined) {
+  // on a catch-all domain only an explicit refusal of the address itself says something: its other
+  // outcomes (accepted, greylisted, a timeout) leave the catch-all verdict
+  if (probe !== undefined && (domain.isCatchAll !== true || refusesMailbox(probe))) {
     switch (probe) {
       case 'not_found':
-        return domain.isCatchAll === true ? V.notFoundCatchAll : V.notFound;
+        // the server refused this address itself: mail to it bounces, catch-all domain or not
+        return V.notFound;
       case 'disabled':
         return V.disabled;
       case 'full':

@@ -8,6 +8,8 @@ import { parseDnsCanaries, type DnsHealthEvents } from './dns-health';
 import type { KnownAddressLists } from './known-lists';
 import type { SmtpProbeOptions } from './smtp-probe';
 import type { ProbeVerdictCache } from '../probe/verdict-cache';
+import type { Politeness } from '../probe/politeness';
+import { politenessFromSettings } from '../probe/polite-session';
 
 export interface EngineOptions {
   /** host:port resolvers; empty: the system's. */
@@ -31,6 +33,11 @@ export interface EngineOptions {
   smtpProbe?: boolean;
   smtp?: Partial<SmtpProbeOptions>;
   knownLists?: KnownAddressLists;
+  /**
+   * The per-host limits (sessions at once, RCPT pace, RCPT per session learnt) its probes keep, shared
+   * with every invocation and the bulk probe stage; absent: this process's own, the default limits.
+   */
+  politeness?: Politeness;
   /** Mailbox probe verdicts kept across processes (PROBE_CACHE_DAYS): a cached address is not probed again. */
   probeCache?: ProbeVerdictCache;
   /** Lifetime of a settled domain verdict, and of an inconclusive one (timeout, SERVFAIL, greylisting). */
@@ -64,7 +71,9 @@ export function engineOptionsFromSettings(s: Settings, extra: EngineOptions = {}
       heloName: s.SMTP_HELO_NAME,
       mailFrom: s.SMTP_MAIL_FROM,
       socksProxy: s.SMTP_SOCKS_PROXY,
+      maxRecipientsPerSession: s.SMTP_RECIPIENTS_PER_SESSION,
     },
+    ...(s.SMTP_PROBE ? { politeness: politenessFromSettings(s) } : {}),
     ...extra,
   };
 }

@@ -43,6 +43,7 @@ import { normalizeEmail, rawDomainOf } from './normalize';
 import { BatchDomains, RawDomainIndex } from './raw-domain-index';
 import { probeRecipients, randomLocalPart, type SmtpProbeOptions } from './smtp-probe';
 import { isAcceptAllProvider } from '../probe/accept-all';
+import { MemoryPoliteness, type Politeness } from '../probe/politeness';
 import { LOCAL_OCTETS, parseDomain } from './syntax';
 import { isTestDomain, testAddressOf, TEST_DOMAIN } from './test-addresses';
 import type {
@@ -140,6 +141,8 @@ export class ValidationEngine {
   private readonly rawDomains = new RawDomainIndex();
   private readonly lists: KnownAddressLists;
   private readonly smtp: SmtpProbeOptions;
+  /** The per-host limits every probe of this engine keeps (shared with the bulk probe stage). */
+  private readonly politeness: Politeness;
   private readonly nowMs: () => number;
 
   /** One DNS question's budget, retries included (DNS_TIMEOUT_MS). */
@@ -184,6 +187,10 @@ export class ValidationEngine {
     );
     this.lists = options.knownLists ?? NO_KNOWN_LISTS;
     this.smtp = smtpOptionsOf(options);
+    // without the shared state (unit tests, tools): this process's own limits, the defaults
+    this.politeness =
+      options.politeness ??
+      new MemoryPoliteness({ maxSessionsPerHost: 2, rcptPerSecondPerHost: 20, leaseMs: 150_000 });
   }
 
   private readonly lookupMxHost = (host: string): Promise<HostLookup> =>
@@ -487,7 +494,14 @@ export class ValidationEngine {
     if (this.options.smtpProbe && shouldProbe(domain, before, n.localPart) && domain.mailHost) {
       if (isAcceptAllProvider(domain.mxProvider)) probe = 'unverifiable';
       else
-        ({ probe, reply } = await probeMailbox(domain.mailHost, n.email, this.smtp, this.options.probeCache));
+        ({ probe, reply } = await probeMailbox(
+          domain.mailHost,
+          n.email,
+          this.smtp,
+          this.options.probeCache,
+          this.politeness,
+          domain.isCatchAll === true,
+        ));
     }
     const final =
       typeof probe === 'string' && probe !== 'off' && probe !== 'skipped'
@@ -549,6 +563,7 @@ export class ValidationEngine {
         facts.mailHost.addresses,
         [`${randomLocalPart()}@${ascii}`],
         this.smtp,
+        this.politeness,
         facts.mailHost.host,
       );
       catchAllProbe = catchAllOf(outcome?.probe ?? 'error');

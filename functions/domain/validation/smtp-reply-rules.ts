@@ -19,6 +19,8 @@
 //   mimecast    https://community.mimecast.com/s/article/Mimecast-SMTP-Error-Codes-842605754
 //   proofpoint  https://help.proofpoint.com/ (ipcheck.proofpoint.com block replies)
 //   barracuda   https://campus.barracuda.com/ (Barracuda Email Security Gateway reply texts)
+//   opensmtpd   OpenSMTPD smtpd/esc.c (enhanced status texts) and the replies of its 6.8.0p2 as run here
+//   bmh         PHPMailer-BMH (bounce mail handler) bmhDSNRules: rules 0160 and 0195 and their Diagnostic-Code samples
 
 /** What a reply says: about the mailbox (the first three), about the moment, or about us. */
 export type ReplyMeaning = 'accepted' | 'not_found' | 'disabled' | 'full' | 'temporary' | 'about_us';
@@ -77,6 +79,15 @@ export const PROVIDER_RULES: readonly TextRule[] = [
     enhanced: /^5\.5\.0$/,
     source:
       'sisimai reason/userunknown.rb ("requested action not taken: mailbox unavailable"); Outlook.com "550 5.5.0 Requested action not taken: mailbox unavailable"',
+  },
+  // OpenSMTPD: a recipient its virtual table does not list fails expansion, and it says so with the
+  // mailing-list code; the address is named, the mailbox does not exist
+  {
+    meaning: 'not_found',
+    text: /mailing list expansion problem: <[^>]*>/i,
+    enhanced: /^5\.2\.4$/,
+    source:
+      'opensmtpd (esc.c ESC_MAILING_LIST_EXPANSION_PROBLEM; the reply of 6.8.0p2 to a recipient its virtual table lacks)',
   },
   // Postfix reject_unverified_recipient while the probe is still running: not an answer yet
   {
@@ -159,6 +170,13 @@ export const TEXT_RULES: readonly TextRule[] = [
     text: /\bspam\b|unsolicited|content (filter|examination)|message (content )?(rejected|refused) (as|due)|looks like spam|suspicious|phish|virus|malware/i,
     source: 'google (5.7.1 unsolicited mail); zonemta ("5.7.1 ... spam"); reacher parser.rs',
   },
+  // Gmail's OverQuotaPerm: the mailbox is out of space (and has been for long); its "inactive" is why
+  // it stays full, not a disabled account. Before the disabled words, which would match "inactive".
+  {
+    meaning: 'full',
+    text: /out of storage space/i,
+    source: 'sisimai-rhost:google (552 5.2.2 "inbox is out of storage space and inactive", OverQuotaPerm)',
+  },
   // --- disabled: the mailbox exists (or existed) but takes no mail (5xx only: a 4xx is retried) ---
   {
     meaning: 'disabled',
@@ -177,9 +195,9 @@ export const TEXT_RULES: readonly TextRule[] = [
   // --- not found: unknown user, no such mailbox, not a valid recipient (4xx too: "User unknown") ---
   {
     meaning: 'not_found',
-    text: /user unknown|unknown user|unknown (recipient|mailbox|local ?part|address|alias)|recipient unknown|address unknown|mailbox unknown|no such (user|mailbox|recipient|address|person|account)|no mailbox|no account by that name|(user|recipient|mailbox|address|account|e-?mail) (does not|doesn'?t|dosn'?t) exist|does not exist|doesn'?t exist|not exist|(user|recipient|mailbox|address) not found|mailbox not available|not a (valid|known) (user|recipient|mailbox|address)|is not a known user|invalid (recipient|mailbox|user|address|email address|e-mail address)|(recipient|address|mailbox|user) (is )?invalid|bad destination mailbox|bad address|(doesn'?t|does not) have an? .*account|have an account|not our customer|not a local address|not local|no longer (available|valid|exists?)|unrouteable address|unroutable address|could not be found|undeliverable address|utilisateur inconnu|usuario (desconocido|inexistente)|unbekannt|badrcptto|not in my validrcptto|invalid-recipient|no valid recipients|there is no one at this address|address rejected: user unknown|not listed in (domino|the) directory|not handled by this system|not a registered (gateway )?user|recipient rejected/i,
+    text: /user unknown|unknown user|unknown (recipient|mailbox|local ?part|address|alias)|recipient unknown|address unknown|mailbox unknown|no such (user|mailbox|recipient|address|person|account)|no mailbox|no account by that name|(user|recipient|mailbox|address|account|e-?mail) (does not|doesn'?t|dosn'?t) exist|does not exist|doesn'?t exist|not exist|(user|recipient|mailbox|address) not found|mailbox not available|not a (valid|known) (user|recipient|mailbox|address)|is not a known user|invalid (recipient|mailbox|user|address|email address|e-mail address)|(recipient|address|mailbox|user) (is )?invalid|bad destination mailbox|bad address|(doesn'?t|does not) have an? .*account|have an account|not our customer|not a local address|not local|no longer (available|valid|exists?)|unrouteable address|unroutable address|could not be found|undeliverable address|utilisateur inconnu|usuario (desconocido|inexistente)|unbekannt|badrcptto|not in my validrcptto|invalid-recipient|no valid recipients|there is no one at this address|address rejected: user unknown|not listed in (domino|the) directory|not handled by this system|not a registered (gateway )?user|recipient rejected|(user|recipient|address|mailbox) not a member of domain|command rcpt user <[^>]*> not ok/i,
     source:
-      'sisimai reason/userunknown.rb; reacher parser.rs is_invalid; google (550 5.1.1 NoSuchUser); yahoo (554 "dd This user doesn\'t have a yahoo.com account"); qmail ("no mailbox here by that name"); postfix ("User unknown in virtual alias table", "in local recipient table"); exim ("Unrouteable address"); zonemta (recipient category)',
+      'sisimai reason/userunknown.rb; reacher parser.rs is_invalid; google (550 5.1.1 NoSuchUser); yahoo (554 "dd This user doesn\'t have a yahoo.com account"); qmail ("no mailbox here by that name"); postfix ("User unknown in virtual alias table", "in local recipient table"); exim ("Unrouteable address"); zonemta (recipient category); bmh 0195 ("550 User not a member of domain"), 0160 ("550 Command RCPT User <...> not OK")',
   },
 ];
 

@@ -124,3 +124,31 @@ export function replyForResult(reply: SmtpReply): SmtpReply | null {
 export function subStatusOf(reply: SmtpReply): string {
   return reply.enhanced ?? String(reply.code);
 }
+
+/** What a refusal about the session, not the address, asks of the prober (smtp-session.ts). */
+export type SessionRefusal =
+  /** Too many connections or sessions from us: fewer at once. */
+  | 'connections'
+  /** Too many (bad) recipients or errors in this session: fewer RCPT per session. */
+  | 'recipients'
+  /** The server is closing the channel (421) for a reason of its own: a new session later. */
+  | 'closing';
+
+const TOO_MANY_CONNECTIONS =
+  /too many (concurrent )?(connections|sessions|smtp connections)|connection (count|rate) limit/i;
+const TOO_MANY_BAD =
+  /too many (bad|invalid|unknown|failed|rejected) (recipients|users|rcpts?|addresses)|too many errors|rejected for too many|too many recipients/i;
+
+/**
+ * Whether a reply speaks about the session rather than one address ("Rejected for too many bad
+ * recipients" of Exim's default ACL, Postfix's "421 4.7.0 Error: too many errors" and anvil's "421
+ * 4.7.0 Error: too many connections", any 421): the session ends, its untried and refused addresses are
+ * asked again in a new one, and the host's limits are learnt (docs/validation.md, "Sessions that adapt").
+ * At RCPT only after the session had answered some: the first RCPT refused so is read as usual.
+ */
+export function sessionRefusalOf(reply: SmtpReply): SessionRefusal | null {
+  if (TOO_MANY_CONNECTIONS.test(reply.text)) return 'connections';
+  if (TOO_MANY_BAD.test(reply.text)) return 'recipients';
+  if (reply.code === 421) return 'closing';
+  return null;
+}

@@ -36,3 +36,13 @@ export const mxSessionLeaseEntity = storedEntity('mxSessionLease', {
 
 /** MXHOST#<host> / RCPTPACE: the host's next free RCPT slot (ms). */
 export const mxRcptScheduleEntity = storedEntity('mxRcptSchedule', { next: number(), ttl: number() });
+
+/**
+ * MXHOST#<host> / LIMITS: what the host showed it takes, learnt from its refusals (sessions at once, RCPT
+ * per session), kept until `ttl` (the table's TTL) so every invocation starts from it.
+ */
+export const mxHostLimitsEntity = storedEntity('mxHostLimits', {
+  sessions: number().optional(),
+  rcptPerSession: number().optional(),
+  ttl: number(),
+});

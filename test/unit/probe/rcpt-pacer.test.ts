@@ -98,6 +98,8 @@ describe('rcptPacer', () => {
     const memory = new MemoryPoliteness({ maxSessionsPerHost: 2, rcptPerSecondPerHost: 40, leaseMs: 60_000 });
     let bookings = 0;
     const politeness: Politeness = {
+      hostLimits: (host) => memory.hostLimits(host),
+      learn: (host, learned) => memory.learn(host, learned),
       acquireSession: (host) => memory.acquireSession(host),
       releaseSession: (lease) => memory.releaseSession(lease),
       bookRcpt: (host, wanted) => {
@@ -131,6 +133,8 @@ describe('rcptPacer', () => {
     ];
     let bookings = 0;
     const politeness: Politeness = {
+      hostLimits: async () => ({ sessions: 1, rcptPerSession: undefined }),
+      learn: async () => undefined,
       acquireSession: async () => null,
       releaseSession: async () => undefined,
       bookRcpt: async () => runs[bookings++] ?? null,

@@ -191,3 +191,52 @@ describe('ProxyPool', () => {
     expect(ProxyPool.parse(' , ')).toBeNull();
   });
 });
+
+describe('sessions that adapt to the host', () => {
+  /** Exim's default ACL in small: past 4 RCPT with fewer than half accepted, every RCPT is refused. */
+  const eximLike = () => {
+    const failures = new Map<number, number>();
+    return (address: string, ctx: { sessionRcpts: number; session: number }) => {
+      const bad = failures.get(ctx.session) ?? 0;
+      if (ctx.sessionRcpts >= 4 && ctx.sessionRcpts - bad < (ctx.sessionRcpts + 1) / 2)
+        return '550 Rejected for too many bad recipients';
+      if (address.startsWith('unknown')) {
+        failures.set(ctx.session, bad + 1);
+        return '550 5.1.1 Unrouteable address';
+      }
+      return '250 Accepted';
+    };
+  };
+
+  it('ends a session refused as a whole and asks the rest in new ones with fewer RCPT', async () => {
+    const s = await server({ rcpt: eximLike() });
+    const rcpts = [...Array.from({ length: 10 }, (_, i) => `unknown${i}@x.test`), 'ann@x.test', 'bob@x.test'];
+    const out = await probeBatch(['127.0.0.1'], rcpts, opts(s.port));
+    expect(Object.fromEntries(out.outcomes)).toEqual(
+      Object.fromEntries(rcpts.map((r) => [r, r.startsWith('unknown') ? 'not_found' : 'accepted'])),
+    );
+    // the refusal came after 4 refused RCPT: no session carries more from then on
+    expect(out.learned).toEqual({ rcptPerSession: 4 });
+    expect(s.stats.rcptsPerSession.slice(1).every((n) => n <= 4)).toBe(true);
+    expect(out.sessions).toBeGreaterThan(1);
+  });
+
+  it('ends a session on "421 too many errors" without counting it as a drop', async () => {
+    const s = await server({
+      rcpt: (address, { sessionRcpts }) =>
+        sessionRcpts >= 3 ? '421 4.7.0 mx.x.test Error: too many errors' : '550 5.1.1 User unknown',
+    });
+    const rcpts = Array.from({ length: 9 }, (_, i) => `unknown${i}@x.test`);
+    const out = await probeBatch(['127.0.0.1'], rcpts, opts(s.port, { maxReconnects: 0 }));
+    expect([...out.outcomes.values()]).toEqual(Array(9).fill('not_found'));
+    expect(out.learned).toEqual({ rcptPerSession: 3 });
+    expect(s.stats.sessions).toBe(3);
+  });
+
+  it('reads a first RCPT refused "too many bad recipients" as usual (about us): no session loop', async () => {
+    const s = await server({ rcpt: () => '550 Too many invalid recipients' });
+    const out = await probeBatch(['127.0.0.1'], ['ann@x.test', 'bob@x.test'], opts(s.port));
+    expect(out.outcomes.get('ann@x.test')).toBe('blocked');
+    expect(out.sessions).toBeLessThanOrEqual(2);
+  });
+});

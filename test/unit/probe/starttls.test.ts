@@ -8,6 +8,7 @@ import tls from 'node:tls';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { ValidationEngine } from '../../../functions/domain/validation';
 import { probeRecipients } from '../../../functions/domain/validation/smtp-probe';
+import { MemoryPoliteness } from '../../../functions/domain/probe/politeness';
 import { startFixtureDns, type FixtureDns } from '../validation/fixtures/dns-server';
 
 const fixtures = path.join(__dirname, '../../fixtures/tls');
@@ -125,6 +126,7 @@ describe('STARTTLS', () => {
         ['127.0.0.1'],
         ['zed@tls.test'],
         smtpOptions(server.port),
+        new MemoryPoliteness({ maxSessionsPerHost: 2, rcptPerSecondPerHost: 20, leaseMs: 60_000 }),
         'mx.tls.test',
       );
       expect(result?.probe).toBe('not_found');
@@ -141,6 +143,7 @@ describe('STARTTLS', () => {
         ['127.0.0.1'],
         ['ann@tls.test'],
         smtpOptions(server.port),
+        new MemoryPoliteness({ maxSessionsPerHost: 2, rcptPerSecondPerHost: 20, leaseMs: 60_000 }),
         '127.0.0.1',
       );
       expect(result?.probe).toBe('accepted');
@@ -190,6 +193,7 @@ describe('STARTTLS', () => {
         ['127.0.0.1'],
         ['kim@tls.test'],
         smtpOptions(port),
+        new MemoryPoliteness({ maxSessionsPerHost: 2, rcptPerSecondPerHost: 20, leaseMs: 60_000 }),
         'mx.tls.test',
       );
       expect(result?.probe).toBe('not_found');
