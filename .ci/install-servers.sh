@@ -32,12 +32,10 @@ fi
 for svc in postfix dovecot rspamd redis-server unbound nsd postgrey; do
   service "$svc" stop >/dev/null 2>&1 || true
 done
-id _smtpd >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin _smtpd
-id _smtpq >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin _smtpq
 id Debian-exim >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin Debian-exim
 # Debian's OpenSMTPD 6.8 runs its privilege-separated processes as opensmtpd / opensmtpq and chroots
 # into /var/lib/opensmtpd/empty (what its postinst would have made)
 id opensmtpd >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin opensmtpd
 id opensmtpq >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin opensmtpq
 mkdir -p /var/lib/opensmtpd/empty
-echo "servers: postfix $(postconf -h mail_version 2>/dev/null), exim $("$root/exim4/usr/sbin/exim4" -bV 2>/dev/null | head -1 | awk '{print $3}'), opensmtpd $(dpkg-deb -f /dev/null Version 2>/dev/null || echo 6.8), dovecot $(dovecot --version 2>/dev/null | cut -d' ' -f1), rspamd $(rspamd --version 2>/dev/null | head -1 | awk '{print $NF}'), unbound $(unbound -V 2>/dev/null | head -1 | awk '{print $2}'), nsd $(nsd -v 2>&1 | head -1 | awk '{print $3}')"
+echo "servers: postfix $(postconf -h mail_version 2>/dev/null), exim $("$root/exim4/usr/sbin/exim4" -bV 2>/dev/null | head -1 | awk '{print $3}'), dovecot $(dovecot --version 2>/dev/null | cut -d' ' -f1), rspamd $(rspamd --version 2>/dev/null | head -1 | awk '{print $NF}'), unbound $(unbound -V 2>/dev/null | head -1 | awk '{print $2}'), nsd $(nsd -v 2>&1 | head -1 | awk '{print $3}')"
