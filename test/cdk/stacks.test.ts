@@ -607,10 +607,10 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-CFR4',
         'AwsSolutions-L1',
         'AwsSolutions-SNS2',
-        // The platform credentials' secret: OAuth client secrets are rotated at the platforms (lib/platform-credentials.ts).
-        'AwsSolutions-SMG4',
         // MFA off until the console answers MFA challenges (lib/people.ts).
         'AwsSolutions-COG2',
+        // The platform credentials' secret: OAuth client secrets are rotated at the platforms (lib/platform-credentials.ts).
+        'AwsSolutions-SMG4',
         // The dead-letter queue of startProcessing's on-failure function is itself the last stop.
         'AwsSolutions-SQS3',
       ]),
