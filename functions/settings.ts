@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
 import { sealedSecretSettings } from './settings/secrets';
+import { safetyNetSettings } from './settings/safety-net';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -126,6 +127,7 @@ const schema = z.object({
   EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ...sealedSecretSettings,
+  ...safetyNetSettings,
 });
 
 export type Settings = z.infer<typeof schema>;

@@ -82,6 +82,12 @@ import {
   unavailableMessage,
 } from '../errors';
 import { routes, type RouteSpec } from '../wiring';
+import {
+  safetyNetOperations,
+  safetyNetPathParameters,
+  safetyNetSchemas,
+  safetyNetTags,
+} from './openapi/safety-net';
 
 /** A success response: its JSON schema (a named component; none for an empty body) and whether it carries Retry-After. */
 interface Success {
@@ -90,8 +96,10 @@ interface Success {
   retryAfter?: boolean;
 }
 
-interface Operation {
+export interface Operation {
   summary: string;
+  /** Called without an API key (a browser redirect, a platform's webhook): no key errors, no security. */
+  keyless?: boolean;
   /** The route honours the Idempotency-Key header (functions/http/idempotency.ts). */
   idempotent?: boolean;
   body?: z.ZodType;
@@ -124,6 +132,7 @@ const schemas: Record<string, z.ZodType> = {
   SafetyNetMailbox: safetyNetMailboxBodySchema,
   SafetyNetSequencePage: safetyNetSequenceListSchema,
   SafetyNetSequence: sequenceBodySchema,
+  ...safetyNetSchemas,
 };
 
 const ok = (description: string, schema: string): Record<string, Success> => ({
@@ -197,6 +206,7 @@ const tags = [
     prefix: '/v1/safety-net-',
     description: 'Safety Net mailboxes and sequences, and their switches',
   },
+  ...safetyNetTags,
 ];
 
 function tagOf(path: string): string {
@@ -393,6 +403,7 @@ const operations: Record<string, Operation> = {
       '404': ['Safety Net sequence not found'],
     },
   },
+  ...safetyNetOperations,
 };
 
 /** Errors every authenticated route can answer, with their exact texts. */
@@ -405,12 +416,17 @@ const commonErrors: Record<string, string[]> = {
   '503': [unavailableMessage],
 };
 
+/** A keyless route has no key to miss, no body to parse and no company rate limit. */
+const commonOf = (operation: Operation): Record<string, string[]> =>
+  operation.keyless ? { '500': [internalErrorMessage], '503': [unavailableMessage] } : commonErrors;
+
 /** Statuses whose answers carry Retry-After (seconds). */
 const retryAfterStatuses = new Set(['429', '503']);
 
 /** Every error text of a route's status, the route's own first. */
 function errorTexts(operation: Operation, status: string): string[] {
-  return [...new Set([...(operation.errors[status] ?? []), ...(commonErrors[status] ?? [])])];
+  const common = commonOf(operation);
+  return [...new Set([...(operation.errors[status] ?? []), ...(common[status] ?? [])])];
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -440,7 +456,10 @@ function errorResponse(texts: string[]) {
 }
 
 function pathParameter(name: string) {
-  const schema = name === 'domainName' ? { type: 'string' } : jsonSchema(uuidParam, 'input');
+  const schema =
+    name === 'domainName'
+      ? { type: 'string' }
+      : (safetyNetPathParameters[name] ?? jsonSchema(uuidParam, 'input'));
   return { name, in: 'path', required: true, schema };
 }
 
@@ -462,7 +481,7 @@ function operationObject(route: RouteSpec, operation: Operation) {
       ...(success.retryAfter ? { headers: retryAfterHeader } : {}),
       ...(success.schema ? { content: { 'application/json': { schema: ref(success.schema) } } } : {}),
     };
-  for (const status of new Set([...Object.keys(commonErrors), ...Object.keys(operation.errors)])) {
+  for (const status of new Set([...Object.keys(commonOf(operation)), ...Object.keys(operation.errors)])) {
     const response = errorResponse(errorTexts(operation, status));
     responses[status] = retryAfterStatuses.has(status)
       ? { ...response, headers: retryAfterHeader }
@@ -472,7 +491,7 @@ function operationObject(route: RouteSpec, operation: Operation) {
     operationId: route.function,
     tags: [tagOf(route.path)],
     summary: operation.summary,
-    security: [{ apiKey: [] }],
+    security: operation.keyless ? [] : [{ apiKey: [] }],
     parameters: [
       ...pathParameters,
       ...queryParameters,
