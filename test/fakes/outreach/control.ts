@@ -2,7 +2,7 @@
 // `POST <base>/_control/<name>` with a JSON array of arguments (see test/fakes/README.md).
 import { caseVariant, type RequestRecord, type WebhookDelivery } from '../http';
 import { TYPE_BY_NAME, type Row } from './store';
-import { insertMailing, removeWithDependents, type OutreachState } from './index';
+import { insertMailing, removeWithDependents, type OutreachState } from './records';
 
 /** A record as a test reads it: attributes plus to-one relationship ids. */
 export interface OutreachRecord {
@@ -74,14 +74,24 @@ export interface OutreachControl {
   setRateLimit(limit: number, windowSeconds?: number): void;
   setPageSizes(input: { defaultSize?: number; maxSize?: number }): void;
   truncateCounts(on: boolean): void;
+  /** A fault: from the second page on, links.next repeats the cursor just used (a client must notice). */
+  repeatNextLink(on: boolean): void;
   /** Writes to this plural (e.g. `sequenceStates`) get 403 unauthorizedRequest (governance, §6.1.6). */
   denyGovernance(plural: string, denied: boolean): void;
   /** Deletes any record as if done in Outreach: 404 from now on, gone from lists, `destroyed` webhook. */
   deleteRecord(type: string, id: number): boolean;
+  /**
+   * Merges prospect `mergedId` into `survivorId` the way the reference models it ([UNVERIFIED], §6.1.8):
+   * the survivor gains the emails (`prospect.updated`), sequence states, mailings and recipients are
+   * pointed at it (`updated`), and the merged prospect is destroyed (`prospect.destroyed`).
+   */
+  mergeProspects(survivorId: number, mergedId: number): void;
   /** Changes attributes as if edited in Outreach (fires `updated` with the changed ones). */
   updateRecord(type: string, id: number, attributes: Record<string, unknown>): void;
   /** Delivers every scheduled mailing whose time has come; returns their ids. */
   sendDue(): number[];
+  /** A delivered (or scheduled) mailing bounces: `mailing.bounced`, and its sequence state `bounced`. */
+  bounceMailing(id: number): void;
   record(type: string, id: number): OutreachRecord | null;
   list(type: string): OutreachRecord[];
   /** Ids of sequence states in `paused` state. */
@@ -221,6 +231,9 @@ export function outreachControl(state: OutreachState): OutreachControl {
     truncateCounts(on) {
       settings.truncateCounts = on;
     },
+    repeatNextLink(on) {
+      settings.repeatNextLink = on;
+    },
     denyGovernance(plural, denied) {
       if (denied) settings.governanceDenied.add(plural);
       else settings.governanceDenied.delete(plural);
@@ -229,6 +242,22 @@ export function outreachControl(state: OutreachState): OutreachControl {
       if (!store.get(type, id)) return false;
       removeWithDependents(state, type, id);
       return true;
+    },
+    mergeProspects(survivorId, mergedId) {
+      const survivor = store.get('prospect', survivorId);
+      const merged = store.get('prospect', mergedId);
+      if (!survivor || !merged || survivor === merged) throw new Error('two existing prospects are needed');
+      const emails = [...(survivor.attributes.emails as string[])];
+      for (const e of merged.attributes.emails as string[]) {
+        if (!emails.some((x) => x.toLowerCase() === e.toLowerCase())) emails.push(e);
+      }
+      store.update('prospect', survivor, { emails });
+      for (const type of ['sequenceState', 'mailing', 'recipient']) {
+        for (const row of store.table(type).values()) {
+          if (row.toOne.prospect === mergedId) store.relink(type, row, 'prospect', survivorId);
+        }
+      }
+      store.remove('prospect', mergedId);
     },
     updateRecord(type, id, attributes) {
       const row = store.get(type, id);
@@ -249,6 +278,16 @@ export function outreachControl(state: OutreachState): OutreachControl {
         );
       }
       return due.map((m) => m.id);
+    },
+    bounceMailing(id) {
+      const m = store.get('mailing', id);
+      if (!m) throw new Error(`no mailing ${id}`);
+      store.update('mailing', m, { state: 'bounced', bouncedAt: clock.iso(), stateChangedAt: clock.iso() }, [
+        'bounced',
+      ]);
+      const seq = store.get('sequenceState', m.toOne.sequenceState);
+      if (seq)
+        store.update('sequenceState', seq, { state: 'bounced', stateChangedAt: clock.iso(), bounceCount: 1 });
     },
     record: (type, id) => (TYPE_BY_NAME.has(type) ? snapshot(type, store.get(type, id)) : null),
     list: (type) => [...store.table(type).values()].map((r) => snapshot(type, r)!),

@@ -78,6 +78,8 @@ export interface ListOptions {
   defaultPageSize: number;
   maxPageSize: number;
   truncateCounts: boolean;
+  /** A fault: links.next hands back the cursor it was given, so the same page repeats forever. */
+  repeatNextLink: boolean;
 }
 
 interface Cursor {
@@ -152,7 +154,8 @@ export class JsonApi {
       return 0;
     };
     const rows = [...this.store.table(def.type).values()].filter((r) => tests.every((t) => t(r)));
-    rows.sort((a, b) => compare(tuple(a), tuple(b)));
+    const tuples = new Map(rows.map((r) => [r, tuple(r)]));
+    rows.sort((a, b) => compare(tuples.get(a)!, tuples.get(b)!));
 
     const scope = `${def.plural}|${params.get('sort') ?? ''}`;
     const next = new URLSearchParams(params);
@@ -176,26 +179,30 @@ export class JsonApi {
       next.set('page[limit]', String(limit));
     } else {
       const sizeRaw = params.get('page[size]');
+      const after = params.get('page[after]');
       const size = sizeRaw === null ? opts.defaultPageSize : Number(sizeRaw);
       if (!Number.isInteger(size) || size < 1) throw badRequest('page[size] must be a positive integer.');
       // The largest cursor page is [UNVERIFIED]; public code uses 1000. Larger sizes are cut to the maximum.
       const limit = Math.min(size, opts.maxPageSize);
       let start = 0;
-      const after = params.get('page[after]');
       if (after !== null) {
         const cursor = this.cursors.get(after);
         if (!cursor || cursor.scope !== scope)
           throw badRequest('page[after] is not a cursor this collection issued.');
-        start = rows.findIndex((r) => compare(tuple(r), cursor.last) > 0);
+        start = rows.findIndex((r) => compare(tuples.get(r)!, cursor.last) > 0);
         if (start < 0) start = rows.length;
       }
       page = rows.slice(start, start + limit);
       hasMore = start + limit < rows.length;
       if (hasMore) {
         // Opaque and unparseable: a client can only follow links.next, never build it (§6.1.2).
-        const token = randomToken(18);
-        this.cursors.set(token, { scope, last: tuple(page[page.length - 1]!) });
-        next.set('page[after]', token);
+        // A client must not loop forever when links.next repeats (§6.1.2): `repeatNextLink` makes it so.
+        if (after !== null && opts.repeatNextLink) next.set('page[after]', after);
+        else {
+          const token = randomToken(18);
+          this.cursors.set(token, { scope, last: tuple(page[page.length - 1]!) });
+          next.set('page[after]', token);
+        }
       }
     }
     const first = new URLSearchParams(params);

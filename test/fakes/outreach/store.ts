@@ -27,7 +27,7 @@ export interface TypeDef {
   methods: Array<'list' | 'get' | 'create' | 'delete'>;
 }
 
-export const TYPES: TypeDef[] = [
+const TYPES: TypeDef[] = [
   {
     type: 'user',
     plural: 'users',
@@ -171,6 +171,13 @@ export class OutreachStore {
     Object.assign(row.attributes, changed);
     this.fire(type, 'updated', row, changed);
     for (const action of extraActions) this.fire(type, action, row, changed);
+  }
+
+  /** Points a to-one relationship elsewhere; fires `updated` (payloads carry relationships in full). */
+  relink(type: string, row: Row, rel: string, id: number | null): void {
+    row.toOne[rel] = id;
+    row.attributes.updatedAt = this.clock.iso();
+    this.fire(type, 'updated', row, { updatedAt: row.attributes.updatedAt });
   }
 
   /** Removes a row: 404 from now on, gone from collections, `destroyed` with the last known attributes. */

@@ -460,6 +460,96 @@ describe('Outreach fake: webhooks', () => {
   });
 });
 
+describe('Outreach fake: more of the API', () => {
+  it('sorts by attributes, and can make links.next repeat so a client has to notice the loop', async () => {
+    fake.control.seed({ users: 5 });
+    const t = await connect();
+    const sorted = await get(t.access_token, '/users?sort=-email&page[size]=2');
+    expect(sorted.body.data.map((u: { attributes: { email: string } }) => u.attributes.email)).toEqual([
+      'rep5@example.com',
+      'rep4@example.com',
+    ]);
+    const second = await get(t.access_token, sorted.body.links.next);
+    expect(second.body.data.map((u: { id: number }) => u.id)).toEqual([3, 2]);
+    expect((await get(t.access_token, '/users?sort=shoeSize')).status).toBe(400);
+    fake.control.repeatNextLink(true);
+    const one = await get(t.access_token, '/users?page[size]=2');
+    const two = await get(t.access_token, one.body.links.next);
+    const three = await get(t.access_token, two.body.links.next);
+    expect(two.body.links.next).toBe(one.body.links.next);
+    expect(three.body.data).toEqual(two.body.data);
+  });
+
+  it('creates a single mailing by POST and fires mailing.bounced when it bounces', async () => {
+    fake.control.seed({ users: 1, sequences: 1 });
+    const receiver = await startReceiver();
+    try {
+      const t = await connect('mailboxes.read mailings.all webhooks.all');
+      await send(t.access_token, 'POST', '/webhooks', {
+        data: {
+          type: 'webhook',
+          attributes: { url: receiver.url, resource: 'mailing', action: 'bounced', secret: 'k' },
+        },
+      });
+      const prospectId = fake.control.addProspect({ emails: ['p@example.net'] });
+      const made = await send(t.access_token, 'POST', '/mailings', {
+        data: {
+          type: 'mailing',
+          attributes: { subject: 'Hi', bodyHtml: '<p>x</p>' },
+          relationships: {
+            mailbox: { data: { type: 'mailbox', id: 1 } },
+            prospect: { data: { type: 'prospect', id: prospectId } },
+          },
+        },
+      });
+      expect(made.status).toBe(201);
+      expect(made.body.data.attributes).toMatchObject({
+        state: 'drafted',
+        mailingType: 'single',
+        mailboxAddress: 'rep1@example.com',
+      });
+      expect((await send(t.access_token, 'POST', '/mailings', { data: { type: 'prospect' } })).status).toBe(
+        422,
+      );
+      const s = fake.control.scheduleEmail({
+        mailboxId: 1,
+        to: 'q@example.net',
+        sequenceId: 1,
+        scheduledAt: new Date(Date.now() - 1000).toISOString(),
+      });
+      expect(fake.control.sendDue()).toEqual([s.mailingId]);
+      fake.control.bounceMailing(s.mailingId);
+      await fake.control.webhooksSettled();
+      expect(receiver.received.map((r) => JSON.parse(r.body).data.meta.eventName)).toEqual([
+        'mailing.bounced',
+      ]);
+      expect(fake.control.record('sequenceState', s.sequenceStateId!)!.attributes.state).toBe('bounced');
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
+
+describe('Outreach fake: merged prospects', () => {
+  it('looks like one destroyed prospect plus updates pointing its records at the survivor', async () => {
+    const seed = fake.control.seed({ users: 1, sequences: 1 });
+    const keep = fake.control.addProspect({ emails: ['pat@example.net'] });
+    const s = fake.control.scheduleEmail({
+      mailboxId: 1,
+      to: 'Pat.Old@example.net',
+      sequenceId: seed.sequenceIds[0],
+    });
+    fake.control.mergeProspects(keep, s.prospectId);
+    const t = await connect();
+    expect((await get(t.access_token, `/prospects/${s.prospectId}`)).status).toBe(404);
+    const survivor = await get(t.access_token, `/prospects/${keep}`);
+    expect(survivor.body.data.attributes.emails).toEqual(['pat@example.net', 'Pat.Old@example.net']);
+    const state = await get(t.access_token, `/sequenceStates/${s.sequenceStateId}?include=prospect`);
+    expect(state.body.data.relationships.prospect.data.id).toBe(keep);
+    expect(state.body.included[0].id).toBe(keep);
+  });
+});
+
 describe('Outreach fake: control over HTTP', () => {
   it('runs a control method posted to /_control/<name>', async () => {
     const res = await fetch(`${fake.controlUrl}/seed`, {
