@@ -7,7 +7,7 @@ const syncIntegrationRoute: Route = async (request) => {
   const platform = platformParam.safeParse(request.pathParameters.platform);
   if (!platform.success) throw new NotFoundError(unknownPlatformMessage);
   await requestSync(request.principal.companyId, platform.data);
-  return { statusCode: 202, body: { status: 'syncing' } };
+  return { statusCode: 202 };
 };
 
 export const handler = apiHandler(syncIntegrationRoute);
