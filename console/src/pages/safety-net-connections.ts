@@ -20,6 +20,9 @@ const stateWords: Record<Integration['status'], string> = {
   grant_error: 'Access revoked or expired: connect again',
 };
 
+const statusLabel = (status: string) =>
+  (statusWords as Record<string, { label: string }>)[status]?.label ?? status;
+
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-GB', { timeZone: 'UTC' }) + ' UTC' : 'never';
 
@@ -109,10 +112,7 @@ export function Preventions({ api }: { api: Api }) {
     {
       title: 'Reason',
       cell: (p) =>
-        html`<span title=${p.explanation}>
-          ${(statusWords as Record<string, { label: string }>)[p.status]?.label ?? p.status}:
-          ${reasonText(p.reason)}
-        </span>`,
+        html`<span title=${p.explanation}>${`${statusLabel(p.status)}: ${reasonText(p.reason)}`}</span>`,
     },
     { title: 'Sequence', cell: (p) => (p.sequence ? `${p.sequence.name} (${p.platform})` : p.platform) },
     { title: 'Stopped', cell: (p) => when(p.createdAt) },
@@ -149,7 +149,7 @@ export function Allowlist({ api }: { api: Api }) {
     <${ErrorMessage} error=${error} />
     ${
       list.data &&
-      html`<ul data-testid="safety-net-allowlist">
+      html`<ul class="safety-net-allowlist" data-testid="safety-net-allowlist">
           ${list.data.emails.map(
             (e) =>
               html`<li>
