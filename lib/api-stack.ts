@@ -219,6 +219,8 @@ export class ApiStack extends Stack {
 
     // The web console (lib/console-site.ts) calls the API from its CloudFront origin.
     this.console = new ConsoleSite(this, 'Console');
+    // The Safety Net's OAuth callback sends the browser back to the console's page.
+    fn('integrationCallback').addEnvironment('CONSOLE_URL', this.console.origin);
     this.api = new apigwv2.HttpApi(this, 'HttpApi', {
       apiName: `${this.stackName}`,
       description: 'mailvet email validation API',

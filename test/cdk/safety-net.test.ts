@@ -98,3 +98,10 @@ test('KMS only for the callback (seal), the webhook (open) and the consumer (bot
   ])
     expect(kmsOf(name)).toEqual([]);
 });
+
+test("the OAuth callback sends the browser back to the console's origin", () => {
+  const fn = api.toJSON().Resources[idOf(stacks.api.functions.get('integrationCallback')!)] as {
+    Properties: { Environment: { Variables: Json } };
+  };
+  expect(fn.Properties.Environment.Variables.CONSOLE_URL).toBeDefined();
+});

@@ -16,7 +16,7 @@ export interface RecipientVerdict {
   validated: boolean;
 }
 
-/** The statuses the Safety Net stops (decisions.md). */
+/** The statuses the Safety Net stops (docs/safety-net.md). */
 export const riskyStatuses = new Set(['block_bounce_risk', 'dead_email', 'do_not_mail_abuse']);
 
 export async function recipientVerdict(

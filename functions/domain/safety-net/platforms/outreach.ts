@@ -20,7 +20,7 @@ export interface OutreachConfig {
   clientSecret: string;
 }
 
-/** JSON:API's media type: every request carries it, with a body or without (decisions.md). */
+/** JSON:API's media type: every request carries it, with a body or without (docs/safety-net.md). */
 const mediaType = 'application/vnd.api+json';
 const jsonApi = { accept: mediaType, 'content-type': mediaType };
 const pageSize = 100;
