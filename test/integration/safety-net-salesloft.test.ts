@@ -98,6 +98,30 @@ it('refreshes mid-sync with the rotated refresh token stored, twice in a row', a
   expect(refreshes.every((t) => t.status === 200)).toBe(true);
 }, 180_000);
 
+it('refreshes an expired grant once when two syncs need it at the same time', async () => {
+  const before = (await integration(local, 'salesloft')).lastSyncAt as string;
+  const refreshesBefore = fake.control.tokenRequests().filter((t) => t.grantType === 'refresh_token').length;
+  fake.control.advanceClock(7201_000);
+  const [one, two] = await Promise.all([
+    api(local, 'POST', '/v1/integrations/salesloft/sync'),
+    api(local, 'POST', '/v1/integrations/salesloft/sync'),
+  ]);
+  expect([one.status, two.status]).toEqual([202, 202]);
+  await syncedAfter(local, 'salesloft', before);
+  await until(
+    'both syncs done',
+    async () => ((await integration(local, 'salesloft')).status === 'connected' ? true : undefined),
+    60_000,
+  );
+  const refreshes = fake.control
+    .tokenRequests()
+    .filter((t) => t.grantType === 'refresh_token')
+    .slice(refreshesBefore);
+  // a second refresh with the same (rotated, now revoked) token would be invalid_grant
+  expect(refreshes).toEqual([expect.objectContaining({ status: 200 })]);
+  expect((await integration(local, 'salesloft')).lastSyncError).toBeNull();
+}, 120_000);
+
 it('waits out a rate limit mid-sync and sends nothing before the time it gave', async () => {
   const before = await syncNow();
   fake.control.clearRequests();
