@@ -2,7 +2,7 @@
 // `POST <base>/_control/<name>` with a JSON array of arguments (see test/fakes/README.md).
 import { caseVariant, type RequestRecord, type WebhookDelivery } from '../http';
 import { TYPE_BY_NAME, type Row } from './store';
-import { insertMailing, removeWithDependents, type OutreachState } from './records';
+import { deliverMailing, insertMailing, removeWithDependents, type OutreachState } from './records';
 
 /** A record as a test reads it: attributes plus to-one relationship ids. */
 export interface OutreachRecord {
@@ -43,7 +43,8 @@ export interface OutreachControl {
   }): OutreachSeed;
   addUser(input: { email: string; firstName?: string; lastName?: string }): number;
   addMailbox(input: { userId: number; email: string }): number;
-  addSequence(input: { ownerId: number; name: string; enabled?: boolean }): number;
+  /** A sequence with `steps` (1) email steps; scheduled emails go out as the prospect's current step. */
+  addSequence(input: { ownerId: number; name: string; enabled?: boolean; steps?: number }): number;
   addProspect(input: { emails: string[] }): number;
   /**
    * A mailing `scheduled` at `scheduledAt` (default 10 minutes on) from a mailbox to `to`; with `sequenceId`,
@@ -88,8 +89,13 @@ export interface OutreachControl {
   mergeProspects(survivorId: number, mergedId: number): void;
   /** Changes attributes as if edited in Outreach (fires `updated` with the changed ones). */
   updateRecord(type: string, id: number, attributes: Record<string, unknown>): void;
-  /** Delivers every scheduled mailing whose time has come; returns their ids. */
+  /**
+   * Delivers every scheduled mailing whose time has come (`mailing.delivered`); each one's sequence state
+   * advances to its next step (`advanced`) or finishes after the last (`finished`). Returns their ids.
+   */
   sendDue(): number[];
+  /** Every API call gets 503 scheduledServerMaintenance, Retry-After an ISO time, for `seconds`. */
+  maintenanceNow(seconds: number): void;
   /** A delivered (or scheduled) mailing bounces: `mailing.bounced`, and its sequence state `bounced`. */
   bounceMailing(id: number): void;
   record(type: string, id: number): OutreachRecord | null;
@@ -269,15 +275,11 @@ export function outreachControl(state: OutreachState): OutreachControl {
       const due = [...store.table('mailing').values()].filter(
         (m) => m.attributes.state === 'scheduled' && Date.parse(m.attributes.scheduledAt as string) <= now,
       );
-      for (const m of due) {
-        store.update(
-          'mailing',
-          m,
-          { state: 'delivered', deliveredAt: clock.iso(), stateChangedAt: clock.iso() },
-          ['delivered'],
-        );
-      }
+      for (const m of due) deliverMailing(state, m);
       return due.map((m) => m.id);
+    },
+    maintenanceNow(seconds) {
+      settings.maintenanceUntil = clock.now() + seconds * 1000;
     },
     bounceMailing(id) {
       const m = store.get('mailing', id);

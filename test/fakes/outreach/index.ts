@@ -76,6 +76,7 @@ export async function startOutreachFake(options: OutreachFakeOptions = {}): Prom
     rateLimitWindowMs: options.rateLimitWindowMs ?? 3_600_000,
     webhookRetryMs: options.webhookRetryMs ?? 1000,
     blockedUntil: 0,
+    maintenanceUntil: 0,
     governanceDenied: new Set(),
   };
   const oauth = new OAuthServer(clock, {
@@ -168,6 +169,18 @@ async function route(state: OutreachState, req: FakeRequest, record: RequestReco
       `Content-Type must be ${JSONAPI}.`,
     );
     return jsonApi(415, error.body());
+  }
+  if (state.settings.maintenanceUntil > state.clock.now()) {
+    // Scheduled maintenance: 503 whose Retry-After is an ISO-8601 time, not seconds (§1.4 [T]).
+    const error = new ApiError(
+      503,
+      'scheduledServerMaintenance',
+      'Scheduled Server Maintenance',
+      'The API is down for scheduled maintenance.',
+    );
+    return jsonApi(503, error.body(), {
+      'retry-after': new Date(state.settings.maintenanceUntil).toISOString(),
+    });
   }
   const auth = state.oauth.authenticate(req.headers.authorization);
   if (!auth.ok) {
@@ -297,17 +310,21 @@ async function api(
   const id = Number(idText);
   const row = Number.isInteger(id) ? store.get(def.type, id) : undefined;
   if (actions === 'actions') {
-    if (
-      method !== 'POST' ||
-      plural !== 'sequenceStates' ||
-      !['pause', 'resume', 'finish'].includes(action ?? '')
-    ) {
-      throw notFound('action', action ?? '');
-    }
+    const known = { sequenceStates: ['pause', 'resume', 'finish'], sequences: ['activate', 'deactivate'] }[
+      plural
+    ];
+    if (method !== 'POST' || !known?.includes(action ?? '')) throw notFound('action', action ?? '');
     requireScope(scopes, plural, 'write');
     if (!row) throw notFound(def.type, idText);
     governance(state, plural);
-    sequenceStateAction(state, row, action as 'pause' | 'resume' | 'finish');
+    if (plural === 'sequences') {
+      // `enabled` is read-only: it changes only through activate / deactivate (§1.5 [P], §6.1.10).
+      const on = action === 'activate';
+      store.update('sequence', row, {
+        enabled: on,
+        enabledAt: on ? state.clock.iso() : row.attributes.enabledAt,
+      });
+    } else sequenceStateAction(state, row, action as 'pause' | 'resume' | 'finish');
     return jsonApi(200, state.api.document(def, row, params, true));
   }
   if (method === 'GET' && allow('get')) {

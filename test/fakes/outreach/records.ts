@@ -24,6 +24,7 @@ export interface OutreachState {
     rateLimitWindowMs: number;
     webhookRetryMs: number;
     blockedUntil: number;
+    maintenanceUntil: number;
     governanceDenied: Set<string>;
   };
 }
@@ -172,5 +173,34 @@ export function deliver(state: OutreachState, event: StoreEvent): void {
         'outreach-webhook-signature': createHmac('sha256', secret).update(body).digest('hex'),
       },
     });
+  }
+}
+
+/**
+ * A mailing goes out: `mailing.delivered`; its sequence state counts it and moves to the next step
+ * (`advanced`) or, after the last, ends (`finished`) (§6.1.9).
+ */
+export function deliverMailing(state: OutreachState, mailing: Row): void {
+  const { store, clock } = state;
+  const now = clock.iso();
+  store.update('mailing', mailing, { state: 'delivered', deliveredAt: now, stateChangedAt: now }, [
+    'delivered',
+  ]);
+  const seq = store.get('sequenceState', mailing.toOne.sequenceState);
+  if (!seq || seq.attributes.state !== 'active') return;
+  const step = store.get('sequenceStep', seq.toOne.sequenceStep);
+  const next = [...store.table('sequenceStep').values()].find(
+    (s) =>
+      s.toOne.sequence === seq.toOne.sequence &&
+      s.attributes.order === Number(step?.attributes.order ?? 0) + 1,
+  );
+  const deliverCount = Number(seq.attributes.deliverCount ?? 0) + 1;
+  if (next) {
+    seq.toOne.sequenceStep = next.id;
+    store.update('sequenceState', seq, { deliverCount }, ['advanced']);
+  } else {
+    store.update('sequenceState', seq, { deliverCount, state: 'finished', stateChangedAt: now }, [
+      'finished',
+    ]);
   }
 }

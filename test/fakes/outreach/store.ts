@@ -241,7 +241,7 @@ export class OutreachStore {
     return row;
   }
 
-  addSequence(input: { ownerId: number; name: string; enabled?: boolean }): Row {
+  addSequence(input: { ownerId: number; name: string; enabled?: boolean; steps?: number }): Row {
     if (!this.get('user', input.ownerId)) throw new Error(`no user ${input.ownerId}`);
     const enabled = input.enabled ?? true;
     const row = this.insert(
@@ -261,11 +261,13 @@ export class OutreachStore {
       },
       { owner: input.ownerId, creator: input.ownerId },
     );
-    this.insert(
-      'sequenceStep',
-      { stepType: 'auto_email', order: 1, displayName: 'Step 1' },
-      { sequence: row.id },
-    );
+    for (let order = 1; order <= (input.steps ?? 1); order++) {
+      this.insert(
+        'sequenceStep',
+        { stepType: 'auto_email', order, displayName: `Step ${order}` },
+        { sequence: row.id },
+      );
+    }
     return row;
   }
 

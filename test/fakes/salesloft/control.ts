@@ -22,7 +22,7 @@ export interface SalesloftControl {
   /**
    * `users` users (`rep<i>@<domain>`, team 1), `cadences` cadences owned round-robin, then
    * `caseVariantDuplicates` extra users whose email is a case variant of an existing one
-   * (`Rep1@EXAMPLE.COM`). The first user consents to OAuth.
+   * (`Rep1@EXAMPLE.COM`). The first user is an Admin and consents to OAuth.
    */
   seed(input: {
     users: number;
@@ -30,7 +30,14 @@ export interface SalesloftControl {
     caseVariantDuplicates?: number;
     domain?: string;
   }): SalesloftSeed;
-  addUser(input: { email: string; firstName?: string; lastName?: string; teamId?: number }): number;
+  /** A user; `role` 'User' (default) sees only themselves in `GET /users`, 'Admin' sees everyone. */
+  addUser(input: {
+    email: string;
+    firstName?: string;
+    lastName?: string;
+    teamId?: number;
+    role?: 'User' | 'Admin';
+  }): number;
   addCadence(input: { ownerId: number; name: string; teamCadence?: boolean }): number;
   addPerson(input: { emails: string[] }): number;
   /**
@@ -98,8 +105,11 @@ export function salesloftControl(state: SalesloftState): SalesloftControl {
       const domain = input.domain ?? 'example.com';
       const userIds: number[] = [];
       const cadenceIds: number[] = [];
-      for (let i = 1; i <= input.users; i++)
-        userIds.push(store.addUser({ email: `rep${i}@${domain}`, firstName: `Rep${i}` }).id);
+      for (let i = 1; i <= input.users; i++) {
+        // The first seeded user is the team's admin, the one who connects by default.
+        const role = i === 1 ? 'Admin' : 'User';
+        userIds.push(store.addUser({ email: `rep${i}@${domain}`, firstName: `Rep${i}`, role }).id);
+      }
       for (let k = 1; k <= (input.cadences ?? 0); k++) {
         cadenceIds.push(
           store.addCadence({ ownerId: userIds[(k - 1) % userIds.length]!, name: `Cadence ${k}` }).id,

@@ -280,11 +280,15 @@ function list(
   name: string,
   params: URLSearchParams,
   canReadContents: boolean,
+  viewer: User,
 ): FakeResponse {
   const spec = LISTS[name]!;
   const values = (key: string) =>
     [...params.getAll(`${key}[]`), ...(params.get(key)?.split(',') ?? [])].filter(Boolean);
   const tests: Array<(r: Record<string, unknown>) => boolean> = [];
+  // A non-admin sees only themselves in `GET /v2/users` (group visibility, §2.5 [T]; the strictest case):
+  // a sync made through a rep's grant lists one user. Connect as an admin to see the team.
+  if (name === 'users' && viewer.role !== 'Admin') tests.push((r) => r.id === viewer.id);
   const filtering: Record<string, unknown> = {};
   // Unknown filter names are ignored, not rejected (§2.3 [T]).
   for (const [key, test] of Object.entries(spec.filters)) {
@@ -388,7 +392,7 @@ function api(
   if (!spec || rest.length > 1) throw notFound();
   if (rest.length === 0) {
     if (req.method !== 'GET') throw notFound();
-    return list(state, name, req.url.searchParams, contents);
+    return list(state, name, req.url.searchParams, contents, user);
   }
   const id = Number(rest[0]);
   const record = (store.tables[spec.table] as Map<number, unknown>).get(id) as

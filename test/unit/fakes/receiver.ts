@@ -17,7 +17,9 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(receiver.status).end();
+      // A 3xx points back at this receiver, so a sender that follows redirects is seen twice.
+      const redirect = receiver.status >= 300 && receiver.status < 400;
+      res.writeHead(receiver.status, redirect ? { location: `${receiver.url}?followed=1` } : {}).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -171,6 +171,16 @@ describe('Salesloft fake: paging and lists', () => {
   });
 });
 
+describe('Salesloft fake: visibility', () => {
+  it('lists every user to an admin but only themselves to a rep', async () => {
+    fake.control.seed({ users: 3 });
+    const admin = await connect(1);
+    expect((await get(admin.access_token, '/users')).body.data).toHaveLength(3);
+    const rep = await connect(2);
+    expect((await get(rep.access_token, '/users')).body.data.map((u: { id: number }) => u.id)).toEqual([2]);
+  });
+});
+
 describe('Salesloft fake: rate limits', () => {
   it('charges each call against the team budget, more for deep pages, and answers 429 when spent', async () => {
     fake.control.seed({ users: 2 });
@@ -360,5 +370,23 @@ describe('Salesloft fake: webhooks', () => {
         .slice(1)
         .map((d) => d.outcome),
     ).toEqual(['dropped', 'delivered']);
+  });
+});
+
+describe('Salesloft fake: control over HTTP', () => {
+  it('runs a control method posted to /_control/<name> and reports a bad argument as 400', async () => {
+    const res = await fetch(`${fake.controlUrl}/seed`, {
+      method: 'POST',
+      body: JSON.stringify([{ users: 2, cadences: 2 }]),
+    });
+    expect(await res.json()).toMatchObject({
+      result: { userIds: [1, 2], cadenceIds: [1, 2], distinctUserEmails: 2 },
+    });
+    const bad = await fetch(`${fake.controlUrl}/scheduleEmail`, {
+      method: 'POST',
+      body: JSON.stringify([{ userId: 99, to: 'x@example.net' }]),
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'no user 99' });
   });
 });
