@@ -3,6 +3,7 @@
 import { systemClock } from '../clock';
 import { NotFoundError, ValidationError } from '../errors';
 import { keylessHandler, type KeylessRoute } from '../http/keyless-handler';
+import { secretSettings } from '../middlewares/secret-settings';
 import {
   badStateMessage,
   callbackQuery,
@@ -26,4 +27,5 @@ const integrationCallbackRoute: KeylessRoute = async (request) => {
   return { statusCode: 302, headers: { location, 'cache-control': 'no-store' } };
 };
 
-export const handler = keylessHandler(integrationCallbackRoute);
+// the code exchange needs mailvet's client secret (a secret store in AWS)
+export const handler = keylessHandler(integrationCallbackRoute).use(secretSettings());

@@ -7,6 +7,7 @@ import { systemClock } from '../clock';
 import { safetyNetMessageSchema } from '../domain/safety-net/messages';
 import { runLookahead } from '../domain/safety-net/prevention';
 import { runSync } from '../domain/safety-net/sync';
+import { secretSettings } from '../middlewares/secret-settings';
 import { sqsBatch } from '../middlewares/sqs-batch';
 import { holdMessage } from '../store/queues';
 
@@ -29,4 +30,5 @@ const consume = sqsBatch(
   { name: 'runSafetyNet' },
 );
 
-export const handler = middy<SQSEvent, SQSBatchResponse>().handler(consume);
+// refreshing a grant needs mailvet's client secret (a secret store in AWS)
+export const handler = middy<SQSEvent, SQSBatchResponse>().use(secretSettings()).handler(consume);

@@ -2,6 +2,7 @@
 import { systemClock } from '../clock';
 import { NotFoundError } from '../errors';
 import { apiHandler, type Route } from '../http/api-handler';
+import { secretSettings } from '../middlewares/secret-settings';
 import { reachedAtOf } from '../http/keyless-handler';
 import { platformParam, startConnection, unknownPlatformMessage } from '../domain/safety-net/connections';
 
@@ -14,4 +15,5 @@ const startIntegrationRoute: Route = async (request) => {
   };
 };
 
-export const handler = apiHandler(startIntegrationRoute);
+// mailvet's client id comes from the platform credentials (a secret store in AWS)
+export const handler = apiHandler(startIntegrationRoute).use(secretSettings());

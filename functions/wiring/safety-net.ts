@@ -37,13 +37,14 @@ export const safetyNetFunctions: FunctionSpec[] = [
     'start-integration',
     'POST /v1/integrations/{platform}: the authorize URL (admin)',
     api,
+    { platformCredentials: true },
   ),
   route(
     'integrationCallback',
     'integration-callback',
     'GET /v1/integrations/{platform}/callback: exchange the code, seal and store the grant, queue the first sync',
     ['read', 'write', 'delete'],
-    { sendsTo: ['safetynet'], secrets: ['encrypt'] },
+    { sendsTo: ['safetynet'], secrets: ['encrypt'], platformCredentials: true },
   ),
   route('listIntegrations', 'list-integrations', 'GET /v1/integrations: the connections and their state', [
     ...api,
@@ -104,6 +105,7 @@ export const safetyNetFunctions: FunctionSpec[] = [
       sendsTo: ['safetynet', 'invites'],
       // opens the grant and the webhook secret; seals a refreshed grant
       secrets: ['encrypt', 'decrypt'],
+      platformCredentials: true,
     },
   },
   {

@@ -105,3 +105,12 @@ test("the OAuth callback sends the browser back to the console's origin", () => 
   };
   expect(fn.Properties.Environment.Variables.CONSOLE_URL).toBeDefined();
 });
+
+test("only the functions that use mailvet's OAuth clients may read the platform credentials", () => {
+  const readers = [...stacks.api.functions.keys()].filter((name) =>
+    statementsOf(name).some((s) => JSON.stringify(s.Action).includes('secretsmanager:GetSecretValue')),
+  );
+  expect(
+    readers.filter((name) => wiring.functionByName(name).description.match(/integrations|safetynet/i)),
+  ).toEqual(['startIntegration', 'integrationCallback', 'runSafetyNet']);
+});
