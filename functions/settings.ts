@@ -6,6 +6,7 @@ import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
 import { peopleSettings } from './settings/people';
 import { sealedSecretSettings } from './settings/secrets';
 import { dnsRetrySettings } from './settings/probe-dns';
+import { safetyNetSettings } from './settings/safety-net';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -131,6 +132,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ...peopleSettings,
   ...sealedSecretSettings,
+  ...safetyNetSettings,
 });
 
 export type Settings = z.infer<typeof schema>;

@@ -1,9 +1,24 @@
 // The one table of functions, routes, queues and event sources. The CDK stack (lib/) and the local
 // runtime (local/) both read it, so what runs on this machine is what deploys.
 import { peopleFunctions, peopleRoutes } from './wiring/people';
+import {
+  safetyNetConsumers,
+  safetyNetFunctions,
+  safetyNetQueueNames,
+  safetyNetQueueSpecs,
+  safetyNetRoutes,
+  safetyNetSchedules,
+} from './wiring/safety-net';
 
 /** Every queue; each has a dead-letter queue, and its URLs reach the functions as settings. */
-export const queueNames = ['chunks', 'webhooks', 'validations', 'invites', 'probes'] as const;
+export const queueNames = [
+  'chunks',
+  'webhooks',
+  'validations',
+  'invites',
+  'probes',
+  ...safetyNetQueueNames,
+] as const;
 export type QueueName = (typeof queueNames)[number];
 /** The setting carrying a queue's URL, e.g. CHUNKS_QUEUE_URL; settings.ts declares one per queue. */
 export type QueueUrlEnvName<N extends QueueName = QueueName> = `${Uppercase<N>}_QUEUE_URL`;
@@ -375,6 +390,7 @@ export const functions: FunctionSpec[] = [
     access: { table: [] },
   },
   ...peopleFunctions,
+  ...safetyNetFunctions,
 ];
 
 export const routes: RouteSpec[] = [
@@ -408,6 +424,7 @@ export const routes: RouteSpec[] = [
   { method: 'GET', path: '/v1/safety-net-sequences/{id}', function: 'getSafetyNetSequence' },
   { method: 'PATCH', path: '/v1/safety-net-sequences/{id}', function: 'patchSafetyNetSequence' },
   ...peopleRoutes,
+  ...safetyNetRoutes,
 ];
 
 /**
@@ -431,6 +448,7 @@ const queueSpecs: Record<QueueName, Omit<QueueSpec, 'name'>> = {
   validations: { visibilityTimeoutSeconds: 360, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
   invites: { visibilityTimeoutSeconds: 180, maxReceiveCount: 5, retentionSeconds: 4 * 86400 },
   probes: { visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
+  ...safetyNetQueueSpecs,
 };
 
 export const queues: QueueSpec[] = queueNames.map((name) => ({ name, ...queueSpecs[name] }));
@@ -444,6 +462,7 @@ export const queueConsumers: QueueConsumerSpec[] = [
   { function: 'sendInvite', queue: 'invites', batchSize: 10, maxConcurrency: 2 },
   { function: 'probeMailboxes', queue: 'probes', batchSize: 10, maxConcurrency: 20 },
   { function: 'failProbeBatch', queue: 'probes', deadLetters: true, batchSize: 10, maxConcurrency: 2 },
+  ...safetyNetConsumers,
 ];
 
 export const bucketTriggers: BucketTriggerSpec[] = [
@@ -458,7 +477,7 @@ export const bucketTriggers: BucketTriggerSpec[] = [
 ];
 
 /** Every schedule: the contexts add theirs from functions/wiring/<context>.ts. */
-export const schedules: ScheduleSpec[] = [];
+export const schedules: ScheduleSpec[] = [...safetyNetSchedules];
 
 export function functionByName(name: string): FunctionSpec {
   const spec = functions.find((f) => f.name === name);

@@ -2,6 +2,7 @@
 // client/ (openapi-fetch over docs/openapi.json) here, and errors come out as one ApiError the pages
 // word for people. Besides the API, only the presigned upload and download addresses are contacted.
 import { apiError, createMailvetClient, MailvetApiError, type DownloadFilter } from '../../client';
+import { safetyNetCalls } from './safety-net-api';
 
 export type { CreatedJob, DownloadFilter, JobState, Usage, VerdictStatus as Status } from '../../client';
 import type { JobState, JobStatus, Usage, VerdictStatus as Status } from '../../client';
@@ -301,6 +302,7 @@ export function createApi(options: ApiOptions) {
           await api.PATCH('/v1/safety-net-sequences/{id}', { params: { path: { id } }, body: { activated } }),
         ),
       ),
+    ...safetyNetCalls(api, translated, bodyOf),
   };
 }
 

@@ -84,6 +84,12 @@ import {
 } from '../errors';
 import { routes, type RouteSpec } from '../wiring';
 import { peopleOperations, peopleSchemas, peopleTags } from './openapi-people';
+import {
+  safetyNetOperations,
+  safetyNetPathParameters,
+  safetyNetSchemas,
+  safetyNetTags,
+} from './openapi/safety-net';
 
 /** A success response: its JSON schema (a named component; none for an empty body) and whether it carries Retry-After. */
 interface Success {
@@ -92,7 +98,7 @@ interface Success {
   retryAfter?: boolean;
 }
 
-interface Operation {
+export interface Operation {
   summary: string;
   /** Anyone may call it: no API key or token (the pages an email's link opens). */
   public?: boolean;
@@ -129,6 +135,7 @@ const schemas: Record<string, z.ZodType> = {
   SafetyNetSequencePage: safetyNetSequenceListSchema,
   SafetyNetSequence: sequenceBodySchema,
   ...peopleSchemas,
+  ...safetyNetSchemas,
 };
 
 const ok = (description: string, schema: string): Record<string, Success> => ({
@@ -203,6 +210,7 @@ const tags = [
     description: 'Safety Net mailboxes and sequences, and their switches',
   },
   ...peopleTags,
+  ...safetyNetTags,
 ];
 
 function tagOf(path: string): string {
@@ -400,6 +408,7 @@ const operations: Record<string, Operation> = {
       '404': ['Safety Net sequence not found'],
     },
   },
+  ...safetyNetOperations,
 };
 
 /** Errors every authenticated route can answer, with their exact texts. */
@@ -420,8 +429,11 @@ const authenticatedOnly = new Set(['401', '403', '429']);
 
 function commonErrorsOf(operation: Operation): Record<string, string[]> {
   if (!operation.public) return commonErrors;
+  // nor, without a JSON body (a browser redirect, a platform's signed webhook), a malformed one
   return Object.fromEntries(
-    Object.entries(commonErrors).filter(([status]) => !authenticatedOnly.has(status)),
+    Object.entries(commonErrors).filter(
+      ([status]) => !authenticatedOnly.has(status) && (operation.body || status !== '400'),
+    ),
   );
 }
 
@@ -457,7 +469,10 @@ function errorResponse(texts: string[]) {
 }
 
 function pathParameter(name: string) {
-  const schema = name === 'domainName' ? { type: 'string' } : jsonSchema(uuidParam, 'input');
+  const schema =
+    name === 'domainName'
+      ? { type: 'string' }
+      : (safetyNetPathParameters[name] ?? jsonSchema(uuidParam, 'input'));
   return { name, in: 'path', required: true, schema };
 }
 

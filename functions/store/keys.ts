@@ -252,6 +252,45 @@ export const passwordResetKey = (tokenHash: string): ItemKey => ({
   sk: 'PWRESET',
 });
 
+// --- Safety Net connections (functions/domain/safety-net; design in docs/safety-net.md) -------------
+// connection        COMPANY#<c>            SNCONN#<platform>       gsi1 SNCONNS / <companyId>#<platform>
+// OAuth state       SNSTATE#<sha256>       SNSTATE                 single use, ttl 10 minutes
+// prevention        COMPANY#<c>            SNPREV#<platform>#<emailId>  gsi1 COMPANY#<c>#SNPREVS / <createdAt>#<id>
+// allowlisted email COMPANY#<c>            SNALLOW#<email>
+// recipient verdict COMPANY#<c>            SNVERDICT#<email>       ttl: the verdict cache's life
+
+export const safetyNetConnectionKey = (companyId: string, platform: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `SNCONN#${part(platform)}`,
+});
+export const safetyNetConnectionPrefix = 'SNCONN#';
+/** Every connection of every company, for the schedules' fan-out (a Query, never a Scan). */
+export const safetyNetConnectionsIndex = (companyId: string, platform: string) => ({
+  gsi1pk: 'SNCONNS',
+  gsi1sk: `${companyId}#${platform}`,
+});
+export const safetyNetStateKey = (stateHash: string): ItemKey => ({
+  pk: `SNSTATE#${stateHash}`,
+  sk: 'SNSTATE',
+});
+export const safetyNetPreventionKey = (companyId: string, platform: string, emailId: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `SNPREV#${part(platform)}#${part(emailId)}`,
+});
+export const safetyNetPreventionsIndex = (companyId: string, createdAt: string, id: string) => ({
+  gsi1pk: `${companyPk(companyId)}#SNPREVS`,
+  gsi1sk: `${createdAt}#${id}`,
+});
+export const safetyNetAllowKey = (companyId: string, email: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `SNALLOW#${part(email.toLowerCase())}`,
+});
+export const safetyNetAllowPrefix = 'SNALLOW#';
+export const safetyNetVerdictKey = (companyId: string, email: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `SNVERDICT#${part(email.toLowerCase())}`,
+});
+
 // --- Mailbox probes (functions/domain/probe; design in docs/validation.md) --------------------------
 // probe verdicts    PROBE#<domain>#<shard>      VERDICTS                map address -> {p, e}; ttl: latest e
 // session lease     MXHOST#<host>               SESSION#<n>             n in 0..N-1, holdUntil (ms)

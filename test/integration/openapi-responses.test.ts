@@ -11,19 +11,26 @@ import { fixtureDnsSettings, startTestRuntime, type TestRuntime } from '../helpe
 import { inviteLinkToken, outboxFiles } from '../helpers/people';
 import { operationOf, responseProblems } from '../helpers/openapi-check';
 import { until } from '../helpers/until';
+import { createHmac } from 'node:crypto';
+import { startOutreachFake, type OutreachFake } from '../fakes/outreach';
+import { platformEnv } from './safety-net-harness';
 
 jest.setTimeout(120_000);
 
 let dns: FixtureDns;
 let local: TestRuntime;
+let outreach: OutreachFake;
 const problems: string[] = [];
 /** operationId -> statuses seen */
 const seen = new Map<string, Set<number>>();
 
 beforeAll(async () => {
   dns = await startBulkDns();
+  // the Safety Net connection routes talk to the Outreach stand-in
+  outreach = await startOutreachFake({ host: '127.0.35.132' });
+  outreach.control.seed({ users: 2, sequences: 1 });
   local = await startTestRuntime(
-    { ...fixtureDnsSettings(dns), RATE_LIMIT_PER_SECOND: '100000' },
+    { ...fixtureDnsSettings(dns), ...platformEnv('outreach', outreach), RATE_LIMIT_PER_SECOND: '100000' },
     // the user pool emulator: accepting an invite creates a person
     { people: true },
   );
@@ -32,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await local?.stop();
   await dns?.close();
+  await outreach?.stop();
 });
 
 const unknownId = '00000000-0000-4000-8000-000000000000';
@@ -55,6 +63,8 @@ async function call(
         : { 'content-type': 'application/json' }),
     },
     body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    // the OAuth callback answers 302: checked as such, not followed to the console
+    redirect: 'manual',
   });
   const text = await response.text();
   problems.push(...responseProblems(method, path, response.status, text));
@@ -293,6 +303,55 @@ describe('responses against docs/openapi.json', () => {
     expect((await confirm({ token: reset.token, password: 'Another-g00d-one!' })).status).toBe(410);
   });
 
+  it('Safety Net connections, preventions and the allowlist, with their errors', async () => {
+    expect((await call('POST', '/v1/integrations/outreach', { key: local.keys.member })).status).toBe(403);
+    expect((await call('POST', '/v1/integrations/nowhere')).status).toBe(404);
+    const start = await call('POST', '/v1/integrations/outreach');
+    expect(start.status).toBe(200);
+    const consent = await fetch(start.body.authorizeUrl, { redirect: 'manual' });
+    const callback = new URL(consent.headers.get('location')!);
+    expect((await call('GET', `${callback.pathname}${callback.search}`, { key: null })).status).toBe(302);
+    expect((await call('GET', `${callback.pathname}${callback.search}`, { key: null })).status).toBe(400);
+    await until('the first sync', async () => {
+      const list = await call('GET', '/v1/integrations');
+      return list.body.integrations[0]?.lastSyncAt ? true : undefined;
+    });
+    expect((await call('POST', '/v1/integrations/outreach/sync')).status).toBe(202);
+    expect((await call('POST', '/v1/integrations/salesloft/sync')).status).toBe(404);
+
+    const hook = outreach.control.list('webhook')[0]!;
+    const body = JSON.stringify({ data: { type: 'mailing', id: 1, attributes: {} } });
+    const signed = (signature: string) =>
+      fetch(`${local.baseUrl}${new URL(String(hook.attributes.url)).pathname}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'outreach-webhook-signature': signature },
+        body,
+      });
+    for (const signature of [
+      createHmac('sha256', String(hook.attributes.secret)).update(body).digest('hex'),
+      'bad',
+    ]) {
+      const response = await signed(signature);
+      const text = await response.text();
+      problems.push(
+        ...responseProblems('POST', new URL(String(hook.attributes.url)).pathname, response.status, text),
+      );
+      seen.set('integrationWebhook', new Set([...(seen.get('integrationWebhook') ?? []), response.status]));
+    }
+    expect([...seen.get('integrationWebhook')!].sort()).toEqual([204, 401]);
+
+    expect((await call('GET', '/v1/safety-net/preventions?limit=5')).status).toBe(200);
+    expect((await call('GET', '/v1/safety-net/preventions?limit=0')).status).toBe(400);
+    expect((await call('PUT', '/v1/safety-net/allowlist/Kept@Acme.example')).status).toBe(204);
+    expect((await call('PUT', '/v1/safety-net/allowlist/not-an-address')).status).toBe(400);
+    expect((await call('GET', '/v1/safety-net/allowlist')).body).toEqual({ emails: ['kept@acme.example'] });
+    expect((await call('GET', '/v1/safety-net/allowlist', { key: local.keys.member })).status).toBe(403);
+    expect((await call('DELETE', '/v1/safety-net/allowlist/kept@acme.example')).status).toBe(204);
+    expect((await call('DELETE', '/v1/integrations/outreach', { key: local.keys.member })).status).toBe(403);
+    expect((await call('DELETE', '/v1/integrations/outreach')).status).toBe(204);
+    expect((await call('DELETE', '/v1/integrations/outreach')).status).toBe(404);
+  });
+
   it('matched the document on every response, and reached every operation with a success', () => {
     expect(problems).toEqual([]);
     const paths = openapi.paths as Record<string, Record<string, { operationId: string }>>;
@@ -300,7 +359,8 @@ describe('responses against docs/openapi.json', () => {
       Object.values(paths).flatMap((methods) => Object.values(methods).map((o) => o.operationId)),
     );
     const succeeded = [...seen]
-      .filter(([, statuses]) => [...statuses].some((s) => s < 300))
+      // a redirect (the OAuth callback's 302) is that route's success
+      .filter(([, statuses]) => [...statuses].some((s) => s < 400))
       .map(([id]) => id);
     expect(succeeded.sort()).toEqual([...operations].sort());
   });

@@ -1,18 +1,23 @@
-// Safety Net: the mailboxes and sequences synced from Outreach and Salesloft, each with its switch.
+// Safety Net: the platform connections, the emails stopped, the allowlist (safety-net-connections.ts),
+// and the mailboxes and sequences synced from Outreach and Salesloft, each with its switch.
 import { ApiError, type Api, type SafetyNetMailbox, type Sequence } from '../api';
 import { html } from '../html';
 import { ListView, Switch, usePagedList, useSwitches, type Column } from '../list';
 import { PageTitle } from '../ui';
+import { Allowlist, Connections, Preventions } from './safety-net-connections';
 
 export function SafetyNetPage({ api }: { api: Api }) {
   return html`<section>
     <${PageTitle}>Safety Net<//>
     <p class="muted">
-      Mailboxes and sequences synced from your sales-engagement platforms. Switch the Safety Net on or off for
-      each.
+      The Safety Net reads every email scheduled in your sales-engagement platforms and stops those to risky
+      addresses before they go. Switch it on for the mailboxes and sequences to protect.
     </p>
+    <${Connections} api=${api} />
+    <${Preventions} api=${api} />
     <${Mailboxes} api=${api} />
     <${Sequences} api=${api} />
+    <${Allowlist} api=${api} />
   </section>`;
 }
 
