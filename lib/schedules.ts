@@ -2,7 +2,7 @@
 // or `cron(0 H * * ? *)` in UTC, flexible window off, sending the function a ScheduledRun
 // ({schedule, time} with Scheduler's own scheduled time). Each has a role that may invoke only its
 // function (and send only to its own dead-letter queue), a retry policy, and a dead-letter queue for
-// the runs Scheduler could not deliver. The interval or hour is the CDK context named by the spec's
+// the runs Scheduler could not deliver. The interval or hour is the CDK context named by the schedule's
 // setting (`-c SAFETY_NET_SYNC_MINUTES=15`), else its default, and reaches the function as that setting.
 import { Aws, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -63,7 +63,7 @@ export interface SchedulesProps {
   schedules: readonly ScheduleSpec[];
   /** The functions by wiring name. */
   functionOf: (name: string) => lambda.Function;
-  /** A setting's CDK context value (undefined: the spec's default). */
+  /** A setting's CDK context value (undefined: the schedule's default). */
   lookup: (setting: string) => unknown;
 }
 

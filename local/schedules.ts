@@ -1,7 +1,7 @@
 // The wiring's schedules on the local runtime: one timer per ScheduleSpec, invoking its function with a
 // ScheduledRun through the runtime's invoke (a worker thread, like the queue consumers), as EventBridge
 // Scheduler does in AWS. The interval (minutes, decimals allowed: 0.1 is every 6 s) or the daily hour
-// UTC is the setting the spec names, read from the runtime's environment when it starts. A run that
+// UTC is the setting the schedule names, read from the runtime's environment when it starts. A run that
 // fails is logged and the timer goes on; a run still going when the next is due is not doubled.
 import type { ScheduleSpec } from '../functions/wiring';
 import { logger } from '../functions/log';

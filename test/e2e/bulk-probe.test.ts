@@ -118,7 +118,7 @@ describe('bulk probe stage', () => {
     expect(percents.some((p) => p > 0 && p < 100)).toBe(true);
 
     // one session carried several recipients; the accept-all provider got no mailbox probe; a
-    // catch-all domain's users are asked too (the server may refuse one explicitly: decisions.md)
+    // catch-all domain's users are asked too (the server may refuse one explicitly: docs/validation.md)
     expect(Math.max(...smtp.stats.rcptsPerSession)).toBeGreaterThan(1);
     expect(smtp.stats.rcpts).not.toContain('fay@yahoo-hosted.test');
     expect(smtp.stats.rcpts).toContain('eve@catchall.test');

@@ -24,7 +24,7 @@ import { allRows, upsertRow, viewTransactItems } from '../workspace/views';
 import { hashOneTimeToken } from './links';
 import { passwordRefusal } from './password-policy';
 
-/** The fixed 410 text (decisions.md, "People and sign-in"). */
+/** The fixed 410 text (docs/api.md, "People and sign-in"). */
 export const inviteGoneMessage = 'This invite link is no longer valid';
 export const personElsewhereMessage = 'This email already signs in to a mailvet workspace';
 

@@ -239,7 +239,7 @@ describe('SMTP probe', () => {
     expect(verdictOf(b)).toEqual(['safe', 'catch_all']);
     expect(a.domain.isCatchAll).toBe(true);
     // the domain's catch-all test once, then each address with a random one in its session (the
-    // server may still refuse the address itself: decisions.md, "What a mail server's answer means")
+    // server may still refuse the address itself: docs/validation.md)
     const asked = h.smtp.rcpts.filter((r) => r.endsWith('@catchall.test')).slice(before);
     expect(asked.filter((r) => r.startsWith('mailvet-probe-'))).toHaveLength(3);
     expect(asked.filter((r) => !r.startsWith('mailvet-probe-'))).toEqual([
