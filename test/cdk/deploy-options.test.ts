@@ -371,14 +371,14 @@ describe('reserved concurrency of the API', () => {
     (s.api.toJSON().Resources[logicalId(s, name)] as { Properties: Json }).Properties
       .ReservedConcurrentExecutions;
 
-  it('reserves the default for every API function (four times it for the sync route), none for consumers', () => {
+  it('reserves the default for every API function (six times it for the sync route), none for consumers', () => {
     const api = apiFunctionNames();
     expect(api).toContain('notFound');
     for (const fn of wiring.functions) {
       const expected = !api.includes(fn.name)
         ? undefined
         : fn.name === 'validateEmail'
-          ? 4 * defaultApiReservedConcurrency
+          ? 6 * defaultApiReservedConcurrency
           : defaultApiReservedConcurrency;
       expect([fn.name, reserved(plain, fn.name)]).toEqual([fn.name, expected]);
     }
@@ -393,7 +393,7 @@ describe('reserved concurrency of the API', () => {
 
   it('takes the per-function number from apiReservedConcurrency; 0 reserves none', () => {
     expect(reserved(configured, 'getJob')).toBe(7);
-    expect(reserved(configured, 'validateEmail')).toBe(28);
+    expect(reserved(configured, 'validateEmail')).toBe(42);
     const none = synth({ apiReservedConcurrency: 0 });
     for (const fn of wiring.functions) expect(reserved(none, fn.name)).toBeUndefined();
   });

@@ -362,10 +362,11 @@ describe("least privilege, from each function's access in wiring.ts", () => {
           expect(s.Condition).toEqual({ StringLike: { 's3:prefix': expect.anything() } });
   });
 
-  test('validateChunk can send only to the webhooks and probes queues', () => {
+  test('validateChunk can send only to the webhooks and probes queues, and to chunks (its DNS retry round)', () => {
     expect(permissions('validateChunk').get('sqs:SendMessage')).toEqual([
       queueArn('webhooks'),
       queueArn('probes'),
+      queueArn('chunks'),
     ]);
   });
 
