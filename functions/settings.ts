@@ -3,6 +3,7 @@
 // first invocation) with the variable's name and the rule it breaks.
 import { z } from 'zod';
 import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
+import { mailboxSettings } from './settings/mailboxes';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -124,6 +125,7 @@ const schema = z.object({
   /** Write the dashboard's counts as CloudWatch embedded-metric log lines (the stack sets it). */
   EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ...mailboxSettings,
 });
 
 export type Settings = z.infer<typeof schema>;

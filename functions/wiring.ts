@@ -1,8 +1,22 @@
 // The one table of functions, routes, queues and event sources. The CDK stack (lib/) and the local
 // runtime (local/) both read it, so what runs on this machine is what deploys.
+import {
+  mailboxFunctions,
+  mailboxQueueConsumers,
+  mailboxQueueNames,
+  mailboxQueueSpecs,
+  mailboxRoutes,
+} from './wiring/mailboxes';
 
 /** Every queue; each has a dead-letter queue, and its URLs reach the functions as settings. */
-export const queueNames = ['chunks', 'webhooks', 'validations', 'invites', 'probes'] as const;
+export const queueNames = [
+  'chunks',
+  'webhooks',
+  'validations',
+  'invites',
+  'probes',
+  ...mailboxQueueNames,
+] as const;
 export type QueueName = (typeof queueNames)[number];
 /** The setting carrying a queue's URL, e.g. CHUNKS_QUEUE_URL; settings.ts declares one per queue. */
 export type QueueUrlEnvName<N extends QueueName = QueueName> = `${Uppercase<N>}_QUEUE_URL`;
@@ -339,6 +353,7 @@ export const functions: FunctionSpec[] = [
     memoryMb: 256,
     access: { table: [] },
   },
+  ...mailboxFunctions,
 ];
 
 export const routes: RouteSpec[] = [
@@ -371,6 +386,7 @@ export const routes: RouteSpec[] = [
   { method: 'GET', path: '/v1/safety-net-sequences', function: 'listSafetyNetSequences' },
   { method: 'GET', path: '/v1/safety-net-sequences/{id}', function: 'getSafetyNetSequence' },
   { method: 'PATCH', path: '/v1/safety-net-sequences/{id}', function: 'patchSafetyNetSequence' },
+  ...mailboxRoutes,
 ];
 
 /**
@@ -394,6 +410,7 @@ const queueSpecs: Record<QueueName, Omit<QueueSpec, 'name'>> = {
   validations: { visibilityTimeoutSeconds: 360, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
   invites: { visibilityTimeoutSeconds: 180, maxReceiveCount: 5, retentionSeconds: 4 * 86400 },
   probes: { visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
+  ...mailboxQueueSpecs,
 };
 
 export const queues: QueueSpec[] = queueNames.map((name) => ({ name, ...queueSpecs[name] }));
@@ -407,6 +424,7 @@ export const queueConsumers: QueueConsumerSpec[] = [
   { function: 'sendInvite', queue: 'invites', batchSize: 10, maxConcurrency: 2 },
   { function: 'probeMailboxes', queue: 'probes', batchSize: 10, maxConcurrency: 20 },
   { function: 'failProbeBatch', queue: 'probes', deadLetters: true, batchSize: 10, maxConcurrency: 2 },
+  ...mailboxQueueConsumers,
 ];
 
 export const bucketTriggers: BucketTriggerSpec[] = [
