@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
 import { mailboxSettings } from './settings/mailboxes';
+import { sealedSecretSettings } from './settings/secrets';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -126,6 +127,7 @@ const schema = z.object({
   EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ...mailboxSettings,
+  ...sealedSecretSettings,
 });
 
 export type Settings = z.infer<typeof schema>;

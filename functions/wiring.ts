@@ -6,6 +6,7 @@ import {
   mailboxQueueNames,
   mailboxQueueSpecs,
   mailboxRoutes,
+  mailboxSchedules,
 } from './wiring/mailboxes';
 
 /** Every queue; each has a dead-letter queue, and its URLs reach the functions as settings. */
@@ -60,6 +61,12 @@ export interface FunctionAccess {
   bucketList?: string[];
   /** Queues the function sends messages to. */
   sendsTo?: QueueName[];
+  /**
+   * Sealed secrets (functions/clients/secret-box.ts) the function seals (`encrypt`, sealSecret) or opens
+   * (`decrypt`, openSecret): in AWS it gets SECRETS_KMS_KEY_ID and exactly those KMS actions on the
+   * stack's key; a function without it has neither.
+   */
+  secrets?: ('encrypt' | 'decrypt')[];
 }
 
 export interface FunctionSpec {
@@ -100,6 +107,25 @@ export interface BucketTriggerSpec {
   retryAttempts: number;
   /** Invoked with Lambda's on-failure destination record once the retries are spent. */
   onFailure: string;
+}
+
+/**
+ * A function invoked on a timer with a ScheduledRun (functions/middlewares/scheduled.ts). In AWS: one
+ * EventBridge Scheduler schedule (lib/schedules.ts); on the local runtime: a timer (local/schedules.ts).
+ */
+export interface ScheduleSpec {
+  /** e.g. 'safetyNetSync': the schedule's id, and `run.schedule` of each invocation. */
+  name: string;
+  /** A function of the wiring; invoked with ScheduledRun. */
+  function: string;
+  description: string;
+  /**
+   * How often: every N minutes (a setting, decimals allowed locally; rounded up to >= 1 in AWS) or
+   * daily at an hour UTC. The setting is read from the runtime's environment locally and from the CDK
+   * context of the same name in the stack (`-c SAFETY_NET_SYNC_MINUTES=15`); unset: the default.
+   */
+  every:
+    { minutesSetting: string; defaultMinutes: number } | { dailyHourUtcSetting: string; defaultHour: number };
 }
 
 export const uploadsPrefix = 'uploads/';
@@ -437,6 +463,9 @@ export const bucketTriggers: BucketTriggerSpec[] = [
     onFailure: 'failStartProcessing',
   },
 ];
+
+/** Every schedule: the contexts add theirs from functions/wiring/<context>.ts. */
+export const schedules: ScheduleSpec[] = [...mailboxSchedules];
 
 export function functionByName(name: string): FunctionSpec {
   const spec = functions.find((f) => f.name === name);

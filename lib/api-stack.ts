@@ -27,6 +27,8 @@ import { addOutputs } from './outputs';
 import { Operations } from './operations';
 import { grantSocksSecret, probingEnvironment, type ProbingOptions } from './probing';
 import { addValidationHealthAlarms } from './validation-health-alarms';
+import { grantSealedSecrets } from './sealed-secrets';
+import { Schedules } from './schedules';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
 
@@ -170,6 +172,7 @@ export class ApiStack extends Stack {
     this.functions = functions;
     grantSocksSecret(this, props.probing, functions);
     grantInviteSending(this, props.invites, functions);
+    grantSealedSecrets(functions, wiring.functions, refs.secretsKeyArn);
     reserveApiConcurrency(functions, props.apiReservedConcurrency);
     const fn = (name: string): MailvetFunction => {
       const found = functions.get(name);
@@ -269,6 +272,19 @@ export class ApiStack extends Stack {
         { description: `An event ${name} could not handle reached its dead-letter queue` },
       );
     addValidationHealthAlarms(this.alarms);
+
+    // The wiring's schedules (lib/schedules.ts); each interval or hour is the CDK context of its setting.
+    const schedules = new Schedules(this, 'Schedules', {
+      schedules: wiring.schedules,
+      functionOf: fn,
+      lookup: (setting) => this.node.tryGetContext(setting),
+    });
+    for (const [name, { deadLetterQueue }] of schedules.byName)
+      this.alarms.alarmOn(
+        `${pascal(name)}ScheduleDeadLetterAlarm`,
+        deadLetterQueue.metricNumberOfMessagesReceived({ period: Duration.minutes(5), statistic: 'Sum' }),
+        { description: `Scheduler could not deliver a run of schedule ${name}` },
+      );
 
     addOutputs(this, {
       apiUrl: this.stage.url,

@@ -15,6 +15,8 @@ import * as wiring from '../functions/wiring';
 import type { QueueName } from '../functions/wiring';
 import { checkWiring, deadLetterVisibilityTimeoutSeconds } from './wiring-checks';
 import { repoRoot } from './mailvet-function';
+import { createSecretsKey } from './sealed-secrets';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 
 export interface QueuePair {
   queue: sqs.Queue;
@@ -32,6 +34,8 @@ export interface StatefulRefs {
   tableName: string;
   bucketArn: string;
   bucketName: string;
+  /** The KMS key of the sealed secrets (lib/sealed-secrets.ts). */
+  secretsKeyArn: string;
   queues: Record<QueueName, { queueArn: string; queueUrl: string; deadLetterQueueArn: string }>;
 }
 
@@ -58,6 +62,8 @@ export class StatefulStack extends Stack {
   readonly refs: StatefulRefs;
   /** Every alarm of both stacks notifies this topic. */
   readonly alarmTopic: sns.Topic;
+  /** Seals OAuth grants and mailbox passwords (functions/clients/secret-box.ts). */
+  readonly secretsKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -84,6 +90,7 @@ export class StatefulStack extends Stack {
       });
 
     this.bucket = this.createBucket(removalPolicy, props.corsAllowedOrigins ?? []);
+    this.secretsKey = createSecretsKey(this, this.stackName, removalPolicy);
 
     this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
       displayName: 'mailvet alarms',
@@ -125,6 +132,7 @@ export class StatefulStack extends Stack {
       tableName: this.share(this.table.tableName, 'TableName'),
       bucketArn: this.share(this.bucket.bucketArn, 'BucketArn'),
       bucketName: this.share(this.bucket.bucketName, 'BucketName'),
+      secretsKeyArn: this.share(this.secretsKey.keyArn, 'SecretsKeyArn'),
       queues: queueRefs as StatefulRefs['queues'],
     };
   }

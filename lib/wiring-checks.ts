@@ -8,6 +8,7 @@ import type {
   QueueConsumerSpec,
   QueueSpec,
   RouteSpec,
+  ScheduleSpec,
 } from '../functions/wiring';
 
 export interface Wiring {
@@ -17,6 +18,7 @@ export interface Wiring {
   queues: readonly QueueSpec[];
   queueConsumers: readonly QueueConsumerSpec[];
   bucketTriggers: readonly BucketTriggerSpec[];
+  schedules: readonly ScheduleSpec[];
 }
 
 /** Lambda rejects a queue whose visibility timeout is below the function's; 6x leaves room for retries. */
@@ -86,6 +88,23 @@ export function checkWiring(wiring: Wiring, repoRoot: string): void {
       problems.push(`bucket trigger on ${t.prefix} names unknown function ${t.function}`);
     if (!byName.has(t.onFailure))
       problems.push(`bucket trigger on ${t.prefix} names unknown on-failure function ${t.onFailure}`);
+  }
+
+  const scheduleNames = new Set<string>();
+  for (const s of wiring.schedules) {
+    if (scheduleNames.has(s.name)) problems.push(`schedule ${s.name} is defined twice`);
+    scheduleNames.add(s.name);
+    if (!/^[a-z][A-Za-z0-9]*$/.test(s.name)) problems.push(`schedule ${s.name}: name must be camelCase`);
+    if (!byName.has(s.function)) problems.push(`schedule ${s.name} names unknown function ${s.function}`);
+    const every = s.every;
+    if ('minutesSetting' in every) {
+      if (!(every.defaultMinutes > 0))
+        problems.push(`schedule ${s.name}: defaultMinutes ${every.defaultMinutes} is not above 0`);
+    } else if (!Number.isInteger(every.defaultHour) || every.defaultHour < 0 || every.defaultHour > 23)
+      problems.push(`schedule ${s.name}: defaultHour ${every.defaultHour} is not a whole hour from 0 to 23`);
+    const setting = 'minutesSetting' in every ? every.minutesSetting : every.dailyHourUtcSetting;
+    if (!/^[A-Z][A-Z0-9_]*$/.test(setting))
+      problems.push(`schedule ${s.name}: setting ${setting} is not an environment variable name`);
   }
 
   if (problems.length > 0)

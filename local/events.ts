@@ -65,3 +65,9 @@ export function lambdaContext(functionName = 'test', timeoutMs = 30_000, memoryM
     succeed: () => undefined,
   };
 }
+
+/** What EventBridge Scheduler sends a scheduled function (functions/middlewares/scheduled.ts). */
+export function scheduledRunEvent(schedule: string, time: Date): { schedule: string; time: string } {
+  // Scheduler's <aws.scheduler.scheduled-time> has whole seconds: 2026-01-01T06:00:00Z.
+  return { schedule, time: `${time.toISOString().slice(0, 19)}Z` };
+}

@@ -2,9 +2,9 @@
 // services, like `sam local invoke`. The event defaults to events/<function>.json.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { functions } from '../functions/wiring';
+import { functions, schedules } from '../functions/wiring';
 import { connect } from './connect';
-import { lambdaContext } from './events';
+import { lambdaContext, scheduledRunEvent } from './events';
 import { repositoryRoot } from './runtime';
 
 async function main(argv: string[]): Promise<void> {
@@ -18,9 +18,12 @@ async function main(argv: string[]): Promise<void> {
   const eventFlag = argv.indexOf('--event');
   const eventFile =
     eventFlag >= 0 ? argv[eventFlag + 1] : path.join(repositoryRoot, 'events', `${name}.json`);
-  if (!eventFile || !existsSync(eventFile))
-    throw new Error(`No event file: ${eventFile ?? '(missing after --event)'}`);
-  const event = JSON.parse(readFileSync(eventFile, 'utf8')) as unknown;
+  // A scheduled function runs as if its schedule fired now, unless an event file says otherwise.
+  const schedule = schedules.find((s) => s.function === name);
+  let event: unknown;
+  if (eventFile && existsSync(eventFile)) event = JSON.parse(readFileSync(eventFile, 'utf8')) as unknown;
+  else if (schedule && eventFlag < 0) event = scheduledRunEvent(schedule.name, new Date());
+  else throw new Error(`No event file: ${eventFile ?? '(missing after --event)'}`);
   const connection = await connect();
   try {
     process.stderr.write(`invoking ${name} against ${connection.target}\n`);

@@ -28,7 +28,10 @@ import {
   queueDlqUrlEnvName,
   queueUrlEnvName,
   routes,
+  schedules as wiringSchedules,
+  type FunctionSpec,
   type QueueName,
+  type ScheduleSpec,
 } from '../functions/wiring';
 import { logger } from '../functions/log';
 import { startApiGateway, type ApiGateway } from './api-gateway';
@@ -39,6 +42,7 @@ import { lambdaContext } from './events';
 import { asLocalFsync, fsyncsFiles, localFsync, type LocalFsync } from './fsync';
 import { PortInUseError } from './ports';
 import { startLocalS3, type LocalS3, type LocalS3Options } from './s3/local-s3';
+import { startScheduleTimers } from './schedules';
 import { startQueuePoller } from './sqs/poller';
 import { startSqsServer, type SqsServer } from './sqs/server';
 import { startWorkerPool, type WorkerPool } from './worker-pool';
@@ -85,6 +89,10 @@ export interface LocalRuntimeOptions {
    * them on the main thread with the API.
    */
   workers?: number;
+  /** The schedules whose timers run (default: the wiring's); tests give fixture ones. */
+  schedules?: readonly ScheduleSpec[];
+  /** Functions beyond the wiring's, run on the main thread (tests: a fixture schedule's function). */
+  extraFunctions?: readonly FunctionSpec[];
 }
 
 export interface LocalRuntime {
@@ -119,6 +127,7 @@ export function localWorkers(): number {
 const workerFunctions: ReadonlySet<string> = new Set([
   ...queueConsumers.map((consumer) => consumer.function),
   ...bucketTriggers.flatMap((trigger) => [trigger.function, trigger.onFailure]),
+  ...wiringSchedules.map((schedule) => schedule.function),
 ]);
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -188,10 +197,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
     // Functions are looked up lazily, so S3 events that arrive during start-up wait for them.
     const handlers = new Map<string, Handler>();
+    const extraFunctions = options.extraFunctions ?? [];
+    const specOf = (name: string): FunctionSpec =>
+      extraFunctions.find((spec) => spec.name === name) ?? functionByName(name);
     const runFunction = (name: string, event: unknown) =>
       withTimeout(
-        name,
-        pool && workerFunctions.has(name) ? pool.invoke(name, event) : invokeFunction(handlers, name, event),
+        specOf(name),
+        pool && workerFunctions.has(name)
+          ? pool.invoke(name, event)
+          : invokeFunction(handlers, specOf(name), event),
       );
     // Invocations in flight: stop() lets them finish before the services they use go away.
     const inFlight = new Set<Promise<unknown>>();
@@ -251,6 +265,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // No SES here: invite emails are written to DATA_DIR/outbox as .eml files (INVITE_OUTBOX_DIR=''
       // keeps them pending, as a deployment without inviteFrom does).
       INVITE_OUTBOX_DIR: process.env.INVITE_OUTBOX_DIR ?? path.join(dataDir, 'outbox'),
+      // No KMS here: sealed secrets use a key file of this data directory (made 0600 on first use).
+      SECRETS_LOCAL_KEY_FILE: process.env.SECRETS_LOCAL_KEY_FILE ?? path.join(dataDir, 'secrets.key'),
       ...options.env,
     };
     const sqsClient = new SQSClient({ region, endpoint: sqsServer.url, credentials: localCredentials });
@@ -283,6 +299,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       if (workerCount === 0 || !workerFunctions.has(spec.name))
         handlers.set(spec.name, loadHandler(spec.entry));
     }
+    for (const spec of extraFunctions) handlers.set(spec.name, loadHandler(spec.entry));
     // Data written by an earlier release is brought up to date before any handler reads it (a new data
     // directory only records the migrations as done).
     for (const outcome of await runPendingMigrations(systemClock))
@@ -345,6 +362,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         });
         stoppers.push(() => poller.stop());
       }
+      // EventBridge Scheduler's stand-in: a timer per schedule, stopped before the invocations drain.
+      const timers = startScheduleTimers({
+        schedules: options.schedules ?? wiringSchedules,
+        env: process.env,
+        invoke,
+      });
+      stoppers.push(() => timers.stop());
       const api: ApiGateway = await startApiGateway({
         routes: [...routes, ...preflightRoutes],
         defaultFunction: defaultRouteFunction,
@@ -432,12 +456,12 @@ function loadHandler(entry: string): Handler {
 /** Runs a function once on this thread with a Lambda-like context. */
 async function invokeFunction(
   handlers: Map<string, Handler>,
-  name: string,
+  spec: FunctionSpec,
   event: unknown,
 ): Promise<unknown> {
+  const { name, timeoutSeconds, memoryMb } = spec;
   const handler = handlers.get(name);
   if (!handler) throw new Error(`Function ${name} is not loaded`);
-  const { timeoutSeconds, memoryMb } = functionByName(name);
   const context = lambdaContext(name, timeoutSeconds * 1000, memoryMb);
   // The function's AWS calls are attributed to it, though every function shares this thread.
   return runAsFunction(name, () => handler(event, context));
@@ -447,8 +471,8 @@ async function invokeFunction(
  * Fails an invocation like Lambda when it outlives the function's timeout (the work itself cannot be
  * stopped, on this thread or in a worker).
  */
-async function withTimeout(name: string, invocation: Promise<unknown>): Promise<unknown> {
-  const { timeoutSeconds } = functionByName(name);
+async function withTimeout(spec: FunctionSpec, invocation: Promise<unknown>): Promise<unknown> {
+  const { timeoutSeconds } = spec;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -3,6 +3,7 @@
 import { resetSettings } from '../settings';
 import { resetDynamoDb } from './dynamodb';
 import { resetS3 } from './s3';
+import { resetSecretBox } from './secret-box';
 import { resetSecretClients } from './secrets';
 import { resetSes } from './ses';
 import { resetSqs } from './sqs';
@@ -14,4 +15,5 @@ export function resetServiceClients(): void {
   resetSqs();
   resetSes();
   resetSecretClients();
+  resetSecretBox();
 }

@@ -1,27 +1,17 @@
 // Schedule placementDaily (PLACEMENT_HOUR_UTC): fans the day's placement tests out, one send message
 // and one (delayed) check message per mailbox of the network; the queues' consumers do the work.
-import middy from '@middy/core';
-import { systemClock, type Clock } from '../clock';
 import { startPlacementDay } from '../domain/mailboxes/placement';
 import { utcDate } from '../domain/workspace/dates';
-import { logger } from '../log';
+import type { Logger } from '../log';
+import { scheduledHandler, type ScheduledRun } from '../middlewares/scheduled';
 
-/** What a schedule invokes its function with (functions/wiring.ts schedules). */
-interface ScheduledRun {
-  schedule?: string;
-  time?: string;
-}
-
-export async function startDay(
-  run: ScheduledRun,
-  clock: Clock = systemClock,
-): Promise<{ day: string; mailboxes: number }> {
-  const at = run.time && !Number.isNaN(Date.parse(run.time)) ? new Date(run.time) : clock();
-  const day = utcDate(at);
-  const plan = await startPlacementDay(day, logger.child({ function: 'startPlacementDay' }));
+/** The day of the run is the UTC date of its scheduled time. */
+export async function startDay(run: ScheduledRun, log: Logger): Promise<{ day: string; mailboxes: number }> {
+  const day = utcDate(new Date(run.time));
+  const plan = await startPlacementDay(day, log);
   return { day, mailboxes: plan.sends.length };
 }
 
-export const handler = middy<ScheduledRun, { day: string; mailboxes: number }>().handler(
-  (run: ScheduledRun) => startDay(run),
-);
+export const handler = scheduledHandler(async (run, { log }) => {
+  await startDay(run, log);
+});

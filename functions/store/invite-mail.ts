@@ -1,5 +1,6 @@
-// Where invite emails go: Amazon SES from INVITE_FROM in AWS, an .eml file per email under
-// INVITE_OUTBOX_DIR on the local runtime (which has no SES), or nowhere (the invite stays pending).
+// Where the outbox's emails go (invites and every other kind): Amazon SES from INVITE_FROM in AWS, an
+// .eml file per email, `<kind>-<id>.eml`, under INVITE_OUTBOX_DIR on the local runtime (which has no
+// SES), or nowhere (the email stays pending).
 import { systemClock, type Clock } from '../clock';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -12,6 +13,8 @@ import { settings, type Settings } from '../settings';
 export interface MailMessage {
   /** Stable per email (the outbox id): a redelivery rewrites the same file. */
   id: string;
+  /** The outbox kind (invite, password_reset, ...): the file name starts with it. */
+  kind: string;
   to: string;
   subject: string;
   text: string;
@@ -76,7 +79,8 @@ export function fileTransport(dir: string, from: string, now: Clock = systemCloc
     kind: 'file',
     async send(message) {
       await mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${message.id.replace(/[^A-Za-z0-9-]/g, '_')}.eml`);
+      const safe = (part: string) => part.replace(/[^A-Za-z0-9-]/g, '_');
+      const file = path.join(dir, `${safe(message.kind)}-${safe(message.id)}.eml`);
       // Whole or not at all: a crash mid-write leaves a temporary file, never half an email.
       const temporary = `${file}.${randomUUID()}.partial`;
       await writeFile(temporary, emlOf(message, from, now()));

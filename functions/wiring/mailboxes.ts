@@ -1,7 +1,14 @@
 // Connected mailboxes and their placement tests in the wiring table (docs/mailboxes.md): two routes,
 // the daily schedule's function, and the send and check queues with their consumers. Spread into the
 // tables of ../wiring.ts.
-import type { FunctionSpec, QueueConsumerSpec, QueueSpec, RouteSpec, TableAccess } from '../wiring';
+import type {
+  FunctionSpec,
+  QueueConsumerSpec,
+  QueueSpec,
+  RouteSpec,
+  ScheduleSpec,
+  TableAccess,
+} from '../wiring';
 
 export const mailboxQueueNames = ['placementSends', 'placementChecks'] as const;
 type MailboxQueueName = (typeof mailboxQueueNames)[number];
@@ -22,7 +29,7 @@ export const mailboxFunctions: FunctionSpec[] = [
     entry: 'functions/handlers/connect-mailbox.ts',
     description: 'POST /v1/connected-mailboxes: check IMAP and SMTP logins, seal the credentials, connect',
     ...apiDefaults,
-    access: { table: workspaceWrite },
+    access: { table: workspaceWrite, secrets: ['encrypt'] },
   },
   {
     name: 'disconnectMailbox',
@@ -45,7 +52,7 @@ export const mailboxFunctions: FunctionSpec[] = [
     description: "SQS placementSends: send one mailbox's tests of the day over SMTP submission",
     timeoutSeconds: 120,
     memoryMb: 512,
-    access: { table: ['read', 'write', 'query', 'batchWrite', 'transact'] },
+    access: { table: ['read', 'write', 'query', 'batchWrite', 'transact'], secrets: ['decrypt'] },
   },
   {
     name: 'checkPlacement',
@@ -53,7 +60,11 @@ export const mailboxFunctions: FunctionSpec[] = [
     description: 'SQS placementChecks: read one receiver over IMAP, record where tests landed, score senders',
     timeoutSeconds: 120,
     memoryMb: 512,
-    access: { table: ['read', 'write', 'query', 'batchWrite', 'transact'], sendsTo: ['placementChecks'] },
+    access: {
+      table: ['read', 'write', 'query', 'batchWrite', 'transact'],
+      sendsTo: ['placementChecks'],
+      secrets: ['decrypt'],
+    },
   },
 ];
 
@@ -70,4 +81,13 @@ export const mailboxQueueSpecs: Record<MailboxQueueName, Omit<QueueSpec, 'name'>
 export const mailboxQueueConsumers: QueueConsumerSpec[] = [
   { function: 'sendPlacementTests', queue: 'placementSends', batchSize: 5, maxConcurrency: 5 },
   { function: 'checkPlacement', queue: 'placementChecks', batchSize: 5, maxConcurrency: 5 },
+];
+
+export const mailboxSchedules: ScheduleSpec[] = [
+  {
+    name: 'placementDaily',
+    function: 'startPlacementDay',
+    description: "Each day's placement tests: one send and one delayed check message per network mailbox",
+    every: { dailyHourUtcSetting: 'PLACEMENT_HOUR_UTC', defaultHour: 6 },
+  },
 ];

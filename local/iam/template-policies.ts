@@ -26,6 +26,8 @@ function localExports(local: LocalResources): Map<string, string> {
     ['TableName', local.table],
     ['BucketArn', `arn:aws:s3:::${local.bucket}`],
     ['BucketName', local.bucket],
+    // Locally nothing calls KMS (secrets are sealed with the key file), so no call ever meets this name.
+    ['SecretsKeyArn', `arn:aws:kms:${local.region}:${local.account}:key/local-secrets`],
   ]);
   for (const { name } of queues) {
     values.set(`${pascal(name)}QueueArn`, sqsArn(local.queueName(name)));

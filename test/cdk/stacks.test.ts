@@ -259,6 +259,13 @@ describe("least privilege, from each function's access in wiring.ts", () => {
             expect(JSON.stringify(resources)).toContain(fnId(trigger!.onFailure));
             break;
           }
+          case 'kms':
+            // Only the sealed-secrets key, and only the actions access.secrets declares.
+            expect(access.secrets?.map((a) => `kms:${a === 'encrypt' ? 'Encrypt' : 'Decrypt'}`)).toContain(
+              action,
+            );
+            expect(resources).toEqual([`import:${exportOf('SecretsKeyArn')}`]);
+            break;
           default:
             throw new Error(`${name} has unexpected ${action}`);
         }

@@ -4,6 +4,7 @@
 // need not be worked. The logins themselves: test/integration/mailboxes-*.test.ts against real servers.
 import type { SQSEvent } from 'aws-lambda';
 import { resetSettings } from '../../functions/settings';
+import { logger } from '../../functions/log';
 import { mailServers } from '../../functions/clients/mail-servers';
 import { connectMailboxRoute } from '../../functions/handlers/connect-mailbox';
 import { disconnectMailboxRoute } from '../../functions/handlers/disconnect-mailbox';
@@ -197,7 +198,7 @@ describe('the placement queues', () => {
   const gone = { companyId: 'c', mailboxId: '5d6a2a43-3c61-4d7e-9b1e-6f0d8c2b9a10', day: '2026-03-04' };
 
   it('starts a day with nobody in the network (no mailbox has credentials: imported and demo ones never get tests)', async () => {
-    expect(await startDay({ schedule: 'placementDaily', time: '2026-03-04T06:00:00.000Z' }, clock)).toEqual({
+    expect(await startDay({ schedule: 'placementDaily', time: '2026-03-04T06:00:00.000Z' }, logger)).toEqual({
       day: '2026-03-04',
       mailboxes: 0,
     });

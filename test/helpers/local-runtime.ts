@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { demoKeys, demoIds } from '../../local/demo/accounts';
-import { localWorkers, startLocalRuntime, type LocalRuntime } from '../../local/runtime';
+import {
+  localWorkers,
+  startLocalRuntime,
+  type LocalRuntime,
+  type LocalRuntimeOptions,
+} from '../../local/runtime';
 import { checkRecordedCalls } from './iam-check';
 import { fixtureCanaryDomain, type FixtureDns } from '../unit/validation/fixtures/dns-server';
 
@@ -23,6 +28,9 @@ export interface TestRuntimeOptions {
    * the test's thread, where a suite's spies on SDK clients and its changes to process.env reach them).
    */
   workers?: number;
+  /** Fixture schedules (default: the wiring's) and the fixture functions they invoke. */
+  schedules?: LocalRuntimeOptions['schedules'];
+  extraFunctions?: LocalRuntimeOptions['extraFunctions'];
 }
 
 export async function startTestRuntime(
@@ -39,9 +47,17 @@ export async function startTestRuntime(
     // The canary check is off unless a test asks for it: suites that use the system's resolver (NXDOMAIN
     // for every name on a machine without DNS) expect `.test` domains to read as non-existent, and
     // fixtureDnsSettings turns it on with a canary its fixture server serves.
-    env: { LOG_LEVEL: 'warn', DNS_CANARY_DOMAINS: '', ...env },
+    // Its own sealed-secrets key, whatever test/helpers/env.ts gave the unit tests.
+    env: {
+      LOG_LEVEL: 'warn',
+      DNS_CANARY_DOMAINS: '',
+      SECRETS_LOCAL_KEY_FILE: path.join(dataDir, 'secrets.key'),
+      ...env,
+    },
     recordAwsCalls: true,
     workers: options.workers ?? (process.env.LOCAL_WORKERS ? localWorkers() : 0),
+    ...(options.schedules ? { schedules: options.schedules } : {}),
+    ...(options.extraFunctions ? { extraFunctions: options.extraFunctions } : {}),
   });
   return {
     baseUrl: runtime.baseUrl,

@@ -3,12 +3,13 @@
 // (409); refresh a pending invite (no new seat) or consume a free seat (409 when none); write the
 // invite, its outbox record and the view in one transaction conditioned on the view's version, so two
 // concurrent invites can never both take the last seat; then queue the outbox record for send-invite.
+// The outbox record is the notification email of every kind (functions/domain/mail/send-email.ts): it
+// carries the invite's subject and text, and the same consumer delivers it.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { ConflictError } from '../../errors';
 import type { Logger } from '../../log';
-import { configuredTransport, type MailTransport } from '../../store/invite-mail';
-import { dynamoOutbox, outboxPut, type InviteOutbox, type OutboxRecord } from '../../store/invite-outbox';
+import { outboxPut, type InviteFields } from '../../store/invite-outbox';
+import type { OutboxMessage } from '../mail/send-email';
 import { sendMessage } from '../../store/queues';
 import { invitedUserWrite } from '../../store/workspace';
 import { getCompany, type Permitted } from '../accounts/accounts';
@@ -22,10 +23,6 @@ export interface InviteInput {
   name?: string;
   role: UserRole;
 }
-
-/** The invites queue message: the outbox record to deliver. */
-export const inviteMessageSchema = z.object({ companyId: z.string().min(1), outboxId: z.string().min(1) });
-export type InviteMessage = z.infer<typeof inviteMessageSchema>;
 
 /** The 409 texts of an invite. */
 export const inviteConflictMessages = {
@@ -78,6 +75,12 @@ export async function inviteUser(
       mailboxes: existing?.mailboxes ?? (await mailboxesOfOwner(companyId, email)),
     };
     const change = upsertRow(userView, view, row);
+    const invite: InviteFields = {
+      name: row.name,
+      role: row.role,
+      invitedBy: principal.userEmail,
+      inviteExpiresAt,
+    };
     return {
       result: { created: !refresh, user: userBody(row) },
       items: [
@@ -94,11 +97,10 @@ export async function inviteUser(
           {
             outboxId,
             companyId,
+            kind: 'invite',
             to: email,
-            name: row.name,
-            role: row.role,
-            invitedBy: principal.userEmail,
-            inviteExpiresAt,
+            ...invite,
+            ...inviteEmailContent(invite),
             createdAt: now.toISOString(),
           },
           now,
@@ -107,7 +109,7 @@ export async function inviteUser(
       ],
     };
   });
-  const message: InviteMessage = { companyId, outboxId };
+  const message: OutboxMessage = { companyId, outboxId };
   try {
     await sendMessage('invites', message);
   } catch (error) {
@@ -119,7 +121,7 @@ export async function inviteUser(
 }
 
 /** The invite email's subject and text (plain text: nothing in it is HTML-escaped or rendered). */
-export function inviteEmailContent(record: OutboxRecord): { subject: string; text: string } {
+export function inviteEmailContent(record: InviteFields): { subject: string; text: string } {
   const who = record.name ? `Hello ${record.name},` : 'Hello,';
   return {
     subject: 'You are invited to a mailvet workspace',
@@ -133,32 +135,4 @@ export function inviteEmailContent(record: OutboxRecord): { subject: string; tex
       '',
     ].join('\n'),
   };
-}
-
-/**
- * Delivers one outbox record through the configured transport and marks it sent. With no transport
- * (no INVITE_FROM in AWS) the record stays `pending` and the message is acknowledged: sending needs a
- * deploy with `inviteFrom`, not a retry. The log lines name the outbox record, never an address.
- */
-export async function sendInviteEmail(
-  message: InviteMessage,
-  now: Date,
-  log: Logger,
-  outbox: InviteOutbox = dynamoOutbox,
-  transport: MailTransport | null = configuredTransport(),
-): Promise<'sent' | 'already-sent' | 'missing' | 'not-configured'> {
-  const record = await outbox.read(message.companyId, message.outboxId);
-  if (!record) return 'missing';
-  if (record.status === 'sent') return 'already-sent';
-  if (!transport) {
-    log.warn('invite email not sent: no mail transport configured (inviteFrom); it stays pending', {
-      outboxId: message.outboxId,
-    });
-    return 'not-configured';
-  }
-  await transport.send({ id: record.outboxId, to: record.to, ...inviteEmailContent(record) });
-  log.info('invite email sent', { outboxId: message.outboxId, transport: transport.kind, role: record.role });
-  // Another delivery of the same message may have marked it first: the email then went out twice
-  // at most, never zero times.
-  return (await outbox.markSent(message.companyId, message.outboxId, now)) ? 'sent' : 'already-sent';
 }

@@ -122,16 +122,24 @@ export const listViewChunkEntity = storedEntity('listViewChunk', {
   rows: string(),
 });
 
-/** INVITEMAIL#<outboxId>: an invite email to send, pending until delivered (ttl 30 days). */
+/**
+ * INVITEMAIL#<outboxId>: an email of the outbox (functions/domain/mail/send-email.ts), pending until
+ * delivered (ttl 30 days). The type and key keep their names from when invites were its only kind; an
+ * item without `kind` is an invite. `subject` and `text` are what is sent (removed once it is sent);
+ * an invite written before they existed has only its invite fields, and its text is made from them.
+ */
 export const inviteEmailEntity = storedEntity('inviteEmail', {
   type: string().const('inviteEmail'),
   outboxId: string(),
   companyId: string(),
+  kind: string().enum('invite', 'password_reset', 'safety_net_prevention').optional(),
   to: string(),
-  name: string(),
-  role: string(),
-  invitedBy: string(),
-  inviteExpiresAt: string(),
+  subject: string().optional(),
+  text: string().optional(),
+  name: string().optional(),
+  role: string().optional(),
+  invitedBy: string().optional(),
+  inviteExpiresAt: string().optional(),
   status: string().enum('pending', 'sent'),
   createdAt: string(),
   sentAt: string().optional(),

@@ -17,6 +17,7 @@ import {
 
 const message: MailMessage = {
   id: 'o-1',
+  kind: 'invite',
   to: 'new@acme.example',
   subject: 'You are invited to a mailvet workspace',
   text: 'Hello,\nline two',
@@ -73,13 +74,17 @@ describe('fileTransport', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes one .eml per email, named by its id; a redelivery rewrites the same file', async () => {
+  it('writes one .eml per email, named by its kind and id; a redelivery rewrites the same file', async () => {
     const date = new Date('2026-11-22T12:00:00.000Z');
     const transport = fileTransport(path.join(dir, 'outbox'), 'invites@mailvet.localhost', () => date);
     await transport.send(message);
     await transport.send(message);
-    expect(readdirSync(path.join(dir, 'outbox'))).toEqual(['o-1.eml']);
-    const eml = readFileSync(path.join(dir, 'outbox', 'o-1.eml'), 'utf8');
+    await transport.send({ ...message, kind: 'password_reset', id: 'o-2' });
+    expect(readdirSync(path.join(dir, 'outbox')).sort()).toEqual([
+      'invite-o-1.eml',
+      'password_reset-o-2.eml',
+    ]);
+    const eml = readFileSync(path.join(dir, 'outbox', 'invite-o-1.eml'), 'utf8');
     expect(eml).toBe(emlOf(message, 'invites@mailvet.localhost', date));
     expect(eml.split('\r\n\r\n')[0]!.split('\r\n')).toEqual([
       'From: invites@mailvet.localhost',

@@ -1,18 +1,26 @@
-// The outbox rule of invite emails, without DynamoDB or SES: an in-memory outbox and transport stand in.
-import { inviteEmailContent, sendInviteEmail } from '../../../functions/domain/workspace/invites';
+// The outbox rule of notification emails (invites and the other kinds), without DynamoDB or SES: an
+// in-memory outbox and transport stand in.
+import { deliverOutboxEmail } from '../../../functions/domain/mail/deliver';
+import { inviteEmailContent } from '../../../functions/domain/workspace/invites';
 import type { Logger } from '../../../functions/log';
 import type { MailMessage, MailTransport } from '../../../functions/store/invite-mail';
-import type { InviteOutbox, OutboxRecord } from '../../../functions/store/invite-outbox';
+import type { InviteFields, InviteOutbox, OutboxRecord } from '../../../functions/store/invite-outbox';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
-const record = (status: OutboxRecord['status']): OutboxRecord => ({
-  outboxId: 'o1',
-  companyId: 'c1',
-  to: 'new@acme.example',
+const invite: InviteFields = {
   name: 'New',
   role: 'member',
   invitedBy: 'ada@acme.example',
   inviteExpiresAt: '2026-11-29T12:00:00.000Z',
+};
+/** An invite record as inviteUser writes it: its invite fields and what it sends. */
+const record = (status: OutboxRecord['status']): OutboxRecord => ({
+  outboxId: 'o1',
+  companyId: 'c1',
+  kind: 'invite',
+  to: 'new@acme.example',
+  ...invite,
+  ...inviteEmailContent(invite),
   status,
   createdAt: now.toISOString(),
 });
@@ -63,23 +71,78 @@ function recordingLog() {
 const message = { companyId: 'c1', outboxId: 'o1' };
 const address = /[^\s"]+@[^\s"]+/;
 
-describe('sendInviteEmail', () => {
+describe('deliverOutboxEmail', () => {
   it('sends a pending record to its invitee through the transport and marks it sent', async () => {
     const { outbox, marked } = memoryOutbox(record('pending'));
     const { transport, sent } = memoryTransport();
     const { log } = recordingLog();
-    expect(await sendInviteEmail(message, now, log, outbox, transport)).toBe('sent');
+    expect(await deliverOutboxEmail(message, now, log, outbox, transport)).toBe('sent');
     expect(marked).toEqual(['o1']);
-    expect(sent).toEqual([{ id: 'o1', to: 'new@acme.example', ...inviteEmailContent(record('pending')) }]);
+    expect(sent).toEqual([
+      { id: 'o1', kind: 'invite', to: 'new@acme.example', ...inviteEmailContent(invite) },
+    ]);
+  });
+
+  it('sends an invite written before the outbox kept subject and text, from its invite fields', async () => {
+    const { subject: _subject, text: _text, ...legacy } = record('pending');
+    const { outbox } = memoryOutbox(legacy);
+    const { transport, sent } = memoryTransport();
+    expect(await deliverOutboxEmail(message, now, recordingLog().log, outbox, transport)).toBe('sent');
+    expect(sent).toEqual([
+      { id: 'o1', kind: 'invite', to: 'new@acme.example', ...inviteEmailContent(invite) },
+    ]);
+  });
+
+  it('sends another kind with its own subject and text, and logs neither', async () => {
+    const reset: OutboxRecord = {
+      outboxId: 'o2',
+      companyId: 'c1',
+      kind: 'password_reset',
+      to: 'new@acme.example',
+      subject: 'Reset your mailvet password',
+      text: 'Your reset code is 873-221-SECRET',
+      status: 'pending',
+      createdAt: now.toISOString(),
+    };
+    const { outbox } = memoryOutbox(reset);
+    const { transport, sent } = memoryTransport();
+    const { log, lines } = recordingLog();
+    const msg = { companyId: 'c1', outboxId: 'o2' };
+    expect(await deliverOutboxEmail(msg, now, log, outbox, transport)).toBe('sent');
+    expect(sent).toEqual([
+      { id: 'o2', kind: 'password_reset', to: 'new@acme.example', subject: reset.subject, text: reset.text },
+    ]);
+    await deliverOutboxEmail(msg, now, log, memoryOutbox(reset).outbox, null);
+    expect(lines.join('\n')).toContain('password_reset email sent');
+    for (const line of lines) {
+      expect(line).not.toContain('873-221-SECRET');
+      expect(line).not.toContain('Reset your mailvet password');
+      expect(line).not.toMatch(address);
+    }
+  });
+
+  it('drops a record with nothing to send rather than sending an empty email', async () => {
+    const { outbox, marked } = memoryOutbox({
+      outboxId: 'o3',
+      companyId: 'c1',
+      kind: 'safety_net_prevention',
+      to: 'new@acme.example',
+      status: 'pending',
+      createdAt: now.toISOString(),
+    });
+    const { transport, sent } = memoryTransport();
+    expect(await deliverOutboxEmail(message, now, recordingLog().log, outbox, transport)).toBe('missing');
+    expect(sent).toEqual([]);
+    expect(marked).toEqual([]);
   });
 
   it('skips a record already sent, and one that is gone, without sending', async () => {
     const { transport, sent } = memoryTransport();
     const { log } = recordingLog();
     const done = memoryOutbox(record('sent'));
-    expect(await sendInviteEmail(message, now, log, done.outbox, transport)).toBe('already-sent');
+    expect(await deliverOutboxEmail(message, now, log, done.outbox, transport)).toBe('already-sent');
     expect(done.marked).toEqual([]);
-    expect(await sendInviteEmail(message, now, log, memoryOutbox(undefined).outbox, transport)).toBe(
+    expect(await deliverOutboxEmail(message, now, log, memoryOutbox(undefined).outbox, transport)).toBe(
       'missing',
     );
     expect(sent).toEqual([]);
@@ -88,7 +151,7 @@ describe('sendInviteEmail', () => {
   it('reports already-sent when another delivery marked it between the read and the mark', async () => {
     const { outbox } = memoryOutbox(record('pending'), false);
     const { log } = recordingLog();
-    expect(await sendInviteEmail(message, now, log, outbox, memoryTransport().transport)).toBe(
+    expect(await deliverOutboxEmail(message, now, log, outbox, memoryTransport().transport)).toBe(
       'already-sent',
     );
   });
@@ -96,7 +159,7 @@ describe('sendInviteEmail', () => {
   it('leaves the record pending when no transport is configured (no inviteFrom)', async () => {
     const { outbox, marked } = memoryOutbox(record('pending'));
     const { log, lines } = recordingLog();
-    expect(await sendInviteEmail(message, now, log, outbox, null)).toBe('not-configured');
+    expect(await deliverOutboxEmail(message, now, log, outbox, null)).toBe('not-configured');
     expect(marked).toEqual([]);
     expect(lines.join('\n')).toContain('stays pending');
   });
@@ -104,23 +167,23 @@ describe('sendInviteEmail', () => {
   it('leaves the record pending when the transport refuses, so SQS delivers the message again', async () => {
     const { outbox, marked } = memoryOutbox(record('pending'));
     const { log } = recordingLog();
-    await expect(sendInviteEmail(message, now, log, outbox, memoryTransport(true).transport)).rejects.toThrow(
-      'MessageRejected',
-    );
+    await expect(
+      deliverOutboxEmail(message, now, log, outbox, memoryTransport(true).transport),
+    ).rejects.toThrow('MessageRejected');
     expect(marked).toEqual([]);
   });
 
   it('logs no email address on any path (sent, pending, missing), only the outbox id', async () => {
     const { log, lines } = recordingLog();
-    await sendInviteEmail(
+    await deliverOutboxEmail(
       message,
       now,
       log,
       memoryOutbox(record('pending')).outbox,
       memoryTransport().transport,
     );
-    await sendInviteEmail(message, now, log, memoryOutbox(record('pending')).outbox, null);
-    await sendInviteEmail(message, now, log, memoryOutbox(undefined).outbox, null);
+    await deliverOutboxEmail(message, now, log, memoryOutbox(record('pending')).outbox, null);
+    await deliverOutboxEmail(message, now, log, memoryOutbox(undefined).outbox, null);
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(line).not.toMatch(address);
     expect(lines.join('\n')).toContain('o1');
@@ -129,7 +192,7 @@ describe('sendInviteEmail', () => {
 
 describe('inviteEmailContent', () => {
   it('names the inviter, the role and the end of the invite, in plain text', () => {
-    const { subject, text } = inviteEmailContent({ ...record('pending'), role: 'admin' });
+    const { subject, text } = inviteEmailContent({ ...invite, role: 'admin' });
     expect(subject).toBe('You are invited to a mailvet workspace');
     expect(text).toContain('Hello New,');
     expect(text).toContain('ada@acme.example invited you to their mailvet workspace as an admin.');

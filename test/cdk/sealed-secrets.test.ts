@@ -1,0 +1,150 @@
+// The sealed secrets' KMS key: one key in the stateful stack (rotation on, retained like the data,
+// an alias, the default key policy that leaves its use to IAM), and in the api stack exactly the KMS
+// actions each function declares in access.secrets, with SECRETS_KMS_KEY_ID only on those functions.
+// The wiring is given three fixture declarations here (before the synth), since no function of the
+// real one seals yet.
+import { RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as wiring from '../../functions/wiring';
+import { createMailvet, type MailvetStacks } from '../../lib/mailvet';
+import { nagErrorsOf, synthMailvet, synthWithNag } from './synth';
+
+const declared: Record<string, ('encrypt' | 'decrypt')[]> = {
+  inviteUser: ['encrypt'],
+  getUser: ['decrypt'],
+  sendInvite: ['encrypt', 'decrypt'],
+};
+
+type Json = Record<string, unknown>;
+let stacks: MailvetStacks;
+let api: Template;
+let data: Template;
+let nagErrors: string[];
+
+// Each test file has its own module registry: the wiring changed here is this file's alone.
+const originalAccess = new Map<string, wiring.FunctionAccess>();
+beforeAll(() => {
+  for (const spec of wiring.functions) {
+    const secrets = declared[spec.name];
+    if (!secrets) continue;
+    originalAccess.set(spec.name, spec.access);
+    spec.access = { ...spec.access, secrets };
+  }
+  const { report } = synthWithNag((app) => {
+    stacks = createMailvet(app);
+  });
+  nagErrors = nagErrorsOf(report);
+  api = Template.fromStack(stacks.api);
+  data = Template.fromStack(stacks.stateful);
+});
+afterAll(() => {
+  for (const spec of wiring.functions) spec.access = originalAccess.get(spec.name) ?? spec.access;
+});
+
+const roleIdOf = (name: string): string => {
+  const role = stacks.api.functions.get(name)!.role!;
+  return Stack.of(role).getLogicalId(role.node.defaultChild as CfnElement);
+};
+
+/** The KMS statements of a function's role. */
+function kmsStatements(name: string): Json[] {
+  const roleId = roleIdOf(name);
+  return Object.values(api.findResources('AWS::IAM::Policy'))
+    .filter((p) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleId))
+    .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Json[] }).Statement)
+    .filter((s) => JSON.stringify(s.Action).includes('kms:'));
+}
+
+function environmentOf(name: string): Json {
+  const fnId = Stack.of(stacks.api).getLogicalId(
+    stacks.api.functions.get(name)!.node.defaultChild as CfnElement,
+  );
+  const fn = api.toJSON().Resources[fnId] as { Properties: { Environment: { Variables: Json } } };
+  return fn.Properties.Environment.Variables;
+}
+
+describe('the sealed-secrets key', () => {
+  test('is one symmetric key with yearly rotation, retained, under an alias', () => {
+    data.resourceCountIs('AWS::KMS::Key', 1);
+    data.hasResource('AWS::KMS::Key', {
+      Properties: { EnableKeyRotation: true, RotationPeriodInDays: 365, PendingWindowInDays: 30 },
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+    data.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: `alias/${stacks.stateful.stackName}-secrets`,
+    });
+    data.hasOutput('*', { Export: { Name: `${stacks.stateful.stackName}-SecretsKeyArn` } });
+  });
+
+  test("has the default key policy: only the account itself, so the functions' IAM policies decide", () => {
+    const [key] = Object.values(data.findResources('AWS::KMS::Key'));
+    const statements = (key!.Properties.KeyPolicy as { Statement: Json[] }).Statement;
+    expect(statements).toHaveLength(1);
+    // exactly this: no service, wildcard or other account principal (Resource * is the key itself)
+    expect(statements[0]).toEqual({
+      Effect: 'Allow',
+      Resource: '*',
+      Action: 'kms:*',
+      Principal: {
+        AWS: {
+          'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']],
+        },
+      },
+    });
+  });
+
+  test('follows the stage removal policy like the other stateful resources', () => {
+    const throwaway = synthMailvet({ removalPolicy: RemovalPolicy.DESTROY });
+    throwaway.data.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Delete' });
+  });
+});
+
+describe("each function's KMS access", () => {
+  test.each(wiring.functions.map((f) => [f.name]))('%s has exactly the KMS actions it declares', (name) => {
+    const statements = kmsStatements(name);
+    const wanted = declared[name];
+    if (!wanted) {
+      expect(statements).toEqual([]);
+      expect(environmentOf(name).SECRETS_KMS_KEY_ID).toBeUndefined();
+      return;
+    }
+    const keyArn = { 'Fn::ImportValue': `${stacks.stateful.stackName}-SecretsKeyArn` };
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action:
+          wanted.length === 1
+            ? `kms:${wanted[0] === 'encrypt' ? 'Encrypt' : 'Decrypt'}`
+            : ['kms:Decrypt', 'kms:Encrypt'],
+        Resource: keyArn,
+        Condition: {
+          'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['companyId', 'purpose'] },
+          Null: { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:purpose': 'false' },
+        },
+      },
+    ]);
+    expect(environmentOf(name).SECRETS_KMS_KEY_ID).toEqual(keyArn);
+  });
+
+  test('no statement anywhere grants KMS beyond Encrypt and Decrypt', () => {
+    const actions = Object.values(api.findResources('AWS::IAM::Policy'))
+      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Json[] }).Statement)
+      .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]) as string[])
+      .filter((a) => a.startsWith('kms:'));
+    expect(new Set(actions)).toEqual(new Set(['kms:Encrypt', 'kms:Decrypt']));
+    api.resourcePropertiesCountIs(
+      'AWS::IAM::Policy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Action: Match.stringLikeRegexp('kms:\\*') })]),
+        },
+      },
+      0,
+    );
+  });
+
+  test('cdk-nag stays clean with the key and the grants', () => {
+    expect(nagErrors).toEqual([]);
+  });
+});
