@@ -9,7 +9,7 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 root="${MAILVET_MTA_ROOT:-/opt/mailvet-mtas}"
-packages=(postfix postgrey dovecot-core dovecot-imapd rspamd redis-server unbound nsd opendkim-tools swaks
+packages=(postfix postgrey dovecot-core dovecot-imapd dovecot-lmtpd dovecot-sieve rspamd redis-server unbound nsd opendkim-tools swaks
   libidn12 libgnutls-dane0 libevent-2.1-7 libnsl2 libdb5.3)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
