@@ -2,6 +2,7 @@
 // landed. Certificates are verified against the host name the user gave (Node's CAs plus
 // NODE_EXTRA_CA_CERTS); the connection goes to the address checked at connect time. No protocol log:
 // imapflow's logger is off, so no command (LOGIN carries the password) reaches a log line.
+import { isIP } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { errorField, mailServerError, type ServerAddress } from './mail-server-errors';
 
@@ -24,12 +25,13 @@ const spamFolderNames = /^(junk|spam|junk e-?mail|bulk mail|\[gmail\]\/spam|inbo
 function client(login: ImapLogin, timeoutMs: number): ImapFlow {
   return new ImapFlow({
     host: login.address,
-    servername: login.host,
+    // SNI carries host names only (RFC 6066); an address is checked against the certificate's IP names.
+    ...(isIP(login.host) ? {} : { servername: login.host }),
     port: login.port,
     secure: login.security === 'tls',
     doSTARTTLS: login.security === 'starttls' ? true : undefined,
     auth: { user: login.username, pass: login.password },
-    tls: { servername: login.host, rejectUnauthorized: true },
+    tls: { ...(isIP(login.host) ? { host: login.host } : { servername: login.host }), rejectUnauthorized: true },
     logger: false,
     disableAutoIdle: true,
     connectionTimeout: timeoutMs,

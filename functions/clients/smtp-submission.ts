@@ -1,6 +1,7 @@
 // SMTP submission adapter of connected mailboxes (nodemailer): checks a login, and sends placement
 // tests as the mailbox. Ports 587 (STARTTLS, required) or 465 (TLS); never port 25. Certificates are
 // verified against the host name the user gave; nodemailer's logger is off (AUTH carries the password).
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { errorField, mailServerError, type ServerAddress } from './mail-server-errors';
@@ -28,7 +29,7 @@ function transport(login: SmtpLogin, timeoutMs: number) {
     secure: login.security === 'tls',
     requireTLS: login.security === 'starttls',
     auth: { user: login.username, pass: login.password },
-    tls: { servername: login.host, rejectUnauthorized: true },
+    tls: { ...(isIP(login.host) ? {} : { servername: login.host }), rejectUnauthorized: true },
     name: login.username.includes('@')
       ? login.username.slice(login.username.lastIndexOf('@') + 1)
       : undefined,
