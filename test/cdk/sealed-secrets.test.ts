@@ -10,6 +10,8 @@ import { createMailvet, type MailvetStacks } from '../../lib/mailvet';
 import { nagErrorsOf, synthMailvet, synthWithNag } from './synth';
 
 const declared: Record<string, ('encrypt' | 'decrypt')[]> = {
+  // the real wiring's declarations (connected mailboxes), then the fixtures
+  ...Object.fromEntries(wiring.functions.flatMap((f) => (f.access.secrets ? [[f.name, f.access.secrets]] : []))),
   inviteUser: ['encrypt'],
   getUser: ['decrypt'],
   sendInvite: ['encrypt', 'decrypt'],

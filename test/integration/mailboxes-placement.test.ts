@@ -210,12 +210,12 @@ describe('connected mailboxes on real mail servers', () => {
     try {
       const junk = (await imap.list()).find((f) => f.specialUse === '\\Junk')!;
       const status = await imap.status(junk.path, { messages: true });
-      expect(status.messages).toBe(0);
+      expect(status && status.messages).toBe(0);
       const lock = await imap.getMailboxLock('INBOX');
       try {
         const fromBob = await imap.fetchAll('1:*', { envelope: true, flags: true });
         const tests = fromBob.filter((m) => m.envelope?.messageId?.includes('@spammy.example'));
-        expect(tests).toHaveLength(bobShare.count);
+        expect(tests).toHaveLength(testsPerDay * days.length);
         expect(tests.every((m) => m.flags?.has('\\Seen'))).toBe(true);
       } finally {
         lock.release();
