@@ -31,7 +31,10 @@ function client(login: ImapLogin, timeoutMs: number): ImapFlow {
     secure: login.security === 'tls',
     doSTARTTLS: login.security === 'starttls' ? true : undefined,
     auth: { user: login.username, pass: login.password },
-    tls: { ...(isIP(login.host) ? { host: login.host } : { servername: login.host }), rejectUnauthorized: true },
+    tls: {
+      ...(isIP(login.host) ? { host: login.host } : { servername: login.host }),
+      rejectUnauthorized: true,
+    },
     logger: false,
     disableAutoIdle: true,
     connectionTimeout: timeoutMs,

@@ -11,7 +11,9 @@ import { nagErrorsOf, synthMailvet, synthWithNag } from './synth';
 
 const declared: Record<string, ('encrypt' | 'decrypt')[]> = {
   // the real wiring's declarations (connected mailboxes), then the fixtures
-  ...Object.fromEntries(wiring.functions.flatMap((f) => (f.access.secrets ? [[f.name, f.access.secrets]] : []))),
+  ...Object.fromEntries(
+    wiring.functions.flatMap((f) => (f.access.secrets ? [[f.name, f.access.secrets]] : [])),
+  ),
   inviteUser: ['encrypt'],
   getUser: ['decrypt'],
   sendInvite: ['encrypt', 'decrypt'],
