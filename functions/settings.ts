@@ -137,7 +137,16 @@ let cached: Settings | undefined;
 let secretValues: Partial<Record<SecretSettingName, string>> = {};
 
 /** The settings that may come from a secret store instead of the environment. */
-export type SecretSettingName = 'SMTP_SOCKS_PROXY';
+export type SecretSettingName = 'SMTP_SOCKS_PROXY' | PlatformCredentialName;
+
+/** The sales platforms' OAuth client credentials (PLATFORM_CREDENTIALS_SECRET holds them in AWS). */
+export const platformCredentialNames = [
+  'OUTREACH_CLIENT_ID',
+  'OUTREACH_CLIENT_SECRET',
+  'SALESLOFT_CLIENT_ID',
+  'SALESLOFT_CLIENT_SECRET',
+] as const;
+export type PlatformCredentialName = (typeof platformCredentialNames)[number];
 
 /** The settings, parsed on first use. Throws naming each missing or malformed variable. */
 export function settings(): Settings {

@@ -67,6 +67,12 @@ export interface FunctionAccess {
    * stack's key; a function without it has neither.
    */
   secrets?: ('encrypt' | 'decrypt')[];
+  /**
+   * The sales platforms' OAuth client credentials: in AWS the function gets PLATFORM_CREDENTIALS_SECRET
+   * and may read that one secret (its handler needs the secretSettings() middleware). Locally they are
+   * plain settings (OUTREACH_CLIENT_ID, ...).
+   */
+  platformCredentials?: boolean;
 }
 
 export interface FunctionSpec {

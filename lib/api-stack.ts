@@ -28,6 +28,7 @@ import { Operations } from './operations';
 import { grantSocksSecret, probingEnvironment, type ProbingOptions } from './probing';
 import { addValidationHealthAlarms } from './validation-health-alarms';
 import { grantSealedSecrets } from './sealed-secrets';
+import { grantPlatformCredentials } from './platform-credentials';
 import { Schedules } from './schedules';
 import type { StatefulRefs } from './stateful-stack';
 import { checkWiring } from './wiring-checks';
@@ -173,6 +174,7 @@ export class ApiStack extends Stack {
     grantSocksSecret(this, props.probing, functions);
     grantInviteSending(this, props.invites, functions);
     grantSealedSecrets(functions, wiring.functions, refs.secretsKeyArn);
+    grantPlatformCredentials(functions, wiring.functions, refs.platformCredentialsSecretArn);
     reserveApiConcurrency(functions, props.apiReservedConcurrency);
     const fn = (name: string): MailvetFunction => {
       const found = functions.get(name);

@@ -15,7 +15,9 @@ import * as wiring from '../functions/wiring';
 import type { QueueName } from '../functions/wiring';
 import { checkWiring, deadLetterVisibilityTimeoutSeconds } from './wiring-checks';
 import { repoRoot } from './mailvet-function';
+import { createPlatformCredentialsSecret } from './platform-credentials';
 import { createSecretsKey } from './sealed-secrets';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 
 export interface QueuePair {
@@ -36,6 +38,8 @@ export interface StatefulRefs {
   bucketName: string;
   /** The KMS key of the sealed secrets (lib/sealed-secrets.ts). */
   secretsKeyArn: string;
+  /** The sales platforms' OAuth client credentials (lib/platform-credentials.ts). */
+  platformCredentialsSecretArn: string;
   queues: Record<QueueName, { queueArn: string; queueUrl: string; deadLetterQueueArn: string }>;
 }
 
@@ -64,6 +68,8 @@ export class StatefulStack extends Stack {
   readonly alarmTopic: sns.Topic;
   /** Seals OAuth grants and mailbox passwords (functions/clients/secret-box.ts). */
   readonly secretsKey: kms.Key;
+  /** The OAuth client credentials of Outreach and Salesloft, filled in by an operator. */
+  readonly platformCredentials: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps = {}) {
     super(scope, id, props);
@@ -91,6 +97,7 @@ export class StatefulStack extends Stack {
 
     this.bucket = this.createBucket(removalPolicy, props.corsAllowedOrigins ?? []);
     this.secretsKey = createSecretsKey(this, this.stackName, removalPolicy);
+    this.platformCredentials = createPlatformCredentialsSecret(this, this.stackName, removalPolicy);
 
     this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
       displayName: 'mailvet alarms',
@@ -133,6 +140,10 @@ export class StatefulStack extends Stack {
       bucketArn: this.share(this.bucket.bucketArn, 'BucketArn'),
       bucketName: this.share(this.bucket.bucketName, 'BucketName'),
       secretsKeyArn: this.share(this.secretsKey.keyArn, 'SecretsKeyArn'),
+      platformCredentialsSecretArn: this.share(
+        this.platformCredentials.secretArn,
+        'PlatformCredentialsSecretArn',
+      ),
       queues: queueRefs as StatefulRefs['queues'],
     };
   }

@@ -1,10 +1,11 @@
 // `npm run invoke -- <function> [--event file.json]`: runs one handler once against the local
-// services, like `sam local invoke`. The event defaults to events/<function>.json.
-import { existsSync, readFileSync } from 'node:fs';
+// services, like `sam local invoke`. The event defaults to events/<function>.json (for a scheduled
+// function without one: its ScheduledRun, now; local/invoke-event.ts).
 import path from 'node:path';
 import { functions, schedules } from '../functions/wiring';
 import { connect } from './connect';
-import { lambdaContext, scheduledRunEvent } from './events';
+import { lambdaContext } from './events';
+import { invokeEvent } from './invoke-event';
 import { repositoryRoot } from './runtime';
 
 async function main(argv: string[]): Promise<void> {
@@ -15,15 +16,11 @@ async function main(argv: string[]): Promise<void> {
       `usage: npm run invoke -- <function> [--event file.json]\nfunctions: ${functions.map((f) => f.name).join(', ')}`,
     );
   }
-  const eventFlag = argv.indexOf('--event');
-  const eventFile =
-    eventFlag >= 0 ? argv[eventFlag + 1] : path.join(repositoryRoot, 'events', `${name}.json`);
-  // A scheduled function runs as if its schedule fired now, unless an event file says otherwise.
-  const schedule = schedules.find((s) => s.function === name);
-  let event: unknown;
-  if (eventFile && existsSync(eventFile)) event = JSON.parse(readFileSync(eventFile, 'utf8')) as unknown;
-  else if (schedule && eventFlag < 0) event = scheduledRunEvent(schedule.name, new Date());
-  else throw new Error(`No event file: ${eventFile ?? '(missing after --event)'}`);
+  const event = invokeEvent(name, argv, {
+    eventsDir: path.join(repositoryRoot, 'events'),
+    schedules,
+    now: new Date(),
+  });
   const connection = await connect();
   try {
     process.stderr.write(`invoking ${name} against ${connection.target}\n`);

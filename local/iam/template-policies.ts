@@ -28,6 +28,11 @@ function localExports(local: LocalResources): Map<string, string> {
     ['BucketName', local.bucket],
     // Locally nothing calls KMS (secrets are sealed with the key file), so no call ever meets this name.
     ['SecretsKeyArn', `arn:aws:kms:${local.region}:${local.account}:key/local-secrets`],
+    // Nor Secrets Manager: the platform credentials are plain settings locally.
+    [
+      'PlatformCredentialsSecretArn',
+      `arn:aws:secretsmanager:${local.region}:${local.account}:secret:mailvet-platform-credentials-local`,
+    ],
   ]);
   for (const { name } of queues) {
     values.set(`${pascal(name)}QueueArn`, sqsArn(local.queueName(name)));

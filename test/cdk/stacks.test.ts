@@ -259,6 +259,12 @@ describe("least privilege, from each function's access in wiring.ts", () => {
             expect(JSON.stringify(resources)).toContain(fnId(trigger!.onFailure));
             break;
           }
+          case 'secretsmanager':
+            // Only the platform credentials' secret, and only for a function that declares it.
+            expect(action).toBe('secretsmanager:GetSecretValue');
+            expect(access.platformCredentials).toBe(true);
+            expect(resources).toEqual([`import:${exportOf('PlatformCredentialsSecretArn')}`]);
+            break;
           case 'kms':
             // Only the sealed-secrets key, and only the actions access.secrets declares.
             expect(access.secrets?.map((a) => `kms:${a === 'encrypt' ? 'Encrypt' : 'Decrypt'}`)).toContain(
@@ -595,6 +601,8 @@ describe('cdk-nag AwsSolutions', () => {
         'AwsSolutions-CFR4',
         'AwsSolutions-L1',
         'AwsSolutions-SNS2',
+        // The platform credentials' secret: OAuth client secrets are rotated at the platforms (lib/platform-credentials.ts).
+        'AwsSolutions-SMG4',
         // The dead-letter queue of startProcessing's on-failure function is itself the last stop.
         'AwsSolutions-SQS3',
       ]),

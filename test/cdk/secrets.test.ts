@@ -1,12 +1,18 @@
-// The sealed secrets' KMS key: one key in the stateful stack (rotation on, retained like the data,
-// an alias, the default key policy that leaves its use to IAM), and in the api stack exactly the KMS
-// actions each function declares in access.secrets, with SECRETS_KMS_KEY_ID only on those functions.
+// The stack's secrets. The sealed secrets' KMS key: one key in the stateful stack (rotation on, retained
+// like the data, an alias, the default key policy that leaves its use to IAM), and in the api stack
+// exactly the KMS actions each function declares in access.secrets, with SECRETS_KMS_KEY_ID only on
+// those functions. The platform credentials' secret: created with placeholders, readable (and named in
+// PLATFORM_CREDENTIALS_SECRET) only by the functions that declare access.platformCredentials.
 // The wiring is given three fixture declarations here (before the synth), since no function of the
 // real one seals yet.
 import { RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
+import { platformCredentialNames } from '../../functions/settings';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as wiring from '../../functions/wiring';
 import { createMailvet, type MailvetStacks } from '../../lib/mailvet';
+import { isAllowed } from '../../local/iam/evaluate';
+import { synthesizePolicies } from '../../local/iam/template-policies';
+import { localResources } from '../../local/runtime';
 import { nagErrorsOf, synthMailvet, synthWithNag } from './synth';
 
 const declared: Record<string, ('encrypt' | 'decrypt')[]> = {
@@ -18,6 +24,7 @@ const declared: Record<string, ('encrypt' | 'decrypt')[]> = {
   getUser: ['decrypt'],
   sendInvite: ['encrypt', 'decrypt'],
 };
+const readsCredentials = new Set(['getUser', 'listUsers']);
 
 type Json = Record<string, unknown>;
 let stacks: MailvetStacks;
@@ -30,9 +37,14 @@ const originalAccess = new Map<string, wiring.FunctionAccess>();
 beforeAll(() => {
   for (const spec of wiring.functions) {
     const secrets = declared[spec.name];
-    if (!secrets) continue;
+    const platformCredentials = readsCredentials.has(spec.name);
+    if (!secrets && !platformCredentials) continue;
     originalAccess.set(spec.name, spec.access);
-    spec.access = { ...spec.access, secrets };
+    spec.access = {
+      ...spec.access,
+      ...(secrets ? { secrets } : {}),
+      ...(platformCredentials ? { platformCredentials } : {}),
+    };
   }
   const { report } = synthWithNag((app) => {
     stacks = createMailvet(app);
@@ -148,7 +160,71 @@ describe("each function's KMS access", () => {
     );
   });
 
-  test('cdk-nag stays clean with the key and the grants', () => {
+  test('cdk-nag stays clean with the key, the secret and the grants', () => {
     expect(nagErrors).toEqual([]);
+  });
+});
+
+describe('the platform credentials secret', () => {
+  const secretArn = () => ({
+    'Fn::ImportValue': `${stacks.stateful.stackName}-PlatformCredentialsSecretArn`,
+  });
+
+  test('is one secret, named under the stack, holding an empty placeholder per credential, retained', () => {
+    data.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    data.hasResource('AWS::SecretsManager::Secret', {
+      Properties: { Name: `${stacks.stateful.stackName}/platform-credentials` },
+      DeletionPolicy: 'Retain',
+    });
+    const [secret] = Object.values(data.findResources('AWS::SecretsManager::Secret'));
+    // the placeholder JSON as is: no generated or real value in the template
+    expect(JSON.parse(secret!.Properties.SecretString as string)).toEqual(
+      Object.fromEntries(platformCredentialNames.map((name) => [name, ''])),
+    );
+    expect(secret!.Properties.GenerateSecretString).toBeUndefined();
+    data.hasOutput('*', { Export: { Name: `${stacks.stateful.stackName}-PlatformCredentialsSecretArn` } });
+  });
+
+  test.each(wiring.functions.map((f) => [f.name]))('%s may read it only if it declares it', (name) => {
+    const reads = Object.values(api.findResources('AWS::IAM::Policy'))
+      .filter((p) => (p.Properties.Roles as Json[]).some((r) => r.Ref === roleIdOf(name)))
+      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Json[] }).Statement)
+      .filter((s) => JSON.stringify(s.Action).includes('secretsmanager:'));
+    if (!readsCredentials.has(name)) {
+      expect(reads).toEqual([]);
+      expect(environmentOf(name).PLATFORM_CREDENTIALS_SECRET).toBeUndefined();
+      return;
+    }
+    expect(reads).toEqual([
+      { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: secretArn() },
+    ]);
+    expect(environmentOf(name).PLATFORM_CREDENTIALS_SECRET).toEqual({
+      'Fn::Join': ['', ['secretsmanager:', secretArn()]],
+    });
+  });
+});
+
+describe("the local runtime's recorded-call check", () => {
+  test('resolves the key and the secret to local names, and the grants change nothing else', () => {
+    // what test/helpers/iam-check.ts reads (synthesized here with this file's declarations)
+    const policies = synthesizePolicies(localResources);
+    const local = (service: string, rest: string) =>
+      `arn:aws:${service}:${localResources.region}:${localResources.account}:${rest}`;
+    const kms = policies.sendInvite!.filter((s) => JSON.stringify(s.Action).includes('kms:'));
+    expect(kms).toEqual([expect.objectContaining({ Resource: local('kms', 'key/local-secrets') })]);
+    const reads = policies.getUser!.filter((s) => JSON.stringify(s.Action).includes('secretsmanager:'));
+    expect(reads).toEqual([
+      expect.objectContaining({
+        Resource: local('secretsmanager', 'secret:mailvet-platform-credentials-local'),
+      }),
+    ]);
+    // locally nothing calls KMS or Secrets Manager; the function's table calls are allowed as before
+    const table = local('dynamodb', `table/${localResources.table}`);
+    expect(isAllowed(policies.getUser!, { action: 'dynamodb:GetItem', resource: table, context: {} })).toBe(
+      true,
+    );
+    expect(isAllowed(policies.getUser!, { action: 'dynamodb:Scan', resource: table, context: {} })).toBe(
+      false,
+    );
   });
 });
