@@ -31,6 +31,8 @@ export interface DovecotOptions {
   certFile: string;
   keyFile: string;
   mailboxes: { email: string; password: string }[];
+  /** Keep Dovecot's default delays after a failed login (auth_failure_delay, the per-IP auth penalty). */
+  authDelays?: boolean;
 }
 
 export interface Dovecot {
@@ -98,9 +100,7 @@ disable_plaintext_auth = yes
 auth_mechanisms = plain login
 auth_verbose = yes
 auth_cache_size = 0
-# Dovecot waits 2 s before refusing a login by default; the rig answers at once so credential tests stay fast.
-auth_failure_delay = 0
-mail_location = maildir:${mail}/%d/%n
+${options.authDelays ? '' : '# Dovecot waits 2 s before refusing a login by default; the rig answers at once.\nauth_failure_delay = 0\n'}mail_location = maildir:${mail}/%d/%n
 mail_uid = ${mailUid}
 mail_gid = ${mailGid}
 first_valid_uid = ${mailUid}
@@ -147,7 +147,18 @@ service lmtp {
     port = ${options.lmtpPort}
   }
 }
-service auth {
+${
+  options.authDelays
+    ? ''
+    : `# No anvil-auth-penalty socket: no growing delay (2 s up to 15 s) for logins from an IP that just failed
+# one, which would slow every test that tries a wrong password and then the right one from 127.0.0.1.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
+`
+}service auth {
   inet_listener auth {
     address = ${options.internalHost}
     port = ${options.authPort}

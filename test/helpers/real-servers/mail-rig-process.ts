@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { dirname } from 'node:path';
 
 export interface ServerProcess {
   name: string;
@@ -25,7 +26,12 @@ export function startServerProcess(
   track: (server: ServerProcess) => void,
 ): ServerProcess {
   const fd = openSync(outputFile, 'a');
-  const child: ChildProcess = spawn(command, args, { detached: true, stdio: ['ignore', fd, fd] });
+  const child: ChildProcess = spawn(command, args, {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    // In the server's own directory: a leftover server is recognised by its working directory.
+    cwd: dirname(outputFile),
+  });
   closeSync(fd);
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDovecot, dovecotDeliveries, type Delivery } from './dovecot';
 import { startRigDns, type ZoneRecord } from './mail-rig-dns';
+import { endLeftoverRig, killGroupsNow, recordFile, removeRecord, writeRecord } from './mail-rig-leftovers';
 import { makeRigTls } from './mail-rig-tls';
 import { assertFree, processGroupMembers, type ServerProcess } from './mail-rig-process';
 import { startPostfix } from './postfix-mail';
@@ -31,6 +32,11 @@ export interface MailRigOptions {
    * need different blocks, so there is no default: pass one from your own loopback range.
    */
   addressBase: string;
+  /**
+   * Keep Dovecot's delays after a failed login (2 s, and a per-client-IP penalty growing to 15 s). Off by
+   * default so a test can try a wrong password and then the right one without waiting.
+   */
+  authDelays?: boolean;
   /** Keep the temp dir after stop (for reading the configs and logs by hand). */
   keepDir?: boolean;
 }
@@ -52,6 +58,12 @@ export interface MailRig {
   dir: string;
   /** The CA file to put in NODE_EXTRA_CA_CERTS of a process that must trust the rig's servers. */
   caFile: string;
+  /**
+   * The rig's authoritative DNS (NSD) for its domains: MX (mx.<domain>), A for imap./smtp./mx.<domain>,
+   * SPF, DKIM and DMARC. Shaped like dns.ts's DnsEndpoint, so an Unbound can stub-zone the rig's domains to
+   * it; `server` is "address:port" as DNS_SERVERS takes it.
+   */
+  dns: { address: string; port: number; server: string };
   /** IMAP over implicit TLS (993) and with STARTTLS (143). */
   imap: MailEndpoint;
   imapStarttls: MailEndpoint;
@@ -121,6 +133,8 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
     if (!domains.some((d) => d.name === domain))
       throw new Error(`mailbox ${m.email} is not in one of the rig's domains`);
   }
+  const record = recordFile(options.addressBase);
+  await endLeftoverRig(record);
   await Promise.all(
     [
       [internal, ports.dns],
@@ -137,8 +151,12 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
   const dir = mkdtempSync(join(tmpdir(), 'mail-rig-'));
   chmodSync(dir, 0o755);
   const started: ServerProcess[] = [];
+  const onExit = () => killGroupsNow(started.map((s) => s.pid));
+  process.on('exit', onExit);
   const stopAll = async () => {
     await Promise.all(started.map((s) => s.stop()));
+    process.off('exit', onExit);
+    removeRecord(record);
   };
   try {
     const first = domains[0]?.name ?? 'mailrig.test';
@@ -166,7 +184,10 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
       }
       zones[d.name] = records;
     }
-    const track = (server: ServerProcess) => started.push(server);
+    const track = (server: ServerProcess) => {
+      started.push(server);
+      writeRecord(record, { dir, pgids: started.map((s) => s.pid) });
+    };
     const dns = await startRigDns(join(dir, 'nsd'), internal, ports.dns, zones, track);
     const [rspamd, dovecot, postfix] = await Promise.all([
       startRspamd({
@@ -176,6 +197,7 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
         nameserver: dns,
         dkimKeys: keys,
         selector,
+        tlds: domains.map((d) => d.name.split('.').pop() ?? d.name),
         track,
       }),
       startDovecot({
@@ -189,6 +211,7 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
         certFile: tls.certFile,
         keyFile: tls.keyFile,
         mailboxes: options.mailboxes,
+        authDelays: options.authDelays ?? false,
         track,
       }),
       // Postfix reaches the milter, LMTP and SASL only per message, so it starts alongside them.
@@ -237,6 +260,7 @@ export async function startMailRig(options: MailRigOptions): Promise<MailRig> {
     return {
       dir,
       caFile: tls.caFile,
+      dns: { address: internal, port: ports.dns, server: `${internal}:${ports.dns}` },
       imap,
       imapStarttls,
       submission,

@@ -46,7 +46,7 @@ const submissionOptions = (o: PostfixOptions) => [
   '-o smtpd_client_restrictions=permit_sasl_authenticated,reject',
   '-o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
   '-o smtpd_sender_restrictions=reject_sender_login_mismatch',
-  `-o smtpd_sender_login_maps=texthash:${join(o.dir, 'sender_logins')}`,
+  `-o smtpd_sender_login_maps=texthash:${join(o.dir, 'conf', 'sender_logins')}`,
   `-o smtpd_milters=${o.milter}`,
   '-o milter_macro_daemon_name=ORIGINATING',
   `-o content_filter=mxrelay:[${o.mxHost}]:${o.mxPort}`,
@@ -68,7 +68,7 @@ ${o.mxHost}:${o.mxPort} inet n - n - - smtpd
   -o smtpd_milters=${o.milter}
   -o cleanup_service_name=mxcleanup
 mxcleanup unix n - n - 0 cleanup
-  -o header_checks=regexp:${join(o.dir, 'mx_header_checks')}
+  -o header_checks=regexp:${join(o.dir, 'conf', 'mx_header_checks')}
 mxrelay unix - - n - - smtp
   -o syslog_name=postfix/mxrelay
   -o smtp_bind_address=${o.submissionHost}
@@ -123,7 +123,7 @@ append_dot_mydomain = no
 maillog_file = ${logFile}
 maillog_file_prefixes = ${o.dir}
 virtual_mailbox_domains = ${o.domains.join(' ')}
-virtual_mailbox_maps = texthash:${join(o.dir, 'vmailbox')}
+virtual_mailbox_maps = texthash:${join(o.dir, 'conf', 'vmailbox')}
 virtual_transport = lmtp:inet:${o.lmtp.host}:${o.lmtp.port}
 smtpd_sasl_type = dovecot
 smtpd_sasl_path = inet:${o.saslAuth.host}:${o.saslAuth.port}
@@ -145,21 +145,25 @@ export async function startPostfix(o: PostfixOptions): Promise<Postfix> {
   chownSync(join(dir, 'data'), postfixId(2), postfixId(3));
   chmodSync(dir, 0o755);
   const logFile = join(dir, 'postfix.log');
-  writeFileSync(join(dir, 'main.cf'), mainCf(o, logFile));
-  writeFileSync(join(dir, 'master.cf'), masterCf(o));
-  writeFileSync(join(dir, 'vmailbox'), o.mailboxes.map((m) => `${m.toLowerCase()} ok\n`).join(''));
+  // The config directory holds only configuration: `postfix check` walks it expecting root-owned files, so
+  // the queue and data directories (owned by postfix) live beside it, not in it.
+  const conf = join(dir, 'conf');
+  mkdirSync(conf, { recursive: true });
+  writeFileSync(join(conf, 'main.cf'), mainCf(o, logFile));
+  writeFileSync(join(conf, 'master.cf'), masterCf(o));
+  writeFileSync(join(conf, 'vmailbox'), o.mailboxes.map((m) => `${m.toLowerCase()} ok\n`).join(''));
   writeFileSync(
-    join(dir, 'sender_logins'),
+    join(conf, 'sender_logins'),
     o.mailboxes.map((m) => `${m.toLowerCase()} ${m.toLowerCase()}\n`).join(''),
   );
   // Spam verdicts from outside are not trusted: the MX drops them and rspamd adds its own.
-  writeFileSync(join(dir, 'mx_header_checks'), '/^X-Spam(d-Result)?:/ IGNORE\n');
+  writeFileSync(join(conf, 'mx_header_checks'), '/^X-Spam(d-Result)?:/ IGNORE\n');
   // postfix(1) reports only to syslog unless stderr is a terminal; `script` gives it one, so a failing start
   // says why in postfix.out.
   const starter = startServerProcess(
     'postfix',
     'script',
-    ['-qec', `postfix -c ${dir} start-fg`, '/dev/null'],
+    ['-qec', `postfix -c ${conf} start-fg`, '/dev/null'],
     join(dir, 'postfix.out'),
     track,
   );

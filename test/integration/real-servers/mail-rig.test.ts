@@ -1,9 +1,16 @@
 // The mail rig itself, driven by plain IMAP and SMTP clients (imapflow, nodemailer): real Postfix,
 // Dovecot, rspamd and NSD decide the folder, refuse wrong passwords and take a changed one.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { Resolver } from 'node:dns/promises';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import { startMailRig, type MailEndpoint, type MailRig } from '../../helpers/real-servers/mail-rig';
+
+const execFileAsync = promisify(execFile);
 
 const alice = { email: 'alice@good.example', password: 'alice-first-pass' };
 const carol = { email: 'carol@good.example', password: 'carol-pass' };
@@ -144,6 +151,24 @@ describe('mail rig (Postfix + Dovecot + rspamd + NSD)', () => {
     expect(await messageIds(rig.imap, carol.email, carol.password, 'INBOX')).toEqual([]);
   });
 
+  it("serves the domains' MX, SPF, DKIM and DMARC records from its own authoritative DNS", async () => {
+    const resolver = new Resolver();
+    resolver.setServers([rig.dns.server]);
+    expect(await resolver.resolveMx('good.example')).toEqual([{ exchange: 'mx.good.example', priority: 10 }]);
+    expect((await resolver.resolveTxt('good.example')).map((t) => t.join(''))).toEqual([
+      `v=spf1 ip4:${rig.submission.host} -all`,
+    ]);
+    expect((await resolver.resolveTxt('mailrig._domainkey.good.example')).map((t) => t.join(''))[0]).toMatch(
+      /^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/,
+    );
+    expect((await resolver.resolveTxt('_dmarc.spammy.example')).map((t) => t.join(''))).toEqual([
+      'v=DMARC1; p=reject',
+    ]);
+    await expect(resolver.resolveTxt('mailrig._domainkey.spammy.example')).rejects.toMatchObject({
+      code: 'ENOTFOUND',
+    });
+  });
+
   it('marks Junk with the RFC 6154 \\Junk special-use flag and serves IMAP with STARTTLS too', async () => {
     const client = imapClient(rig.imapStarttls, alice.email, alice.password);
     await client.connect();
@@ -161,6 +186,22 @@ describe('mail rig (Postfix + Dovecot + rspamd + NSD)', () => {
       );
     expect(error?.message).toMatch(/self[- ]signed|unable to verify|local issuer/i);
     expect(existsSync(rig.caFile)).toBe(true);
+  });
+
+  it('is trusted by a process started with NODE_EXTRA_CA_CERTS=rig.caFile (how mailvet trusts it)', async () => {
+    // A plain TLS handshake that verifies the certificate against Node's roots plus the extra CA file.
+    const script = `const tls = require('node:tls');
+const s = tls.connect({ host: process.argv[1], port: Number(process.argv[2]), servername: undefined }, () => {
+  console.log(s.authorized ? 'authorized' : 'not authorized: ' + s.authorizationError); s.end(); });
+s.on('error', (e) => console.log('error: ' + e.code));`;
+    const handshake = (extra: Record<string, string>) =>
+      execFileAsync(process.execPath, ['-e', script, rig.imap.host, String(rig.imap.port)], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: '', ...extra },
+      }).then((r) => r.stdout.trim());
+    expect(await handshake({ NODE_EXTRA_CA_CERTS: rig.caFile })).toBe('authorized');
+    expect(await handshake({})).toMatch(
+      /^error: (SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)$/,
+    );
   });
 
   it('refuses a wrong password on IMAP and on submission', async () => {
@@ -204,6 +245,50 @@ describe('mail rig (Postfix + Dovecot + rspamd + NSD)', () => {
     // The first rig is untouched.
     expect(await loginError(rig.imap, alice.email, alice.password)).toBe('logged in');
   }, 30_000);
+});
+
+describe('mail rig left running by a killed test process', () => {
+  it('is ended by the next rig on the same addresses, which then starts', async () => {
+    const scriptDir = mkdtempSync(join(tmpdir(), 'mail-rig-child-'));
+    const script = join(scriptDir, 'child.ts');
+    writeFileSync(
+      script,
+      `import { startMailRig } from ${JSON.stringify(join(__dirname, '../../helpers/real-servers/mail-rig'))};
+startMailRig({ addressBase: '127.0.36.50', domains: [{ name: 'left.example', spfDkimPass: true }],
+  mailboxes: [{ email: 'eve@left.example', password: 'eve-pass' }] })
+  .then((rig) => console.log('ready ' + JSON.stringify(rig.processes())), (e) => console.log('failed ' + e));
+setInterval(() => undefined, 1000);
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: join(__dirname, '../../..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(out.trim());
+      });
+    });
+    expect(line).toMatch(/^ready /);
+    const leftover = JSON.parse(line.slice('ready '.length)) as number[];
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(leftover.filter((pid) => existsSync(`/proc/${pid}`) && !isZombie(pid)).length).toBeGreaterThan(5);
+    const next = await startMailRig({
+      addressBase: '127.0.36.50',
+      domains: [{ name: 'left.example', spfDkimPass: true }],
+      mailboxes: [{ email: 'eve@left.example', password: 'eve-pass' }],
+    });
+    try {
+      expect(leftover.filter((pid) => existsSync(`/proc/${pid}`) && !isZombie(pid))).toEqual([]);
+      expect(await loginError(next.imap, 'eve@left.example', 'eve-pass')).toBe('logged in');
+    } finally {
+      await next.stop();
+      rmSync(scriptDir, { recursive: true, force: true });
+    }
+  }, 45_000);
 });
 
 function isZombie(pid: number): boolean {
