@@ -183,7 +183,8 @@ export interface paths {
     /** Connected mailboxes with their reputation over a named window */
     get: operations['listConnectedMailboxes'];
     put?: never;
-    post?: never;
+    /** Connect a mailbox by its IMAP and SMTP submission settings (admin). Both logins are checked at once; the passwords are encrypted and never returned */
+    post: operations['connectMailbox'];
     delete?: never;
     options?: never;
     head?: never;
@@ -201,7 +202,8 @@ export interface paths {
     get: operations['getConnectedMailbox'];
     put?: never;
     post?: never;
-    delete?: never;
+    /** Disconnect a mailbox (admin): its credentials and reputation series are deleted */
+    delete: operations['disconnectMailbox'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1027,6 +1029,25 @@ export interface components {
         date: string;
         reputation: number | null;
       }[];
+    };
+    ConnectedMailboxItem: {
+      /** @description ISO 8601 timestamp (UTC) */
+      connectedAt: string;
+      /** @enum {string} */
+      connectionStatus: 'connected' | 'credentials_error';
+      domain: string;
+      email: string;
+      id: string;
+      owner: {
+        email: string;
+        firstName: string;
+        lastName: string;
+      };
+      provider: string;
+      /** @description ISO 8601 timestamp (UTC) */
+      statusUpdatedAt: string;
+      /** @description Mean over the window; null without data */
+      reputation: number | null;
     };
     ConnectedDomainPage: {
       limit: number;
@@ -2553,6 +2574,115 @@ export interface operations {
       };
     };
   };
+  connectMailbox: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: unknown;
+          imap: {
+            host: unknown;
+            port: number;
+            /** @enum {string} */
+            security: 'tls' | 'starttls';
+            username: string;
+            password: string;
+          };
+          smtp: {
+            host: unknown;
+            port: number;
+            /** @enum {string} */
+            security: 'tls' | 'starttls';
+            username: string;
+            password: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The connected mailbox (reputation null until measured) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConnectedMailboxItem'];
+        };
+      };
+      /** @description "Body must be a JSON object"; "email is required"; "email must be a valid email address"; "imap must be an object with host, port, security, username and password"; "imap.host is required"; "imap.port must be a port number (1-65535)"; "imap.security must be tls or starttls"; "imap.username is required"; "imap.password is required"; "(the same for smtp)"; "IMAP login failed: <the server's words>"; "SMTP login failed: <the server's words>"; "IMAP server <host>:<port> unreachable: <why> (no such host, connection refused, timed out, TLS failed, not on a public network)"; "SMTP server <host>:<port> unreachable: <why>"; "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can connect or disconnect mailboxes"; "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "This mailbox is already connected" */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getConnectedMailbox: {
     parameters: {
       query?: {
@@ -2595,6 +2725,93 @@ export interface operations {
         };
       };
       /** @description "Invalid API key" */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Connected mailbox not found" */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Rate limit exceeded" */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Internal server error" */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Service temporarily unavailable" */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  disconnectMailbox: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disconnected; connecting the address again gives a new id */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description "Invalid JSON body"; "JSON body must not be nested more than 64 levels deep" */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Missing API key"; "Invalid token" */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description "Only an admin can connect or disconnect mailboxes"; "Invalid API key" */
       403: {
         headers: {
           [name: string]: unknown;

@@ -123,3 +123,33 @@ export function isThrottlingError(error: unknown): boolean {
   if ((error as { $retryable?: { throttling?: boolean } }).$retryable?.throttling) return true;
   return meta?.httpStatusCode === 503;
 }
+
+/** The protocols of a connected mailbox's two servers. */
+export type MailboxProtocol = 'IMAP' | 'SMTP';
+
+/**
+ * A mailbox's server refused the login (IMAP or SMTP submission): a credentials problem. The message
+ * carries the server's own words, never the password.
+ */
+export class MailboxLoginError extends Error {
+  constructor(
+    readonly protocol: MailboxProtocol,
+    readonly serverText: string,
+  ) {
+    super(`${protocol} login failed: ${serverText}`);
+    this.name = 'MailboxLoginError';
+  }
+}
+
+/** A mailbox's server could not be reached or spoke no usable protocol (network, TLS, timeout): not a credentials problem. */
+export class MailboxUnreachableError extends Error {
+  constructor(
+    readonly protocol: MailboxProtocol,
+    readonly host: string,
+    readonly port: number,
+    readonly reason: string,
+  ) {
+    super(`${protocol} server ${host}:${port} unreachable: ${reason}`);
+    this.name = 'MailboxUnreachableError';
+  }
+}

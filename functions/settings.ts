@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { queueUrlEnvNames, type QueueUrlEnvName } from './wiring';
 import { peopleSettings } from './settings/people';
+import { mailboxSettings } from './settings/mailboxes';
 import { sealedSecretSettings } from './settings/secrets';
 import { dnsRetrySettings } from './settings/probe-dns';
 import { safetyNetSettings } from './settings/safety-net';
@@ -131,6 +132,7 @@ const schema = z.object({
   EMF_METRICS: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ...peopleSettings,
+  ...mailboxSettings,
   ...sealedSecretSettings,
   ...safetyNetSettings,
 });

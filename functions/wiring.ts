@@ -9,6 +9,14 @@ import {
   safetyNetRoutes,
   safetyNetSchedules,
 } from './wiring/safety-net';
+import {
+  mailboxFunctions,
+  mailboxQueueConsumers,
+  mailboxQueueNames,
+  mailboxQueueSpecs,
+  mailboxRoutes,
+  mailboxSchedules,
+} from './wiring/mailboxes';
 
 /** Every queue; each has a dead-letter queue, and its URLs reach the functions as settings. */
 export const queueNames = [
@@ -18,6 +26,7 @@ export const queueNames = [
   'invites',
   'probes',
   ...safetyNetQueueNames,
+  ...mailboxQueueNames,
 ] as const;
 export type QueueName = (typeof queueNames)[number];
 /** The setting carrying a queue's URL, e.g. CHUNKS_QUEUE_URL; settings.ts declares one per queue. */
@@ -391,6 +400,7 @@ export const functions: FunctionSpec[] = [
   },
   ...peopleFunctions,
   ...safetyNetFunctions,
+  ...mailboxFunctions,
 ];
 
 export const routes: RouteSpec[] = [
@@ -425,6 +435,7 @@ export const routes: RouteSpec[] = [
   { method: 'PATCH', path: '/v1/safety-net-sequences/{id}', function: 'patchSafetyNetSequence' },
   ...peopleRoutes,
   ...safetyNetRoutes,
+  ...mailboxRoutes,
 ];
 
 /**
@@ -449,6 +460,7 @@ const queueSpecs: Record<QueueName, Omit<QueueSpec, 'name'>> = {
   invites: { visibilityTimeoutSeconds: 180, maxReceiveCount: 5, retentionSeconds: 4 * 86400 },
   probes: { visibilityTimeoutSeconds: 720, maxReceiveCount: 3, retentionSeconds: 4 * 86400 },
   ...safetyNetQueueSpecs,
+  ...mailboxQueueSpecs,
 };
 
 export const queues: QueueSpec[] = queueNames.map((name) => ({ name, ...queueSpecs[name] }));
@@ -463,6 +475,7 @@ export const queueConsumers: QueueConsumerSpec[] = [
   { function: 'probeMailboxes', queue: 'probes', batchSize: 10, maxConcurrency: 20 },
   { function: 'failProbeBatch', queue: 'probes', deadLetters: true, batchSize: 10, maxConcurrency: 2 },
   ...safetyNetConsumers,
+  ...mailboxQueueConsumers,
 ];
 
 export const bucketTriggers: BucketTriggerSpec[] = [
@@ -477,7 +490,7 @@ export const bucketTriggers: BucketTriggerSpec[] = [
 ];
 
 /** Every schedule: the contexts add theirs from functions/wiring/<context>.ts. */
-export const schedules: ScheduleSpec[] = [...safetyNetSchedules];
+export const schedules: ScheduleSpec[] = [...safetyNetSchedules, ...mailboxSchedules];
 
 export function functionByName(name: string): FunctionSpec {
   const spec = functions.find((f) => f.name === name);

@@ -123,6 +123,21 @@ export interface Sequence {
   service: string;
 }
 
+/** One protocol's server of a mailbox to connect. */
+export interface MailServerSettings {
+  host: string;
+  port: number;
+  security: 'tls' | 'starttls';
+  username: string;
+  password: string;
+}
+
+export interface ConnectMailboxBody {
+  email: string;
+  imap: MailServerSettings;
+  smtp: MailServerSettings;
+}
+
 /** A refusal of the API (or of a presigned address), with what a person needs to act on it. */
 export class ApiError extends Error {
   constructor(
@@ -257,6 +272,13 @@ export function createApi(options: ApiOptions) {
           await api.GET('/v1/connected-mailboxes/{id}', { params: { path: { id }, query } }),
         ),
       ),
+    connectMailbox: (body: ConnectMailboxBody) =>
+      translated(async () => bodyOf<Mailbox>(await once.api.POST('/v1/connected-mailboxes', { body }))),
+    disconnectMailbox: (id: string) =>
+      translated(async () => {
+        const answer = await api.DELETE('/v1/connected-mailboxes/{id}', { params: { path: { id } } });
+        if (!answer.response.ok) throw apiError(answer.response, answer.error);
+      }),
     listDomains: (query: Paging = {}) =>
       translated(async () =>
         bodyOf<Page & { domains: Domain[] }>(

@@ -59,6 +59,9 @@ import {
   connectedMailboxSchema,
   listConnectedMailboxesQuery,
 } from '../domain/workspace/connected-mailboxes';
+import { adminOnlyMessage, connectedMailboxItemSchema } from '../domain/mailboxes/connect';
+import { connectMailboxBody, connectMailboxErrors } from '../domain/mailboxes/connect-body';
+import { alreadyConnectedMessage, mailboxNotFoundMessage } from '../domain/mailboxes/workspace-sync';
 import { inviteConflictMessages } from '../domain/workspace/invites';
 import { safetyNetMailboxBodySchema, sequenceBodySchema, userBodySchema } from '../domain/workspace/model';
 import { detailWindowQuery, oneOfMessage, pagingErrors, windowErrors } from '../domain/workspace/query';
@@ -126,6 +129,7 @@ const schemas: Record<string, z.ZodType> = {
   Usage: usageViewSchema,
   ConnectedMailboxPage: connectedMailboxListSchema,
   ConnectedMailbox: connectedMailboxSchema,
+  ConnectedMailboxItem: connectedMailboxItemSchema,
   ConnectedDomainPage: connectedDomainListSchema,
   ConnectedDomain: connectedDomainSchema,
   UserPage: userListSchema,
@@ -341,6 +345,23 @@ const operations: Record<string, Operation> = {
     query: detailWindowQuery,
     responses: ok('The mailbox and its history over the window', 'ConnectedMailbox'),
     errors: { '400': [...windowErrors], '404': ['Connected mailbox not found'] },
+  },
+  'POST /v1/connected-mailboxes': {
+    summary:
+      'Connect a mailbox by its IMAP and SMTP submission settings (admin). Both logins are checked at once; the passwords are encrypted and never returned',
+    body: connectMailboxBody,
+    responses: {
+      '201': {
+        description: 'The connected mailbox (reputation null until measured)',
+        schema: 'ConnectedMailboxItem',
+      },
+    },
+    errors: { '400': connectMailboxErrors, '403': [adminOnlyMessage], '409': [alreadyConnectedMessage] },
+  },
+  'DELETE /v1/connected-mailboxes/{id}': {
+    summary: 'Disconnect a mailbox (admin): its credentials and reputation series are deleted',
+    responses: { '204': { description: 'Disconnected; connecting the address again gives a new id' } },
+    errors: { '403': [adminOnlyMessage], '404': [mailboxNotFoundMessage] },
   },
   'GET /v1/connected-domains': {
     summary: 'Sending domains with current reputation and mailbox count',

@@ -359,3 +359,29 @@ export function kindOfSortKey(sk: string): ListKind | null {
   if (sk === KIND_SK.complainer) return 'complainer';
   return null;
 }
+
+// --- Connected mailboxes' credentials and placement tests (functions/domain/mailboxes; docs/mailboxes.md)
+// credentials     COMPANY#<c>  CMBXCRED#<mailboxId>            gsi2 PLACEMENTNET / <companyId>#<mailboxId>
+//                                                               (the network: every mailbox with credentials)
+// placement test  COMPANY#<c>  PLACETEST#<senderId>#<day>#<tag>  gsi1 PLACEINBOX#<recipientId>#<day> / <tag>
+//                                                               (c is the sender's company; ttl 60 days)
+
+export const mailboxCredentialsKey = (companyId: string, mailboxId: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `CMBXCRED#${mailboxId}`,
+});
+export const placementNetworkIndex = (companyId?: string, mailboxId?: string) => ({
+  gsi2pk: 'PLACEMENTNET',
+  gsi2sk: companyId === undefined ? '' : `${companyId}#${mailboxId ?? ''}`,
+});
+export const placementTestKey = (companyId: string, senderId: string, day: string, tag: string): ItemKey => ({
+  pk: companyPk(companyId),
+  sk: `PLACETEST#${senderId}#${day}#${tag}`,
+});
+/** The sort-key prefix of a sender's tests, or of one day of them. */
+export const placementTestPrefix = (senderId: string, day?: string) =>
+  `PLACETEST#${senderId}#${day === undefined ? '' : `${day}#`}`;
+export const placementInboxIndex = (recipientId: string, day: string, tag = '') => ({
+  gsi1pk: `PLACEINBOX#${recipientId}#${day}`,
+  gsi1sk: tag,
+});

@@ -24,9 +24,15 @@ export async function holdMessage(
   );
 }
 
-/** Sends one message, as its JSON text with sorted keys, to the named queue. */
-export async function sendMessage(queue: QueueName, message: unknown): Promise<void> {
-  await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl(queue), MessageBody: sortedJson(message) }));
+/** Sends one message, as its JSON text with sorted keys, to the named queue (delivered after `delaySeconds`, at most 900). */
+export async function sendMessage(queue: QueueName, message: unknown, delaySeconds?: number): Promise<void> {
+  await sqs().send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl(queue),
+      MessageBody: sortedJson(message),
+      ...(delaySeconds ? { DelaySeconds: Math.min(900, Math.max(0, Math.round(delaySeconds))) } : {}),
+    }),
+  );
 }
 
 /** SendMessageBatch attempts before a batch whose entries keep failing is an error. */

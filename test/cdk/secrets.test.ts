@@ -16,6 +16,10 @@ import { localResources } from '../../local/runtime';
 import { nagErrorsOf, synthMailvet, synthWithNag } from './synth';
 
 const declared: Record<string, ('encrypt' | 'decrypt')[]> = {
+  // the real wiring's declarations (connected mailboxes), then the fixtures
+  ...Object.fromEntries(
+    wiring.functions.flatMap((f) => (f.access.secrets ? [[f.name, f.access.secrets]] : [])),
+  ),
   inviteUser: ['encrypt'],
   getUser: ['decrypt'],
   sendInvite: ['encrypt', 'decrypt'],

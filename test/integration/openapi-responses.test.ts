@@ -352,6 +352,18 @@ describe('responses against docs/openapi.json', () => {
     expect((await call('DELETE', '/v1/integrations/outreach')).status).toBe(404);
   });
 
+  it('connected mailboxes: connect refusals, disconnect', async () => {
+    expect((await call('POST', '/v1/connected-mailboxes', { key: local.keys.member, body: {} })).status).toBe(
+      403,
+    );
+    expect((await call('POST', '/v1/connected-mailboxes', { body: { email: 'x@y.example' } })).status).toBe(
+      400,
+    );
+    expect((await call('DELETE', `/v1/connected-mailboxes/${unknownId}`)).status).toBe(404);
+    const imported = (await call('GET', '/v1/connected-mailboxes?limit=1')).body.mailboxes[0].id;
+    expect((await call('DELETE', `/v1/connected-mailboxes/${imported}`)).status).toBe(204);
+  });
+
   it('matched the document on every response, and reached every operation with a success', () => {
     expect(problems).toEqual([]);
     const paths = openapi.paths as Record<string, Record<string, { operationId: string }>>;
@@ -362,6 +374,9 @@ describe('responses against docs/openapi.json', () => {
       // a redirect (the OAuth callback's 302) is that route's success
       .filter(([, statuses]) => [...statuses].some((s) => s < 400))
       .map(([id]) => id);
-    expect(succeeded.sort()).toEqual([...operations].sort());
+    // A connect's 201 needs real IMAP and SMTP servers whose CA the process trusted at its start
+    // (NODE_EXTRA_CA_CERTS): test/integration/mailboxes-placement.test.ts checks it against this document.
+    const needsMailServers = ['connectMailbox'];
+    expect(succeeded.sort()).toEqual([...operations].filter((o) => !needsMailServers.includes(o)).sort());
   });
 });

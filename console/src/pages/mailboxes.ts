@@ -7,6 +7,7 @@ import { html } from '../html';
 import { href } from '../route';
 import { ListView, usePagedList, type Column } from '../list';
 import { ErrorMessage, formatDate, Loading, PageTitle, useLoad, valueTo } from '../ui';
+import { ConnectMailboxForm, DisconnectButton } from './connect-mailbox';
 
 const pageSize = 10;
 
@@ -90,6 +91,7 @@ export function MailboxesPage({ api }: { api: Api }) {
         </p>`;
       }}
     />
+    <${ConnectMailboxForm} api=${api} onConnected=${list.reload} />
   </section>`;
 }
 
@@ -177,6 +179,7 @@ export function MailboxPage({ api, id }: { api: Api; id: string }) {
         </div>
       </dl>`
     }
+    ${m && html`<${DisconnectButton} api=${api} id=${m.id} email=${m.email} onDone=${() => (window.location.hash = href('mailboxes'))} />`}
     <form class="inline range" onSubmit=${apply} aria-label="Chart date range">
       <label for="start-date">From</label>
       <input

@@ -100,3 +100,21 @@ export function latestValue(blocks: YearBlocks): { date: string; value: number }
   }
   return null;
 }
+
+/** One year of a rollup: each day the rounded mean of the members' values that day (none: no value). */
+export function rollUpYear(memberDays: readonly string[]): string {
+  const updates: [number, number | null][] = [];
+  for (let i = 0; i < slotsPerYear; i++) {
+    let sum = 0;
+    let count = 0;
+    for (const days of memberDays) {
+      const value = readSlot(days, i);
+      if (value !== null) {
+        sum += value;
+        count++;
+      }
+    }
+    updates.push([i, count > 0 ? roundMean(sum, count) : null]);
+  }
+  return writeSlots(emptyYear, updates);
+}

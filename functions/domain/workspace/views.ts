@@ -217,6 +217,21 @@ export function upsertRow<Row>(spec: ViewSpec<Row>, view: LoadedView<Row>, row: 
   return { view: { ...view, chunks: rechunked }, changed: new Set(rechunked.map((c) => c.index)) };
 }
 
+/** Removes the row of this identity (a disconnected mailbox, a domain left without mailboxes). */
+export function removeRow<Row>(
+  spec: ViewSpec<Row>,
+  view: LoadedView<Row>,
+  identity: string,
+): ViewChange<Row> {
+  const changed = new Set<number>();
+  const chunks = view.chunks.map((chunk) => {
+    const rows = chunk.rows.filter((r) => spec.identity(r) !== identity);
+    if (rows.length !== chunk.rows.length) changed.add(chunk.index);
+    return { index: chunk.index, rows };
+  });
+  return { view: { ...view, chunks }, changed };
+}
+
 /**
  * Transaction items that store a changed view: the head moves to version+1 only if nobody else moved
  * it since the read, so two writers can never both rewrite the same rows.
