@@ -101,7 +101,7 @@ describe('API CORS', () => {
     configured.api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: Match.arrayWith(['https://app.example.com', 'https://admin.example.com']),
-        AllowHeaders: ['content-type', 'x-api-key', 'idempotency-key'],
+        AllowHeaders: ['content-type', 'x-api-key', 'idempotency-key', 'authorization'],
         AllowMethods: ['*'],
         ExposeHeaders: ['retry-after'],
       },
