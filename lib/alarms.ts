@@ -10,6 +10,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { metricsNamespace } from '../functions/metrics';
+import { functionGroupMetrics } from './function-alarm-groups';
 
 export interface AlarmOptions {
   /** The API's p99 latency that alarms, over 3 of 5 minutes (context `apiLatencyP99Ms`); default 10 s. */
@@ -63,9 +64,13 @@ export class Alarms extends Construct {
     // The fail* consumers drain the dead-letter queues within seconds, so a failed job shows here.
     this.alarmOnCount('JobsFailed', 'mailvet: a bulk job failed');
 
-    for (const [name, fn] of props.functions)
-      this.alarmOn(`${name}ThrottleAlarm`, fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }), {
-        description: `mailvet ${name}: invocations throttled (reserved or account concurrency reached)`,
+    for (const { group, names, metric } of functionGroupMetrics(
+      props.functions,
+      (fn) => fn.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
+      'throttled invocations',
+    ))
+      this.alarmOn(`FunctionThrottleAlarm${group}`, metric, {
+        description: `mailvet ${names.join(', ')}: invocations throttled (reserved or account concurrency reached)`,
       });
 
     const usingMetrics: Record<string, cloudwatch.IMetric> = {};

@@ -9,6 +9,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { metricsNamespace, type MetricName } from '../functions/metrics';
+import { functionGroupMetrics } from './function-alarm-groups';
 
 export interface OperationsProps {
   api: apigwv2.HttpApi;
@@ -46,10 +47,14 @@ export class Operations extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       })
       .addAlarmAction(notify);
-    for (const [name, fn] of props.functions)
-      fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })
-        .createAlarm(this, `${name}ErrorAlarm`, {
-          alarmDescription: `mailvet ${name}: invocations failed`,
+    for (const { group, names, metric } of functionGroupMetrics(
+      props.functions,
+      (fn) => fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      'failed invocations',
+    ))
+      metric
+        .createAlarm(this, `FunctionErrorAlarm${group}`, {
+          alarmDescription: `mailvet ${names.join(', ')}: invocations failed`,
           threshold: 1,
           evaluationPeriods: 1,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

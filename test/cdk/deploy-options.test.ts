@@ -129,19 +129,26 @@ describe('mailbox probing in the stack', () => {
     expect(text).not.toContain('SMTP_SOCKS_PROXY"');
   });
 
-  it('lists exactly the functions whose handler reads the secret (secretSettings)', () => {
+  it('lists exactly the functions whose handler reads a secret setting (secretSettings)', () => {
     const readers = wiring.functions
       .filter((f) => fs.readFileSync(path.join(repoRoot, f.entry), 'utf8').includes('secretSettings()'))
       .map((f) => f.name);
-    expect(readers.sort()).toEqual([...probingFunctions].sort());
+    // the probing functions read the SOCKS pool; the Safety Net's the platforms' client credentials
+    const platformReaders = wiring.functions.filter((f) => f.access.platformCredentials).map((f) => f.name);
+    expect(readers.sort()).toEqual([...new Set([...probingFunctions, ...platformReaders])].sort());
   });
 
   it('lets only the probing functions read that one secret', () => {
+    // The sealed secrets' key and the platform credentials are granted per declaration (test/cdk/secrets.test.ts).
+    const ownedElsewhere = (st: { resources: string[] }) =>
+      st.resources.some((r) => /SecretsKeyArn|PlatformCredentialsSecretArn/.test(r));
     for (const fn of wiring.functions) {
-      const reads = statements(configured, fn.name).filter((st) =>
-        st.actions.some(
-          (a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:') || a.startsWith('kms:'),
-        ),
+      const reads = statements(configured, fn.name).filter(
+        (st) =>
+          !ownedElsewhere(st) &&
+          st.actions.some(
+            (a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:') || a.startsWith('kms:'),
+          ),
       );
       if (!(probingFunctions as readonly string[]).includes(fn.name)) {
         expect(reads).toEqual([]);
@@ -157,8 +164,11 @@ describe('mailbox probing in the stack', () => {
         },
       ]);
     }
+    // without a SOCKS pool, only the platform credentials' readers read Secrets Manager
     for (const fn of wiring.functions)
-      expect(actionsOf(plain, fn.name).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+      expect(actionsOf(plain, fn.name).filter((a) => a.startsWith('secretsmanager:'))).toEqual(
+        fn.access.platformCredentials ? ['secretsmanager:GetSecretValue'] : [],
+      );
   });
 
   it('reads an SSM SecureString by name or ARN, a Secrets Manager secret by ARN, and refuses anything else', () => {
@@ -295,11 +305,29 @@ describe('alarms that fire', () => {
     });
   });
 
-  it('alarm on throttles of every function', () => {
-    const throttles = Object.values(
-      plain.api.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Throttles' } }),
-    ).map((a) => (a.Properties as { Dimensions: { Value: { Ref: string } }[] }).Dimensions[0]!.Value.Ref);
-    expect(throttles.sort()).toEqual(wiring.functions.map((f) => logicalId(plain, f.name)).sort());
+  // Grouped, ten functions an alarm (lib/function-alarm-groups.ts): every function once, in one alarm each.
+  const groupedFunctions = (metricName: string) =>
+    Object.values(plain.api.findResources('AWS::CloudWatch::Alarm'))
+      .map((a) => (a.Properties as { Metrics?: Json[] }).Metrics ?? [])
+      .flatMap((metrics) =>
+        metrics
+          .map(
+            (m) =>
+              (m.MetricStat as { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } })
+                ?.Metric,
+          )
+          .filter((m) => m?.MetricName === metricName)
+          .map((m) => m.Dimensions[0]!.Value.Ref),
+      );
+
+  it('alarm on throttles and on errors of every function, ten functions an alarm', () => {
+    const every = wiring.functions.map((f) => logicalId(plain, f.name)).sort();
+    expect(groupedFunctions('Throttles').sort()).toEqual(every);
+    expect(groupedFunctions('Errors').sort()).toEqual(every);
+  });
+
+  it("keeps the API stack within CloudFormation's 500 resources", () => {
+    expect(Object.keys(plain.api.toJSON().Resources).length).toBeLessThanOrEqual(500);
   });
 
   it('alarm on DynamoDB throttled requests of every operation the table serves', () => {
