@@ -3,7 +3,7 @@
 // Stopping an email pauses its prospect's sequenceState (there is no call that edits a mailing).
 import type { Clock } from '../../../clock';
 import { PlatformError } from '../errors';
-import { grantOf, type Grant, type PlatformSession } from './session';
+import { grantOf, refreshGrant, type PlatformSession } from './session';
 import type {
   PlatformAdapter,
   PlatformMailbox,
@@ -117,22 +117,7 @@ export function outreachAdapter(
   session: PlatformSession,
   clock: Clock,
 ): PlatformAdapter {
-  const refresh = async (grant: Grant): Promise<Grant> =>
-    grantOf(
-      await session.token({
-        method: 'POST',
-        url: `${config.oauthUrl}/token`,
-        what: 'the token refresh',
-        body: new URLSearchParams({
-          client_id: config.clientId,
-          client_secret: config.clientSecret,
-          grant_type: 'refresh_token',
-          refresh_token: grant.refreshToken,
-        }),
-      }),
-      clock(),
-      grant,
-    );
+  const refresh = refreshGrant(config, session, clock);
 
   const get = async (url: string, what: string): Promise<Document> => {
     const response = await session.call({ method: 'GET', url, headers: jsonApi, what }, refresh);

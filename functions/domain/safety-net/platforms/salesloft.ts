@@ -4,7 +4,7 @@
 // stopping an email removes the person's cadence membership (there is no pause).
 import type { Clock } from '../../../clock';
 import { PlatformError } from '../errors';
-import { grantOf, type Grant, type PlatformSession } from './session';
+import { grantOf, refreshGrant, type PlatformSession } from './session';
 import type {
   PlatformAdapter,
   PlatformMailbox,
@@ -81,22 +81,7 @@ export function salesloftAdapter(
   session: PlatformSession,
   clock: Clock,
 ): PlatformAdapter {
-  const refresh = async (grant: Grant): Promise<Grant> =>
-    grantOf(
-      await session.token({
-        method: 'POST',
-        url: `${config.oauthUrl}/token`,
-        what: 'the token refresh',
-        body: new URLSearchParams({
-          client_id: config.clientId,
-          client_secret: config.clientSecret,
-          grant_type: 'refresh_token',
-          refresh_token: grant.refreshToken,
-        }),
-      }),
-      clock(),
-      grant,
-    );
+  const refresh = refreshGrant(config, session, clock);
 
   const call = (
     method: 'GET' | 'DELETE' | 'POST',

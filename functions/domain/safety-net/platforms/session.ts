@@ -227,3 +227,34 @@ export function grantOf(body: unknown, now: Date, previous?: Grant): Grant {
     expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
   };
 }
+
+/** Where a platform's OAuth token endpoint is and the app's credentials there. */
+interface OAuthClient {
+  oauthUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** The refresh_token grant at `<oauthUrl>/token` (both platforms take the same form; Salesloft rotates). */
+export function refreshGrant(
+  client: OAuthClient,
+  session: PlatformSession,
+  now: () => Date,
+): (grant: Grant) => Promise<Grant> {
+  return async (grant) =>
+    grantOf(
+      await session.token({
+        method: 'POST',
+        url: `${client.oauthUrl}/token`,
+        what: 'the token refresh',
+        body: new URLSearchParams({
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+          grant_type: 'refresh_token',
+          refresh_token: grant.refreshToken,
+        }),
+      }),
+      now(),
+      grant,
+    );
+}
